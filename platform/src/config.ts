@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+export const SERVICE_NAMES = ['calculation', 'classification', 'compliance-reports', 'thresholds', 'ledger'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const url = z.string().url();
+const port = z.coerce.number().int().min(0).max(65535);
+
+const envSchema = z.object({
+  HOST: z.string().default('0.0.0.0'),
+  PORT: port.default(8080),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: url.optional(),
+  NATS_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(65536),
+  SERVICE_PORT: port.optional(),
+  CALCULATION_URL: url.default('http://127.0.0.1:9101'),
+  CLASSIFICATION_URL: url.default('http://127.0.0.1:9102'),
+  COMPLIANCE_REPORTS_URL: url.default('http://127.0.0.1:9103'),
+  THRESHOLDS_URL: url.default('http://127.0.0.1:9104'),
+  LEDGER_URL: url.default('http://127.0.0.1:9105'),
+  INTERNAL_TOKEN: z.string().min(16).optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60000).default(250),
+});
+
+export type Config = {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  natsUrl?: string;
+  redisUrl?: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  bodyLimitBytes: number;
+  servicePort?: number;
+  serviceUrls: Record<ServiceName, string>;
+  internalToken?: string;
+  rateLimitPerMinute: number;
+  outboxPollMs: number;
+};
+
+/** Parses the environment once at start; nothing else reads process.env. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    natsUrl: e.NATS_URL,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    servicePort: e.SERVICE_PORT,
+    serviceUrls: {
+      calculation: e.CALCULATION_URL,
+      classification: e.CLASSIFICATION_URL,
+      'compliance-reports': e.COMPLIANCE_REPORTS_URL,
+      thresholds: e.THRESHOLDS_URL,
+      ledger: e.LEDGER_URL,
+    },
+    internalToken: e.INTERNAL_TOKEN,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    outboxPollMs: e.OUTBOX_POLL_MS,
+  };
+}
+
+/** The default port of each service process in distributed mode. */
+export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
+  calculation: 9101,
+  classification: 9102,
+  'compliance-reports': 9103,
+  thresholds: 9104,
+  ledger: 9105,
+};

@@ -1,0 +1,87 @@
+import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Migration } from '@mikro-orm/migrations';
+import pg from 'pg';
+
+export type ServiceOrm = MikroORM;
+
+export type OrmOptions = {
+  clientUrl: string;
+  schema: string;
+  entities: EntitySchema<any, any>[];
+  migrations: (new (...args: any[]) => Migration)[];
+  migrationsPath?: string;
+  poolMax?: number;
+  debug?: boolean;
+};
+
+/** One ORM per service, its default schema being the service's own PostgreSQL schema. */
+export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
+  const options: Options = {
+    clientUrl: o.clientUrl,
+    schema: o.schema,
+    entities: o.entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: o.poolMax ?? 10 },
+    debug: o.debug ?? false,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      schema: o.schema,
+      migrationsList: o.migrations,
+      path: o.migrationsPath,
+      pathTs: o.migrationsPath,
+      snapshotName: `.snapshot-${o.schema}`,
+      snapshotOnMigrate: false,
+      emit: 'ts',
+      silent: true,
+    },
+  };
+  return MikroORM.init(options);
+}
+
+function lockKey(schema: string): bigint {
+  // Stable 63-bit key derived from the schema name, so each service's migrations lock independently.
+  let h = 1469598103934665603n;
+  for (const c of Buffer.from(`vat-migrations:${schema}`)) {
+    h ^= BigInt(c);
+    h = (h * 1099511628211n) & 0x7fffffffffffffffn;
+  }
+  return h;
+}
+
+/**
+ * Applies committed migrations while holding a PostgreSQL advisory lock on a dedicated session,
+ * so two replicas starting together never run the same migration twice.
+ */
+export async function migrate(orm: ServiceOrm, clientUrl: string, schema: string): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: clientUrl });
+  await lock.connect();
+  const key = lockKey(schema).toString();
+  try {
+    await lock.query('select pg_advisory_lock($1::bigint)', [key]);
+    await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
+    const applied = await orm.migrator.up();
+    return applied.map((m) => m.name);
+  } finally {
+    await lock.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+    await lock.end().catch(() => undefined);
+  }
+}
+
+/** Names of committed migrations that are not yet applied. */
+export async function pendingMigrations(orm: ServiceOrm): Promise<string[]> {
+  const pending = await orm.migrator.getPending();
+  return pending.map((m) => m.name);
+}
+
+/** True when the database answers a trivial query. */
+export async function databaseAnswers(orm: ServiceOrm): Promise<boolean> {
+  try {
+    await orm.em.getConnection().execute('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
