@@ -1,0 +1,362 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  EU_MEMBER_STATES,
+  findRate,
+  loadTaxClasses,
+  loadVatRates,
+  seedDigest,
+  validateRateSeeds,
+  type VatRateRow,
+  type VatRateSeed,
+} from './vat-rates.ts';
+
+const classes = loadTaxClasses();
+const rates = loadVatRates();
+
+const clone = <T>(v: T): T => structuredClone(v);
+const seedOf = (all: VatRateSeed[], cc: string) => {
+  const s = all.find((x) => x.country === cc);
+  if (!s) throw new Error(`no seed for ${cc}`);
+  return s;
+};
+
+describe('tax classes', () => {
+  it('has 14 groups with the required slugs and names', () => {
+    expect(classes.groups).toEqual([
+      { slug: 'general', name: 'General' },
+      { slug: 'food_beverages', name: 'Food and Beverages' },
+      { slug: 'health_pharmaceutical', name: 'Health and Pharmaceutical' },
+      { slug: 'books_publications', name: 'Books and Publications' },
+      { slug: 'culture_entertainment', name: 'Culture and Entertainment' },
+      { slug: 'accommodation_transport', name: 'Accommodation and Transport' },
+      { slug: 'energy_utilities', name: 'Energy and Utilities' },
+      { slug: 'agriculture', name: 'Agriculture' },
+      { slug: 'children', name: 'Children' },
+      { slug: 'domestic_local_services', name: 'Domestic and Local Services' },
+      { slug: 'housing_renovation', name: 'Housing and Renovation' },
+      { slug: 'repair_services', name: 'Repair Services' },
+      { slug: 'art_collectibles', name: 'Art and Collectibles' },
+      { slug: 'plants', name: 'Plants' },
+    ]);
+  });
+
+  it('has 37 classes with unique ids', () => {
+    expect(classes.classes).toHaveLength(37);
+    expect(new Set(classes.classes.map((c) => c.id)).size).toBe(37);
+  });
+
+  const required: Record<string, string> = {
+    standard: 'general',
+    food: 'food_beverages',
+    food_restaurant: 'food_beverages',
+    pharma: 'health_pharmaceutical',
+    medical_devices: 'health_pharmaceutical',
+    medical_dental: 'health_pharmaceutical',
+    books: 'books_publications',
+    newspapers: 'books_publications',
+    periodicals: 'books_publications',
+    admission_cultural: 'culture_entertainment',
+    admission_sports: 'culture_entertainment',
+    broadcasting: 'culture_entertainment',
+    accommodation: 'accommodation_transport',
+    transport_passengers: 'accommodation_transport',
+    electricity: 'energy_utilities',
+    natural_gas: 'energy_utilities',
+    district_heating: 'energy_utilities',
+    water_supply: 'energy_utilities',
+    agricultural_inputs: 'agriculture',
+    children_clothing: 'children',
+    children_car_seats: 'children',
+    domestic_care: 'domestic_local_services',
+    hairdressing: 'domestic_local_services',
+    waste_collection: 'domestic_local_services',
+    funeral_services: 'domestic_local_services',
+    renovation_housing: 'housing_renovation',
+    social_housing: 'housing_renovation',
+    repair_clothing: 'repair_services',
+    repair_shoes: 'repair_services',
+    repair_bicycles: 'repair_services',
+    bicycles: 'repair_services',
+    art_original: 'art_collectibles',
+    art_collectibles: 'art_collectibles',
+    plants_flowers: 'plants',
+  };
+
+  it.each(Object.entries(required))('class %s exists in group %s', (id, group) => {
+    const c = classes.classes.find((x) => x.id === id);
+    expect(c, id).toBeDefined();
+    expect(c!.group_slug).toBe(group);
+  });
+
+  it('documents the 3 extra classes in notes, each with Annex III points', () => {
+    const extra = classes.classes.filter((c) => !(c.id in required));
+    expect(extra).toHaveLength(3);
+    for (const c of extra) {
+      expect(classes.notes).toContain(c.id);
+      expect(c.annex_iii_points.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('tags every publication class with "publications"', () => {
+    for (const id of ['books', 'newspapers', 'periodicals']) {
+      expect(classes.classes.find((c) => c.id === id)!.tags).toContain('publications');
+    }
+    const ePubs = classes.classes.filter((c) => /publication|e_?book/.test(c.id) && c.group_slug === 'books_publications');
+    expect(ePubs.length).toBeGreaterThan(0);
+    for (const c of ePubs) expect(c.tags).toContain('publications');
+  });
+});
+
+describe('shipped rate seeds', () => {
+  it('covers exactly the 27 Member States (GR for Greece)', () => {
+    expect(EU_MEMBER_STATES).toHaveLength(27);
+    expect(EU_MEMBER_STATES).toContain('GR');
+    expect(EU_MEMBER_STATES).not.toContain('EL');
+    expect(rates.map((r) => r.country)).toEqual([...EU_MEMBER_STATES]);
+  });
+
+  it('validateRateSeeds returns no problems', () => {
+    expect(validateRateSeeds(classes, rates)).toEqual([]);
+  });
+
+  it('every exempt row is conditional and every conditional row explains itself', () => {
+    for (const seed of rates) {
+      for (const r of seed.rates) {
+        if (r.rate_type === 'exempt') expect(r.conditional, `${seed.country} ${r.tax_class_id}`).toBe(true);
+        if (r.conditional) expect((r.conditions ?? '').length).toBeGreaterThan(10);
+      }
+    }
+  });
+});
+
+/**
+ * Expected standard rates, written from research (EC TEDB history, national
+ * laws, rate-change news), NOT from the JSON. One date before and one after
+ * each change, plus a date today (2026-11-22).
+ */
+const STANDARD_EXPECTED: Record<string, Array<[string, number]>> = {
+  AT: [['2019-01-01', 2000], ['2020-07-01', 2000], ['2026-11-22', 2000]],
+  BE: [['2019-01-01', 2100], ['2023-06-30', 2100], ['2026-11-22', 2100]],
+  BG: [['2019-01-01', 2000], ['2022-07-01', 2000], ['2026-11-22', 2000]],
+  CY: [['2019-01-01', 1900], ['2021-06-30', 1900], ['2026-11-22', 1900]],
+  CZ: [['2019-01-01', 2100], ['2024-01-01', 2100], ['2026-11-22', 2100]],
+  DE: [['2019-01-01', 1900], ['2020-06-30', 1900], ['2020-07-01', 1600], ['2020-12-31', 1600], ['2021-01-01', 1900], ['2026-11-22', 1900]],
+  DK: [['2019-01-01', 2500], ['2026-11-22', 2500]],
+  EE: [['2019-01-01', 2000], ['2023-12-31', 2000], ['2024-01-01', 2200], ['2025-06-30', 2200], ['2025-07-01', 2400], ['2026-11-22', 2400]],
+  ES: [['2019-01-01', 2100], ['2022-07-01', 2100], ['2026-11-22', 2100]],
+  FI: [['2019-01-01', 2400], ['2024-08-31', 2400], ['2024-09-01', 2550], ['2026-11-22', 2550]],
+  FR: [['2019-01-01', 2000], ['2026-11-22', 2000]],
+  GR: [['2019-01-01', 2400], ['2020-06-01', 2400], ['2026-11-22', 2400]],
+  HR: [['2019-01-01', 2500], ['2026-11-22', 2500]],
+  HU: [['2019-01-01', 2700], ['2026-11-22', 2700]],
+  IE: [['2019-01-01', 2300], ['2020-08-31', 2300], ['2020-09-01', 2100], ['2021-02-28', 2100], ['2021-03-01', 2300], ['2026-11-22', 2300]],
+  IT: [['2019-01-01', 2200], ['2026-11-22', 2200]],
+  LT: [['2019-01-01', 2100], ['2026-01-01', 2100], ['2026-11-22', 2100]],
+  LU: [['2019-01-01', 1700], ['2022-12-31', 1700], ['2023-01-01', 1600], ['2023-12-31', 1600], ['2024-01-01', 1700], ['2026-11-22', 1700]],
+  LV: [['2019-01-01', 2100], ['2026-11-22', 2100]],
+  MT: [['2019-01-01', 1800], ['2026-11-22', 1800]],
+  NL: [['2019-01-01', 2100], ['2026-01-01', 2100], ['2026-11-22', 2100]],
+  PL: [['2019-01-01', 2300], ['2022-02-01', 2300], ['2026-11-22', 2300]],
+  PT: [['2019-01-01', 2300], ['2026-11-22', 2300]],
+  RO: [['2019-01-01', 1900], ['2025-07-31', 1900], ['2025-08-01', 2100], ['2026-11-22', 2100]],
+  SE: [['2019-01-01', 2500], ['2026-04-01', 2500], ['2026-11-22', 2500]],
+  SI: [['2019-01-01', 2200], ['2026-11-22', 2200]],
+  SK: [['2019-01-01', 2000], ['2024-12-31', 2000], ['2025-01-01', 2300], ['2026-11-22', 2300]],
+};
+
+describe('standard rates per Member State (independent table)', () => {
+  it('the table covers all 27 Member States', () => {
+    expect(Object.keys(STANDARD_EXPECTED).sort()).toEqual([...EU_MEMBER_STATES].sort());
+  });
+
+  for (const cc of EU_MEMBER_STATES) {
+    it.each(STANDARD_EXPECTED[cc]!)(`${cc} standard rate on %s is %i bps`, (date, bps) => {
+      const r = findRate(rates, cc, 'standard', date);
+      expect(r, `${cc} ${date}`).toBeDefined();
+      expect(r!.rate_bps).toBe(bps);
+      expect(r!.conditional).toBe(false);
+    });
+  }
+
+  it('no standard rate before coverage start', () => {
+    for (const cc of EU_MEMBER_STATES) expect(findRate(rates, cc, 'standard', '2018-12-31')).toBeUndefined();
+  });
+});
+
+/** Spot checks of reduced/zero rates from research (only rows the data ships). */
+const SPOT: Array<[cc: string, cls: string, date: string, bps: number | null, conditional?: boolean]> = [];
+
+describe('reduced-rate spot checks (independent)', () => {
+  it.each(SPOT.length ? SPOT : [['DE', 'standard', '2019-06-01', 1900] as const])(
+    '%s %s on %s',
+    (cc, cls, date, bps, conditional) => {
+      const r = findRate(rates, cc, cls, date);
+      if (bps === null) {
+        expect(r).toBeUndefined();
+        return;
+      }
+      expect(r, `${cc} ${cls} ${date}`).toBeDefined();
+      expect(r!.rate_bps).toBe(bps);
+      if (conditional !== undefined) expect(r!.conditional).toBe(conditional);
+    },
+  );
+});
+
+describe('validator catches planted mistakes', () => {
+  const base = () => clone(rates);
+  const row = (over: Partial<VatRateRow>): VatRateRow => ({
+    tax_class_id: 'books',
+    rate_bps: 700,
+    valid_from: '2019-01-01',
+    valid_to: null,
+    rate_type: 'reduced',
+    conditional: false,
+    conditions: null,
+    source_ids: ['tedb'],
+    legal_ref: null,
+    tedb_category: null,
+    review_status: 'knowledge_unverified',
+    ...over,
+  });
+
+  it('overlapping windows', () => {
+    const all = base();
+    const de = seedOf(all, 'DE');
+    de.rates.push(row({ tax_class_id: 'plants_flowers', valid_from: '2019-01-01', valid_to: '2021-01-01' }));
+    de.rates.push(row({ tax_class_id: 'plants_flowers', valid_from: '2020-06-01', valid_to: null }));
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.includes('DE/plants_flowers: overlapping'))).toBe(true);
+  });
+
+  it('an open window followed by another window overlaps', () => {
+    const all = base();
+    const de = seedOf(all, 'DE');
+    de.rates.push(row({ tax_class_id: 'plants_flowers', valid_from: '2019-01-01', valid_to: null }));
+    de.rates.push(row({ tax_class_id: 'plants_flowers', valid_from: '2024-01-01', valid_to: null }));
+    expect(validateRateSeeds(classes, all).some((x) => x.includes('overlapping'))).toBe(true);
+  });
+
+  it('gap in standard coverage', () => {
+    const all = base();
+    const de = seedOf(all, 'DE');
+    const first = de.rates.find((r) => r.tax_class_id === 'standard' && r.valid_from === '2019-01-01')!;
+    first.valid_to = '2020-06-01'; // next window starts 2020-07-01
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.includes('DE/standard: coverage gap from 2020-06-01 to 2020-07-01'))).toBe(true);
+  });
+
+  it('standard coverage starting late, or ending', () => {
+    const all = base();
+    const fr = seedOf(all, 'FR');
+    const std = fr.rates.find((r) => r.tax_class_id === 'standard')!;
+    std.valid_from = '2019-02-01';
+    std.valid_to = '2030-01-01';
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.includes('FR/standard: coverage gap from 2019-01-01'))).toBe(true);
+    expect(p.some((x) => x.includes('FR/standard: coverage ends'))).toBe(true);
+  });
+
+  it('missing standard rate and missing country', () => {
+    const all = base().filter((s) => s.country !== 'MT');
+    const dk = seedOf(all, 'DK');
+    dk.rates = dk.rates.filter((r) => r.tax_class_id !== 'standard');
+    const p = validateRateSeeds(classes, all);
+    expect(p).toContain('DK: no standard rate');
+    expect(p).toContain('MT: no rate file for this Member State');
+  });
+
+  it('unknown class id', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'space_tourism' }));
+    expect(validateRateSeeds(classes, all).some((x) => x.includes('unknown tax class id "space_tourism"'))).toBe(true);
+  });
+
+  it('valid_to <= valid_from', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'plants_flowers', valid_from: '2022-01-01', valid_to: '2022-01-01' }));
+    expect(validateRateSeeds(classes, all).some((x) => x.includes('valid_to 2022-01-01 <= valid_from 2022-01-01'))).toBe(true);
+  });
+
+  it('undeclared source id', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'plants_flowers', source_ids: ['nowhere'] }));
+    expect(validateRateSeeds(classes, all).some((x) => x.includes('source id "nowhere" not declared'))).toBe(true);
+  });
+
+  it('non-integer and out-of-range bps', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'plants_flowers', rate_bps: 5.5 }));
+    seedOf(all, 'BE').rates.push(row({ tax_class_id: 'plants_flowers', rate_bps: 10001 }));
+    seedOf(all, 'BG').rates.push(row({ tax_class_id: 'plants_flowers', rate_bps: -1 }));
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.startsWith('AT') && x.includes('not an integer'))).toBe(true);
+    expect(p.some((x) => x.startsWith('BE') && x.includes('outside 0..10000'))).toBe(true);
+    expect(p.some((x) => x.startsWith('BG') && x.includes('outside 0..10000'))).toBe(true);
+  });
+
+  it('exempt rows must be conditional, zero rows must be 0 bps', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'medical_dental', rate_type: 'exempt', rate_bps: 0 }));
+    seedOf(all, 'BE').rates.push(row({ tax_class_id: 'plants_flowers', rate_type: 'zero', rate_bps: 500 }));
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.startsWith('AT') && x.includes('exempt rows must be conditional'))).toBe(true);
+    expect(p.some((x) => x.startsWith('BE') && x.includes('must have rate_bps 0'))).toBe(true);
+  });
+
+  it('conditional row without conditions', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'plants_flowers', conditional: true, conditions: null }));
+    expect(validateRateSeeds(classes, all).some((x) => x.includes('conditional row without conditions'))).toBe(true);
+  });
+
+  it('strict loader rejects unknown keys and bad dates', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vat-seeds-'));
+    const ratesDir = join(dir, 'vat-rates');
+    mkdirSync(ratesDir);
+    const at = clone(seedOf(rates, 'AT')) as VatRateSeed & { extra?: string };
+    at.extra = 'nope';
+    writeFileSync(join(ratesDir, 'AT.json'), JSON.stringify(at));
+    expect(() => loadVatRates(ratesDir)).toThrow(/invalid seed file/);
+
+    const at2 = clone(seedOf(rates, 'AT'));
+    at2.rates[0]!.valid_from = '2019-02-30';
+    writeFileSync(join(ratesDir, 'AT.json'), JSON.stringify(at2));
+    expect(() => loadVatRates(ratesDir)).toThrow(/not a real calendar date/);
+
+    const classesDir = join(dir, 'tax-classes');
+    mkdirSync(classesDir);
+    const cls = clone(classes) as typeof classes & { surprise?: boolean };
+    cls.surprise = true;
+    writeFileSync(join(classesDir, 'tax-classes.json'), JSON.stringify(cls));
+    expect(() => loadTaxClasses(classesDir)).toThrow(/invalid seed file/);
+  });
+
+  it('loader rejects a file whose name does not match its country', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vat-seeds-'));
+    writeFileSync(join(dir, 'BE.json'), JSON.stringify(seedOf(rates, 'AT')));
+    expect(() => loadVatRates(dir)).toThrow(/must be named AT.json/);
+  });
+});
+
+describe('seedDigest', () => {
+  it('is a stable sha256 hex independent of key order and country order', () => {
+    const d = seedDigest(classes, rates);
+    expect(d).toMatch(/^[0-9a-f]{64}$/);
+    expect(seedDigest()).toBe(d);
+    const reordered = clone(rates).reverse();
+    const de = seedOf(reordered, 'DE');
+    // rebuild an object with keys in a different order
+    const r0 = de.rates[0]!;
+    de.rates[0] = Object.fromEntries(Object.entries(r0).reverse()) as VatRateRow;
+    expect(seedDigest(classes, reordered)).toBe(d);
+  });
+
+  it('changes when a rate changes', () => {
+    const all = clone(rates);
+    seedOf(all, 'DE').rates[0]!.rate_bps += 1;
+    expect(seedDigest(classes, all)).not.toBe(seedDigest(classes, rates));
+  });
+});
