@@ -1,0 +1,360 @@
+/**
+ * ECB euro reference rates: lookup and exact conversion.
+ *
+ * Pure module: the rates are injected (parsed ECB files or rows of the `ecb_rate` table); nothing here reads files,
+ * the database or the clock.
+ *
+ * Invariants
+ * - A rate is an exact decimal, "units of currency per 1 EUR", kept as `mantissa / 10^scale` with bigint mantissa.
+ *   No floating point number is used anywhere in this module.
+ * - EUR is the only currency with rate 1, and 1 appears nowhere else: a currency without a published rate is
+ *   reported as missing (`undefined`), never as 1 or 0.
+ * - Conversions multiply/divide exactly and round once, half away from zero ("half-up" on magnitudes).
+ */
+
+export const EUR = 'EUR';
+/** Minor units of the euro (cents). */
+export const EUR_MINOR_UNITS = 2;
+
+/** One ECB reference rate: `decimal` units of `currency` per 1 EUR, published for `date`. */
+export interface EcbRate {
+  readonly currency: string;
+  /** Publication day, YYYY-MM-DD. */
+  readonly date: string;
+  /** Canonical decimal as published, e.g. "1.0749" (no exponent, no superfluous zeros). */
+  readonly decimal: string;
+  /** decimal = mantissa / 10^scale. */
+  readonly mantissa: bigint;
+  readonly scale: number;
+}
+
+/** A rate, or the literal 'EUR' for the euro side of a conversion. */
+export type RateOrEur = EcbRate | typeof EUR;
+
+/** What {@link EcbRateTable} accepts: a parsed observation (`date`) or an `ecb_rate` row (`rate_date`). */
+export interface EcbRateInput {
+  readonly currency: string;
+  readonly date?: string;
+  /** From the database: text (recommended, `rate_date::text`) or a JS Date as produced by node-postgres. */
+  readonly rate_date?: string | Date;
+  /** Exact decimal string (numeric columns come back from node-postgres as strings). */
+  readonly rate: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// validation helpers
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CURRENCY_RE = /^[A-Z]{3}$/;
+const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isIsoDate(date: string): boolean {
+  const m = DATE_RE.exec(date);
+  if (!m) return false;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const dim = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
+  return d <= dim;
+}
+
+function assertDate(date: string, what = 'date'): void {
+  if (typeof date !== 'string' || !isIsoDate(date)) {
+    throw new RangeError(`invalid ${what} ${JSON.stringify(date)}: expected a calendar date YYYY-MM-DD`);
+  }
+}
+
+function assertCurrency(code: string): void {
+  if (typeof code !== 'string' || !CURRENCY_RE.test(code)) {
+    throw new RangeError(`invalid currency code ${JSON.stringify(code)}: expected 3 upper-case letters`);
+  }
+}
+
+function assertMinorUnits(mu: number, what: string): void {
+  if (!Number.isSafeInteger(mu) || mu < 0 || mu > 18) {
+    throw new RangeError(`invalid ${what} ${String(mu)}: expected an integer 0..18`);
+  }
+}
+
+function assertBigint(v: bigint, what: string): void {
+  if (typeof v !== 'bigint') throw new TypeError(`${what} must be a bigint, got ${typeof v}`);
+}
+
+const POW10: bigint[] = [];
+function pow10(n: number): bigint {
+  let p = POW10[n];
+  if (p === undefined) {
+    p = 10n ** BigInt(n);
+    POW10[n] = p;
+  }
+  return p;
+}
+
+/**
+ * Parses a positive plain decimal ("1.0749", "163.01", "13168", "1.178900") into its canonical form
+ * (superfluous leading/trailing zeros removed) and exact mantissa/scale. Throws on anything else: signs,
+ * exponents, spaces, empty strings, zero.
+ */
+export function parseRateDecimal(text: string): { decimal: string; mantissa: bigint; scale: number } {
+  const m = typeof text === 'string' ? DECIMAL_RE.exec(text) : null;
+  if (!m) throw new RangeError(`invalid rate ${JSON.stringify(text)}: expected a positive plain decimal`);
+  const intPart = m[1]!.replace(/^0+(?=\d)/, '');
+  const fracPart = (m[2] ?? '').replace(/0+$/, '');
+  const mantissa = BigInt(intPart + fracPart);
+  if (mantissa <= 0n) throw new RangeError(`invalid rate ${JSON.stringify(text)}: must be greater than zero`);
+  return { decimal: fracPart ? `${intPart}.${fracPart}` : intPart, mantissa, scale: fracPart.length };
+}
+
+/** Builds a validated {@link EcbRate}. EUR is refused here: its rate is not published, use {@link eurRate}. */
+export function ecbRate(currency: string, date: string, decimal: string): EcbRate {
+  assertCurrency(currency);
+  assertDate(date);
+  if (currency === EUR) throw new RangeError('EUR has no ECB rate; use eurRate(date)');
+  const p = parseRateDecimal(decimal);
+  return Object.freeze({ currency, date, decimal: p.decimal, mantissa: p.mantissa, scale: p.scale });
+}
+
+/** The euro against itself: exactly 1. The only place a rate of 1 is produced. */
+export function eurRate(date: string): EcbRate {
+  assertDate(date);
+  return Object.freeze({ currency: EUR, date, decimal: '1', mantissa: 1n, scale: 0 });
+}
+
+function dateOfInput(row: EcbRateInput): string {
+  const d = row.date ?? row.rate_date;
+  if (d instanceof Date) {
+    // node-postgres turns a `date` column into local midnight of that day; read it back with local getters.
+    if (Number.isNaN(d.getTime())) throw new RangeError('invalid Date in rate_date');
+    const y = String(d.getFullYear()).padStart(4, '0');
+    const mo = String(d.getMonth() + 1).padStart(2, '0');
+    const da = String(d.getDate()).padStart(2, '0');
+    return `${y}-${mo}-${da}`;
+  }
+  if (typeof d !== 'string') throw new RangeError(`rate row for ${row.currency} has no date`);
+  return d;
+}
+
+/** Index of the first element >= key in a sorted array (array length when none). */
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// the table
+
+/**
+ * In-memory table of ECB reference rates.
+ *
+ * Publication days are the days present in the loaded data (any currency). A currency that the ECB did not quote
+ * on a publication day (`N/A` in its files, e.g. ISK 2008-12-10..2018-01-31, RUB after 2022-03-01) has no rate on
+ * that day: lookups report it as missing rather than reaching further ahead or back in time.
+ */
+export class EcbRateTable {
+  readonly #byCurrency = new Map<string, Map<string, EcbRate>>();
+  readonly #days: string[];
+
+  /** Builds from parsed observations or `ecb_rate` rows. Duplicates must agree; EUR rows are refused. */
+  constructor(rows: Iterable<EcbRateInput>) {
+    const days = new Set<string>();
+    for (const row of rows) {
+      const date = dateOfInput(row);
+      const rate = ecbRate(row.currency, date, row.rate);
+      let m = this.#byCurrency.get(rate.currency);
+      if (!m) {
+        m = new Map();
+        this.#byCurrency.set(rate.currency, m);
+      }
+      const prev = m.get(date);
+      if (prev && prev.decimal !== rate.decimal) {
+        throw new RangeError(
+          `conflicting ECB rates for ${rate.currency} on ${date}: ${prev.decimal} and ${rate.decimal}`,
+        );
+      }
+      m.set(date, rate);
+      days.add(date);
+    }
+    this.#days = [...days].sort();
+  }
+
+  static fromObservations(obs: Iterable<{ currency: string; date: string; rate: string }>): EcbRateTable {
+    return new EcbRateTable(obs);
+  }
+
+  /** Rows as selected from `ecb_rate` (prefer `rate_date::text AS rate_date, rate::text AS rate`). */
+  static fromDbRows(rows: Iterable<{ currency: string; rate_date: string | Date; rate: string }>): EcbRateTable {
+    return new EcbRateTable(rows);
+  }
+
+  /** Number of (currency, day) rates loaded. */
+  get size(): number {
+    let n = 0;
+    for (const m of this.#byCurrency.values()) n += m.size;
+    return n;
+  }
+
+  /** Currencies with at least one loaded rate, sorted (EUR is not among them). */
+  currencies(): string[] {
+    return [...this.#byCurrency.keys()].sort();
+  }
+
+  /** All publication days loaded, ascending. */
+  publicationDates(): readonly string[] {
+    return this.#days;
+  }
+
+  firstPublicationDate(): string | undefined {
+    return this.#days[0];
+  }
+
+  /** The newest publication day loaded, or undefined for an empty table. */
+  lastPublicationDate(): string | undefined {
+    return this.#days[this.#days.length - 1];
+  }
+
+  isPublicationDay(date: string): boolean {
+    assertDate(date);
+    const i = lowerBound(this.#days, date);
+    return this.#days[i] === date;
+  }
+
+  /** The first publication day on or after `date`, or undefined when none is loaded yet. */
+  publicationDateOnOrAfter(date: string): string | undefined {
+    assertDate(date);
+    return this.#days[lowerBound(this.#days, date)];
+  }
+
+  /** The last publication day on or before `date`, or undefined. */
+  publicationDateOnOrBefore(date: string): string | undefined {
+    assertDate(date);
+    const i = lowerBound(this.#days, date);
+    return this.#days[i] === date ? date : this.#days[i - 1];
+  }
+
+  /**
+   * The rate published for exactly this day, or undefined (no publication that day, currency not quoted, or
+   * unknown currency). EUR always yields exactly 1.
+   */
+  rateOn(currency: string, date: string): EcbRate | undefined {
+    assertCurrency(currency);
+    assertDate(date);
+    if (currency === EUR) return eurRate(date);
+    return this.#byCurrency.get(currency)?.get(date);
+  }
+
+  /**
+   * Art. 366(2) of Council Directive 2006/112/EC (VAT Directive), applied likewise by Art. 369h(2) and 369u(2)
+   * for the union and import one-stop-shop schemes: amounts in other currencies are converted "following the
+   * exchange rates published by the European Central Bank" for the last day of the period, "or, if there is no
+   * publication on that day, on the next day of publication".
+   *
+   * So: if the ECB published on `date`, that day's rate; otherwise the rate of the first publication day AFTER
+   * `date` (never an earlier one). `rateDate` says which day was used.
+   *
+   * Missing (undefined) when no publication day on or after `date` is loaded yet (e.g. a period ending today,
+   * before 16:00 CET, or after the last imported file), or when the ECB did not quote `currency` on that
+   * publication day. EUR yields exactly 1 with `rateDate` = `date`.
+   */
+  rateOnOrNextPublication(currency: string, date: string): { rate: EcbRate; rateDate: string } | undefined {
+    assertCurrency(currency);
+    assertDate(date);
+    if (currency === EUR) return { rate: eurRate(date), rateDate: date };
+    const day = this.#days[lowerBound(this.#days, date)];
+    if (day === undefined) return undefined;
+    const rate = this.#byCurrency.get(currency)?.get(day);
+    return rate ? { rate, rateDate: day } : undefined;
+  }
+
+  /**
+   * The latest rate published on or before `date` (Art. 91(2) VAT Directive option: "the latest exchange rate
+   * published by the European Central Bank at the time tax becomes chargeable"). The ECB publishes at about
+   * 16:00 CET: a caller whose chargeable event precedes that on a publication day should pass the previous day.
+   * Missing when no publication day on or before `date` is loaded, or `currency` was not quoted that day.
+   */
+  rateOnOrPreviousPublication(currency: string, date: string): { rate: EcbRate; rateDate: string } | undefined {
+    assertCurrency(currency);
+    assertDate(date);
+    if (currency === EUR) return { rate: eurRate(date), rateDate: date };
+    const day = this.publicationDateOnOrBefore(date);
+    if (day === undefined) return undefined;
+    const rate = this.#byCurrency.get(currency)?.get(day);
+    return rate ? { rate, rateDate: day } : undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// conversion (bigint, one rounding)
+
+/**
+ * numerator / denominator rounded to an integer, halves away from zero (2.5 -> 3, -2.5 -> -3).
+ * `denominator` must be positive.
+ */
+export function divRoundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
+  if (denominator <= 0n) throw new RangeError('denominator must be positive');
+  const neg = numerator < 0n;
+  const abs = neg ? -numerator : numerator;
+  let q = abs / denominator;
+  const r = abs % denominator;
+  if (r * 2n >= denominator) q += 1n;
+  return neg ? -q : q;
+}
+
+function asRate(r: RateOrEur, what: string): EcbRate {
+  if (r === EUR) return { currency: EUR, date: '', decimal: '1', mantissa: 1n, scale: 0 };
+  if (!r || typeof r.mantissa !== 'bigint' || r.mantissa <= 0n || !Number.isSafeInteger(r.scale) || r.scale < 0) {
+    throw new RangeError(`${what} is not a valid rate`);
+  }
+  return r;
+}
+
+/**
+ * EUR amount in cents -> amount in the target currency's minor units:
+ * `eurMinor / 100 * rate * 10^targetMinorUnits`, rounded once, half away from zero.
+ */
+export function eurToCurrencyMinor(eurMinor: bigint, rate: EcbRate, targetMinorUnits: number): bigint {
+  return convertMinor(eurMinor, EUR, rate, EUR_MINOR_UNITS, targetMinorUnits);
+}
+
+/**
+ * Amount in the source currency's minor units -> EUR cents:
+ * `amountMinor / 10^sourceMinorUnits / rate * 100`, rounded once, half away from zero.
+ */
+export function currencyToEurMinor(amountMinor: bigint, rate: EcbRate, sourceMinorUnits: number): bigint {
+  return convertMinor(amountMinor, rate, EUR, sourceMinorUnits, EUR_MINOR_UNITS);
+}
+
+/**
+ * Converts between any two currencies through the euro (ECB cross rate), as ONE exact fraction rounded ONCE,
+ * half away from zero:
+ *
+ *   result = amountMinor / 10^fromMinorUnits / fromRate * toRate * 10^toMinorUnits
+ *
+ * `fromRate` / `toRate` are rates per 1 EUR, or 'EUR' (or an EUR rate) for the euro side. Use rates of the same
+ * publication day for a proper ECB cross rate.
+ */
+export function convertMinor(
+  amountMinor: bigint,
+  fromRate: RateOrEur,
+  toRate: RateOrEur,
+  fromMinorUnits: number,
+  toMinorUnits: number,
+): bigint {
+  assertBigint(amountMinor, 'amountMinor');
+  assertMinorUnits(fromMinorUnits, 'fromMinorUnits');
+  assertMinorUnits(toMinorUnits, 'toMinorUnits');
+  const f = asRate(fromRate, 'fromRate');
+  const t = asRate(toRate, 'toRate');
+  // amount/10^fmu / (fm/10^fs) * (tm/10^ts) * 10^tmu
+  const num = amountMinor * pow10(f.scale) * t.mantissa * pow10(toMinorUnits);
+  const den = pow10(fromMinorUnits) * f.mantissa * pow10(t.scale);
+  return divRoundHalfAwayFromZero(num, den);
+}
