@@ -9,7 +9,8 @@
  *     currency changes inside the row window, the row is reported as a transition-gap
  *     row (allowed: evaluation then yields `indeterminate` on the far side of the change);
  *   * thresholds are non-negative safe integers (whole units);
- *   * a non-euro row stores no threshold in `exemption_threshold_nac` only if it explains why in `note`;
+ *   * every row has a non-empty `note` (used to explain null thresholds and caveats);
+ *   * a EUR row that stores both values must store the same number in both;
  *   * source_ids reference declared sources, source ids are unique;
  *   * every Member State has at least one row.
  */
