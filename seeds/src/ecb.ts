@@ -1,0 +1,469 @@
+/**
+ * ECB euro foreign exchange reference rates: parsers for the ECB's published formats and an idempotent importer
+ * into the `ecb_rate` table.
+ *
+ * Source: European Central Bank, euro foreign exchange reference rates (published about 16:00 CET on TARGET
+ * working days, "for information purposes only"; reuse with the source named). See seeds/ecb/README.md.
+ *
+ * Formats read:
+ * - `eurofxref-hist.csv`: `Date,USD,JPY,...,` then `2026-04-13,1.1684,186.75,...,` (trailing comma on every
+ *   line, `N/A` where no rate); also the daily `eurofxref.csv` (`Date, USD, ...` / `13 April 2026, 1.1684, ...`).
+ * - `eurofxref-hist.xml`, `eurofxref-hist-90d.xml`, `eurofxref-daily.xml`:
+ *   `gesmes:Envelope > Cube > Cube time="YYYY-MM-DD" > Cube currency="USD" rate="1.0823"`.
+ *
+ * Every value is "units of currency per 1 EUR" and is kept as the exact decimal string published. `N/A` and empty
+ * cells are skipped: a missing rate stays missing.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/** One published rate: `rate` units of `currency` per 1 EUR on `date` (YYYY-MM-DD), exact decimal as published. */
+export interface EcbObservation {
+  date: string;
+  currency: string;
+  rate: string;
+}
+
+/** A malformed ECB file. `line` is 1-based where known. */
+export class EcbParseError extends Error {
+  readonly line: number | undefined;
+  constructor(message: string, line?: number) {
+    super(line === undefined ? message : `line ${line}: ${message}`);
+    this.name = 'EcbParseError';
+    this.line = line;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// value validation
+
+const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CURRENCY_RE = /^[A-Z]{3}$/;
+const RATE_RE = /^\d+(?:\.\d+)?$/;
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+function isCalendarDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1 || y < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const dim = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  return d <= dim;
+}
+
+/** Accepts `YYYY-MM-DD` (history files, XML) and `D Month YYYY` (daily CSV); returns YYYY-MM-DD or undefined. */
+function normaliseDate(text: string): string | undefined {
+  const iso = ISO_DATE_RE.exec(text);
+  if (iso) {
+    return isCalendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3])) ? text : undefined;
+  }
+  const long = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(text);
+  if (long) {
+    const m = MONTHS.indexOf(long[2]!.toLowerCase()) + 1;
+    const d = Number(long[1]);
+    const y = Number(long[3]);
+    if (m === 0 || !isCalendarDate(y, m, d)) return undefined;
+    return `${long[3]}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  }
+  return undefined;
+}
+
+function checkDate(text: string, line: number | undefined): string {
+  const d = normaliseDate(text);
+  if (d === undefined) throw new EcbParseError(`invalid date ${JSON.stringify(text)} (expected a calendar date YYYY-MM-DD)`, line);
+  return d;
+}
+
+function checkCurrency(text: string, line: number | undefined): string {
+  if (!CURRENCY_RE.test(text)) {
+    throw new EcbParseError(`invalid currency code ${JSON.stringify(text)} (expected 3 upper-case letters)`, line);
+  }
+  if (text === 'EUR') throw new EcbParseError('EUR cannot have a reference rate against itself', line);
+  return text;
+}
+
+/** True for a positive plain decimal (no sign, no exponent, not zero). */
+export function isValidEcbRate(text: string): boolean {
+  return RATE_RE.test(text) && /[1-9]/.test(text);
+}
+
+function checkRate(text: string, currency: string, date: string, line: number | undefined): string {
+  if (!isValidEcbRate(text)) {
+    throw new EcbParseError(
+      `invalid rate ${JSON.stringify(text)} for ${currency} on ${date} (expected a positive decimal such as 1.0823)`,
+      line,
+    );
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// CSV
+
+/** Incremental CSV reader shared by the whole-text and streaming parsers. */
+class EcbCsvReader {
+  #lineNo = 0;
+  #header: string[] | undefined;
+  readonly #dates = new Map<string, number>();
+
+  get sawHeader(): boolean {
+    return this.#header !== undefined;
+  }
+
+  /** Consumes one physical line (without its terminator) and returns its observations. */
+  line(raw: string): EcbObservation[] {
+    this.#lineNo++;
+    const lineNo = this.#lineNo;
+    let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim() === '') return [];
+    const cells = text.split(',').map((c) => c.trim());
+    if (this.#header === undefined) {
+      this.#readHeader(cells, lineNo);
+      return [];
+    }
+    const header = this.#header;
+    // the ECB ends every line with a comma; tolerate its presence or absence on either side
+    if (cells.length === header.length + 1 && cells[cells.length - 1] === '') cells.pop();
+    if (cells.length !== header.length) {
+      throw new EcbParseError(`expected ${header.length} cells (Date + ${header.length - 1} currencies), found ${cells.length}`, lineNo);
+    }
+    const date = checkDate(cells[0]!, lineNo);
+    const prev = this.#dates.get(date);
+    if (prev !== undefined) throw new EcbParseError(`date ${date} already given on line ${prev}`, lineNo);
+    this.#dates.set(date, lineNo);
+    const out: EcbObservation[] = [];
+    for (let i = 1; i < header.length; i++) {
+      const v = cells[i]!;
+      if (v === '' || v === 'N/A') continue; // missing stays missing
+      const currency = header[i]!;
+      out.push({ date, currency, rate: checkRate(v, currency, date, lineNo) });
+    }
+    return out;
+  }
+
+  #readHeader(cells: string[], lineNo: number): void {
+    if (cells[0]?.toLowerCase() !== 'date') {
+      throw new EcbParseError(`not an ECB reference rate CSV: the first column must be "Date", found ${JSON.stringify(cells[0])}`, lineNo);
+    }
+    if (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
+    if (cells.length < 2) throw new EcbParseError('the header names no currency', lineNo);
+    const seen = new Set<string>();
+    for (const c of cells.slice(1)) {
+      checkCurrency(c, lineNo);
+      if (seen.has(c)) throw new EcbParseError(`currency ${c} appears twice in the header`, lineNo);
+      seen.add(c);
+    }
+    this.#header = cells;
+  }
+}
+
+/** Parses an ECB CSV file (history or daily layout). Throws {@link EcbParseError} naming the line. */
+export function parseEcbCsv(text: string): EcbObservation[] {
+  const reader = new EcbCsvReader();
+  const out: EcbObservation[] = [];
+  for (const line of text.split('\n')) {
+    for (const o of reader.line(line)) out.push(o);
+  }
+  if (!reader.sawHeader) throw new EcbParseError('empty file: no ECB CSV header');
+  return out;
+}
+
+/**
+ * Streaming variant of {@link parseEcbCsv} over lines (e.g. `readline.createInterface({ input })`), yielding
+ * observations as they are read. Throws {@link EcbParseError} naming the line.
+ */
+export async function* parseEcbCsvLines(lines: Iterable<string> | AsyncIterable<string>): AsyncGenerator<EcbObservation> {
+  const reader = new EcbCsvReader();
+  for await (const line of lines) yield* reader.line(line);
+  if (!reader.sawHeader) throw new EcbParseError('empty file: no ECB CSV header');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// XML
+
+function lineAt(text: string, index: number): number | undefined {
+  if (index < 0) return undefined;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function findAttr(text: string, name: string, value: string, from = 0): number {
+  const re = new RegExp(`\\b${name}\\s*=\\s*["']${escapeRe(value)}["']`, 'g');
+  re.lastIndex = from;
+  const m = re.exec(text);
+  return m ? m.index : -1;
+}
+
+type XmlNode = Record<string, unknown>;
+
+function asNodes(v: unknown): XmlNode[] {
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).filter((x): x is XmlNode => typeof x === 'object' && x !== null);
+}
+
+/**
+ * Parses the ECB XML feeds (`eurofxref-daily.xml`, `eurofxref-hist.xml`, `eurofxref-hist-90d.xml`).
+ * Throws {@link EcbParseError} naming the line where it can be located.
+ */
+export function parseEcbXml(text: string): EcbObservation[] {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new EcbParseError(`malformed XML: ${valid.err.msg}`, valid.err.line);
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    parseAttributeValue: false,
+    parseTagValue: false,
+    processEntities: false,
+    isArray: (name) => name === 'Cube',
+  });
+  const doc = parser.parse(text) as XmlNode;
+  const envelope = asNodes(doc['Envelope'])[0];
+  if (!envelope) throw new EcbParseError('not an ECB reference rate XML file: no gesmes:Envelope root');
+  const outer = asNodes(envelope['Cube']);
+  if (outer.length !== 1) throw new EcbParseError('not an ECB reference rate XML file: expected one Cube in the Envelope');
+  const out: EcbObservation[] = [];
+  const seenDates = new Set<string>();
+  for (const day of asNodes(outer[0]!['Cube'])) {
+    const time = day['@_time'];
+    if (typeof time !== 'string') {
+      throw new EcbParseError('a day Cube has no time attribute', lineAt(text, text.search(/<(?:\w+:)?Cube(?![^>]*\btime\s*=)[^>]*\bcurrency/)));
+    }
+    const timePos = findAttr(text, 'time', time);
+    const date = checkDate(time, lineAt(text, timePos));
+    if (date !== time) throw new EcbParseError(`invalid date ${JSON.stringify(time)} (expected YYYY-MM-DD)`, lineAt(text, timePos));
+    if (seenDates.has(date)) throw new EcbParseError(`date ${date} appears twice`, lineAt(text, findAttr(text, 'time', time, timePos + 1)));
+    seenDates.add(date);
+    const seenCur = new Set<string>();
+    for (const c of asNodes(day['Cube'])) {
+      const currency = c['@_currency'];
+      const rate = c['@_rate'];
+      const curPos = typeof currency === 'string' ? findAttr(text, 'currency', currency, timePos) : -1;
+      const line = lineAt(text, curPos === -1 ? timePos : curPos);
+      if (typeof currency !== 'string') throw new EcbParseError(`a rate Cube on ${date} has no currency attribute`, line);
+      checkCurrency(currency, line);
+      if (seenCur.has(currency)) throw new EcbParseError(`currency ${currency} appears twice on ${date}`, line);
+      seenCur.add(currency);
+      if (typeof rate !== 'string') throw new EcbParseError(`no rate attribute for ${currency} on ${date}`, line);
+      const v = rate.trim();
+      if (v === '' || v === 'N/A') continue;
+      out.push({ date, currency, rate: checkRate(v, currency, date, line) });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// detection
+
+export type EcbFormat = 'csv' | 'xml';
+
+/** Format from the file name's extension, else from the content. */
+export function detectEcbFormat(fileName: string, text: string): EcbFormat {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.xml')) return 'xml';
+  const head = text.replace(/^\uFEFF/, '').trimStart();
+  if (head.startsWith('<')) return 'xml';
+  if (/^date\s*,/i.test(head)) return 'csv';
+  throw new EcbParseError(`cannot tell the format of ${fileName}: expected an ECB .csv or .xml file`);
+}
+
+/**
+ * Parses an ECB file of either format. Throws when the file holds no rate at all, so that an operator importing
+ * the wrong file is told so instead of importing nothing.
+ */
+export function detectAndParseEcb(fileName: string, text: string): EcbObservation[] {
+  const format = detectEcbFormat(fileName, text);
+  const obs = format === 'csv' ? parseEcbCsv(text) : parseEcbXml(text);
+  if (obs.length === 0) throw new EcbParseError(`${fileName}: no exchange rate found`);
+  return obs;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// database
+
+const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function quoteSchema(schema: string): string {
+  if (!IDENT_RE.test(schema)) throw new RangeError(`invalid schema name ${JSON.stringify(schema)}`);
+  return `"${schema}"`;
+}
+
+function tableName(schema: string | undefined): string {
+  return schema === undefined ? 'ecb_rate' : `${quoteSchema(schema)}.ecb_rate`;
+}
+
+/**
+ * DDL of the rate table. `rate` is numeric(18,6) so it stays an exact decimal (node-postgres returns it as a
+ * string); rates are positive, a missing rate has no row.
+ */
+export function ECB_RATE_TABLE_DDL(schema: string): string {
+  return (
+    `CREATE TABLE IF NOT EXISTS ${tableName(schema)} (` +
+    'currency char(3) NOT NULL, ' +
+    'rate_date date NOT NULL, ' +
+    'rate numeric(18,6) NOT NULL CHECK (rate > 0), ' +
+    'PRIMARY KEY (currency, rate_date))'
+  );
+}
+
+/**
+ * SELECT returning rows ready for `EcbRateTable.fromDbRows` (platform/src/fx.ts): dates and rates as text so
+ * that neither time zones nor floats get involved.
+ */
+export function ecbRateSelectSql(schema: string): string {
+  return `SELECT currency, rate_date::text AS rate_date, rate::text AS rate FROM ${tableName(schema)} ORDER BY rate_date, currency`;
+}
+
+/** Runs one statement with positional parameters ($1, $2, ...), e.g. `(q, p) => pool.query(q, p)`. */
+export type SqlFn = (query: string, params: unknown[]) => Promise<unknown>;
+
+export interface EcbImportOptions {
+  /** Schema of the `ecb_rate` table; unqualified (search_path) when absent. */
+  schema?: string;
+  /** Rows per INSERT statement (default 1000). */
+  batchSize?: number;
+  /** Run {@link ECB_RATE_TABLE_DDL} first (requires `schema`). Default false. */
+  ensureTable?: boolean;
+}
+
+export interface EcbImportResult {
+  /** Distinct (currency, date) observations considered. */
+  total: number;
+  /** New rows. */
+  inserted: number;
+  /** Existing rows whose rate changed (an ECB correction). */
+  updated: number;
+  /** Existing rows already holding that rate. */
+  unchanged: number;
+  firstDate: string | undefined;
+  lastDate: string | undefined;
+  /** Currencies in the imported data, sorted. */
+  currencies: string[];
+}
+
+/** Canonical form of a decimal for comparing values ("1.10" = "1.1"). */
+function canonicalDecimal(d: string): string {
+  const [i = '', f = ''] = d.split('.');
+  const ii = i.replace(/^0+(?=\d)/, '');
+  const ff = f.replace(/0+$/, '');
+  return ff ? `${ii}.${ff}` : ii;
+}
+
+function resultRows(result: unknown): Record<string, unknown>[] {
+  if (Array.isArray(result)) return result as Record<string, unknown>[];
+  if (result && typeof result === 'object' && Array.isArray((result as { rows?: unknown }).rows)) {
+    return (result as { rows: Record<string, unknown>[] }).rows;
+  }
+  throw new TypeError('the sql function must resolve to the statement result ({ rows } or an array of rows)');
+}
+
+function isTrue(v: unknown): boolean {
+  return v === true || v === 't' || v === 'true' || v === 1;
+}
+
+/**
+ * Idempotent batched upsert of ECB observations into `ecb_rate`:
+ * `INSERT ... ON CONFLICT (currency, rate_date) DO UPDATE SET rate = EXCLUDED.rate WHERE rate differs`.
+ * Importing the same data twice changes nothing; a newer file adds its new days; a corrected rate replaces the
+ * stored one. Observations are validated first (nothing is written when any is invalid); duplicates must agree.
+ * Each batch is its own statement: an interrupted import can simply be run again.
+ *
+ * `onProgress(done, total)` is called after every batch.
+ */
+export async function importEcbObservations(
+  sql: SqlFn,
+  obs: Iterable<EcbObservation>,
+  onProgress?: (done: number, total: number) => void,
+  options: EcbImportOptions = {},
+): Promise<EcbImportResult> {
+  const batchSize = options.batchSize ?? 1000;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+    throw new RangeError('batchSize must be an integer 1..10000');
+  }
+  const table = tableName(options.schema);
+
+  // validate and de-duplicate everything before writing anything
+  const byKey = new Map<string, EcbObservation>();
+  let n = 0;
+  for (const o of obs) {
+    n++;
+    const where = `observation ${n} (${o?.currency} ${o?.date})`;
+    if (!o || typeof o.date !== 'string' || ISO_DATE_RE.exec(o.date) === null || normaliseDate(o.date) !== o.date) {
+      throw new RangeError(`${where}: invalid date`);
+    }
+    if (typeof o.currency !== 'string' || !CURRENCY_RE.test(o.currency) || o.currency === 'EUR') {
+      throw new RangeError(`${where}: invalid currency code`);
+    }
+    if (typeof o.rate !== 'string' || !isValidEcbRate(o.rate)) throw new RangeError(`${where}: invalid rate ${JSON.stringify(o.rate)}`);
+    const canon = canonicalDecimal(o.rate);
+    const [intDigits = '', fracDigits = ''] = canon.split('.');
+    if (fracDigits.length > 6 || intDigits.length > 12) {
+      throw new RangeError(`${where}: rate ${o.rate} does not fit numeric(18,6) exactly`);
+    }
+    const key = `${o.currency}|${o.date}`;
+    const prev = byKey.get(key);
+    if (prev && canonicalDecimal(prev.rate) !== canon) {
+      throw new RangeError(`${where}: conflicting rates ${prev.rate} and ${o.rate}`);
+    }
+    if (!prev) byKey.set(key, { date: o.date, currency: o.currency, rate: o.rate });
+  }
+  const rows = [...byKey.values()].sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0,
+  );
+
+  if (options.ensureTable) {
+    if (options.schema === undefined) throw new RangeError('ensureTable requires a schema');
+    await sql(ECB_RATE_TABLE_DDL(options.schema), []);
+  }
+
+  let inserted = 0;
+  let updated = 0;
+  for (let start = 0; start < rows.length; start += batchSize) {
+    const batch = rows.slice(start, start + batchSize);
+    const params: unknown[] = [];
+    const values: string[] = [];
+    for (const r of batch) {
+      const b = params.length;
+      values.push(`($${b + 1}, $${b + 2}::date, $${b + 3}::numeric)`);
+      params.push(r.currency, r.date, r.rate);
+    }
+    const query =
+      `INSERT INTO ${table} AS r (currency, rate_date, rate) VALUES ${values.join(', ')} ` +
+      'ON CONFLICT (currency, rate_date) DO UPDATE SET rate = EXCLUDED.rate WHERE r.rate <> EXCLUDED.rate ' +
+      'RETURNING (xmax = 0) AS inserted';
+    const changed = resultRows(await sql(query, params));
+    for (const row of changed) {
+      if (isTrue(row['inserted'])) inserted++;
+      else updated++;
+    }
+    onProgress?.(Math.min(start + batch.length, rows.length), rows.length);
+  }
+
+  return {
+    total: rows.length,
+    inserted,
+    updated,
+    unchanged: rows.length - inserted - updated,
+    firstDate: rows[0]?.date,
+    lastDate: rows[rows.length - 1]?.date,
+    currencies: [...new Set(rows.map((r) => r.currency))].sort(),
+  };
+}
