@@ -1,0 +1,125 @@
+import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig, SERVICE_NAMES } from '@vat/platform/config';
+import { createOrm, migrate } from '@vat/platform/db';
+import { openGatewayOrm } from '@vat/gateway/start';
+import { KeyStore } from '@vat/gateway/keys';
+import { gatewayEntities } from '@vat/gateway/entities';
+import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from '@vat/gateway/migrations/index';
+import { importEcbFile } from '@vat/calculation/reference/ecb-import';
+import { databaseForCli } from './database-for-cli';
+import { createMigration } from './migrations-tool';
+import { MODULES } from './modules';
+
+const USAGE = `usage: npm run --silent admin -- <command>
+  keys create --account <name> --scope <full|read-only|calculate-only|classification-resolve|classification-write> [--label <text>]
+  keys create --account <name> --legacy
+  keys list --account <name>
+  keys revoke --id <id>
+  integrations create --account <name> --name <name>
+  ecb import <file.csv|file.xml>
+  rates approve --reviewer <name>        (marks the loaded VAT rate release as reviewed)
+  migrations create <service|gateway>    (developer tool; needs a PostgreSQL server, DATABASE_URL or 127.0.0.1:5432)`;
+
+class UsageError extends Error {}
+
+function out(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`missing --${flag}`);
+  return value;
+}
+
+async function withKeys<T>(fn: (keys: KeyStore) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = await databaseForCli(config);
+  const orm = await openGatewayOrm(db.url, 2);
+  try {
+    return await fn(new KeyStore(orm));
+  } finally {
+    await orm.close();
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { account: { type: 'string' }, scope: { type: 'string' }, legacy: { type: 'boolean' }, label: { type: 'string' }, id: { type: 'string' }, name: { type: 'string' }, reviewer: { type: 'string' } },
+  });
+  const [group, action, arg] = positionals;
+  if (group === 'keys' && action === 'create') {
+    const account = need(values.account, 'account');
+    if (!values.legacy) need(values.scope, 'scope');
+    out(await withKeys((k) => k.create(account, values.scope ?? '', values.legacy ?? false, values.label)));
+    return 0;
+  }
+  if (group === 'keys' && action === 'list') {
+    const account = need(values.account, 'account');
+    out(await withKeys((k) => k.list(account)));
+    return 0;
+  }
+  if (group === 'keys' && action === 'revoke') {
+    const id = need(values.id, 'id');
+    if (!/^\d{1,18}$/.test(id)) throw new UsageError('--id must be a key id');
+    const ok = await withKeys((k) => k.revoke(BigInt(id)));
+    if (!ok) {
+      process.stderr.write(`no key with id ${id}\n`);
+      return 1;
+    }
+    out({ id, revoked: true });
+    return 0;
+  }
+  if (group === 'integrations' && action === 'create') {
+    const account = need(values.account, 'account');
+    const name = need(values.name, 'name');
+    out(await withKeys((k) => k.createIntegration(account, name)));
+    return 0;
+  }
+  if (group === 'ecb' && action === 'import') {
+    if (!arg) throw new UsageError('missing <file>');
+    statSync(arg);
+    const config = loadConfig();
+    const db = await databaseForCli(config);
+    const mod = MODULES.calculation;
+    const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
+    try {
+      await migrate(orm, db.url, mod.schema);
+      const result = await importEcbFile(db.url, arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`));
+      process.stderr.write('\n');
+      out(result);
+    } finally {
+      await orm.close();
+      await db.close();
+    }
+    return 0;
+  }
+  if (group === 'migrations' && action === 'create') {
+    if (!arg) throw new UsageError('missing <service|gateway>');
+    const config = loadConfig();
+    const server = config.databaseUrl ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+    const target = arg === 'gateway'
+      ? { schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH }
+      : (SERVICE_NAMES as readonly string[]).includes(arg) ? MODULES[arg as keyof typeof MODULES] : undefined;
+    if (!target) throw new UsageError(`unknown service ${arg}`);
+    const file = await createMigration(target, server);
+    out({ service: arg, created: file ?? null });
+    return 0;
+  }
+  throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

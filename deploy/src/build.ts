@@ -1,0 +1,99 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
+import type { Logger } from 'pino';
+import { DEFAULT_SERVICE_PORTS, SERVICE_NAMES, type Config, type ServiceName } from '@vat/platform/config';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@vat/platform/embedded-pg';
+import { startGateway, type RunningGateway } from '@vat/gateway/start';
+import { createBus, MODULES, networkTransports, requireInternalToken, routerTransports, startService, wireClients, type RunningService } from './compose';
+
+export type Mode = 'all' | 'gateway' | ServiceName;
+
+export type Built = {
+  mode: Mode;
+  gateway?: RunningGateway;
+  services: RunningService[];
+  servers: FastifyInstance[];
+  databaseUrl: string;
+  /** Starts listening; returns the bound address of the main server. */
+  listen(): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export function isMode(value: string | undefined): value is Mode {
+  return value === 'all' || value === 'gateway' || (SERVICE_NAMES as readonly string[]).includes(value ?? '');
+}
+
+/**
+ * The one composition root. `all`: every service in this process on embedded PostgreSQL (or
+ * DATABASE_URL) with router transports; a service name: that service alone behind HTTP/2 Connect;
+ * `gateway`: the REST gateway reaching the services over HTTP/2.
+ */
+export async function build(mode: Mode, config: Config, log: Logger): Promise<Built> {
+  const stops: (() => Promise<void>)[] = [];
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    if (mode !== 'all') throw new Error(`DATABASE_URL is required to run "${mode}" as its own process`);
+    embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true });
+    databaseUrl = embedded.url;
+    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  }
+  if (mode !== 'all' && !config.natsUrl) throw new Error(`NATS_URL is required to run "${mode}" as its own process`);
+  const poolMax = embedded ? 4 : 10;
+  const bus = createBus(config, log, `vat-${mode}`);
+  const services: RunningService[] = [];
+  const servers: FastifyInstance[] = [];
+  let gateway: RunningGateway | undefined;
+  const stopAll = async () => {
+    for (const s of servers) await s.close().catch(() => undefined);
+    if (gateway) await gateway.stop().catch(() => undefined);
+    for (const s of services) await s.stop().catch(() => undefined);
+    await bus.close().catch(() => undefined);
+    for (const f of stops) await f().catch(() => undefined);
+    if (embedded) await embedded.stop().catch(() => undefined);
+  };
+  try {
+    if (mode === 'all') {
+      for (const name of SERVICE_NAMES) services.push(await startService(MODULES[name], config, databaseUrl, bus, log, poolMax));
+      const clients = wireClients(services, routerTransports(services));
+      gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
+      servers.push(gateway.app);
+    } else if (mode === 'gateway') {
+      const clients = wireClients([], networkTransports(config));
+      gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
+      servers.push(gateway.app);
+    } else {
+      const svc = await startService(MODULES[mode], config, databaseUrl, bus, log, poolMax);
+      services.push(svc);
+      wireClients(services, networkTransports(config));
+      const rpc = Fastify({ http2: true, logger: false });
+      await rpc.register(fastifyConnectPlugin, { routes: svc.routes, interceptors: [requireInternalToken(config.internalToken)] });
+      const health = Fastify({ logger: false });
+      health.get('/health', async () => ({ status: 'ok' }));
+      health.get('/ready', async (_req, reply) => {
+        const r = await svc.readiness();
+        if (!r.ready) reply.status(503);
+        return { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };
+      });
+      servers.push(rpc as unknown as FastifyInstance, health);
+    }
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return {
+    mode,
+    gateway,
+    services,
+    servers,
+    databaseUrl,
+    async listen() {
+      if (mode === 'all' || mode === 'gateway') return servers[0]!.listen({ host: config.host, port: config.port });
+      const port = config.servicePort ?? DEFAULT_SERVICE_PORTS[mode];
+      const address = await servers[0]!.listen({ host: config.host, port });
+      await servers[1]!.listen({ host: config.host, port: port === 0 ? 0 : port + 1000 });
+      return address;
+    },
+    stop: stopAll,
+  };
+}

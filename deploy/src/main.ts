@@ -1,0 +1,29 @@
+import { loadConfig } from '@vat/platform/config';
+import { createLogger } from '@vat/platform/logger';
+import { build, isMode } from './build';
+
+const mode = process.argv[2] ?? 'all';
+if (!isMode(mode)) {
+  console.error(`usage: main.ts all|gateway|calculation|classification|compliance-reports|thresholds|ledger (got "${mode}")`);
+  process.exit(2);
+}
+const config = loadConfig();
+const log = createLogger(config.logLevel, `vat-${mode}`);
+try {
+  const built = await build(mode, config, log);
+  const address = await built.listen();
+  log.info({ mode, address }, 'listening');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await built.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (err) {
+  log.fatal({ err }, 'failed to start');
+  process.exit(1);
+}

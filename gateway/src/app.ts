@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyError } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Logger } from 'pino';
+import type { Clients } from '@vat/platform/clients';
+import { principalHeaders } from '@vat/platform/principal';
+import { Authenticator } from './auth';
+import { HttpError, toHttpError } from './errors';
+import type { KeyStore } from './keys';
+import type { Limiter } from './limiter';
+import type { RouteDef, RouteTable } from './route';
+import { validationToHttpError } from './validation';
+import { healthRoutes, type ReadinessReport } from './routes/health';
+import { allRoutes } from './routes/index';
+
+export type GatewayDeps = {
+  clients: Clients;
+  keys: KeyStore;
+  limiter: Limiter;
+  log: Logger;
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+  readiness: () => Promise<ReadinessReport>;
+  authCacheMs?: number;
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    route?: RouteDef;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** The REST gateway: keys and scopes, the route table, REST <-> RPC, OpenAPI. */
+export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log.child({ component: "gateway" }) as unknown as FastifyBaseLogger,
+    bodyLimit: deps.bodyLimitBytes,
+    disableRequestLogging: false,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true, strict: false } },
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  const auth = new Authenticator(deps.keys, deps.authCacheMs);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    let http: HttpError;
+    if (err.validation) {
+      const schema = (req.routeOptions.schema as Record<string, unknown> | undefined)?.[err.validationContext ?? 'body'];
+      http = validationToHttpError(err.validation, err.validationContext ?? 'body', schema as never);
+    } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (err instanceof SyntaxError && err.statusCode === 400)) {
+      http = new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
+    } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      http = new HttpError(413, 'payload_too_large', `The request body exceeds ${deps.bodyLimitBytes} bytes.`);
+    } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      http = new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json.');
+    } else if (err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+      http = new HttpError(400, 'invalid_request', 'The Content-Length header does not match the body.');
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && !(err instanceof HttpError)) {
+      http = new HttpError(err.statusCode, 'invalid_request', 'The request could not be processed.');
+    } else {
+      http = toHttpError(err);
+    }
+    if (http.status >= 500) req.log.error({ err }, 'request failed');
+    void reply.status(http.status).send({ error: http.code, detail: http.detail, ...http.extra });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send({ error: 'not_found', detail: `No route ${req.method} ${req.url.split('?')[0]}.` });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'EU VAT service', version: '1.0.0-alpha', description: 'VAT calculation with evidence, classification, history and OSS/IOSS compliance.' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes()];
+  for (const def of table) registerRoute(app, def, auth, deps);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator, deps: GatewayDeps): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    config: { route: def },
+    schema: {
+      summary: def.summary,
+      tags: def.tags,
+      ...(def.access === 'public' ? {} : { security: [{ apiKey: [] }] }),
+      ...def.schema,
+    },
+    onRequest: async (req) => {
+      if (def.access === 'public') return;
+      const principal = await auth.authenticate(req, def.access);
+      await enforceLimit(deps, def, principal.apiKeyId.toString());
+      (req as { principal?: unknown }).principal = principal;
+    },
+    handler: async (req, reply) => {
+      const principal = (req as { principal?: Parameters<typeof principalHeaders>[0] }).principal;
+      const headers = principal ? principalHeaders(principal) : {};
+      headers['x-request-id'] = req.id;
+      const controller = new AbortController();
+      req.raw.on('close', () => {
+        if (!reply.sent && req.raw.destroyed) controller.abort();
+      });
+      return def.handler({ req, reply, principal, call: { headers, signal: controller.signal } });
+    },
+  });
+}
+
+async function enforceLimit(deps: GatewayDeps, def: RouteDef, bucket: string): Promise<void> {
+  let decision;
+  try {
+    decision = await deps.limiter.consume(`${def.limiter ?? 'default'}:${bucket}`, deps.rateLimitPerMinute, 60_000);
+  } catch {
+    if (def.limiter === 'classification') throw new HttpError(503, 'limiter_unavailable', 'The classification rate limiter is unavailable; classification endpoints fail closed.');
+    return;
+  }
+  if (!decision.allowed) throw new HttpError(429, 'rate_limited', 'Too many requests; back off and retry.', { retry_after_seconds: decision.retryAfterSeconds });
+}

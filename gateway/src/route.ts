@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { Principal } from '@vat/platform/principal';
+import type { Access } from './auth';
+
+export type CallOptions = { headers: Record<string, string>; signal?: AbortSignal };
+
+export type RouteContext = {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  principal: Principal | undefined;
+  /** Options for RPC calls made on behalf of this request (principal headers, cancellation). */
+  call: CallOptions;
+};
+
+/** One row of the hand-written route table. */
+export type RouteDef = {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  access: Access;
+  /** Routes with their own distributed limit fail closed when the limiter is down. */
+  limiter?: 'default' | 'classification';
+  summary: string;
+  tags: string[];
+  schema?: Omit<FastifySchema, 'summary' | 'tags'>;
+  handler: (ctx: RouteContext) => Promise<unknown>;
+};
+
+export type RouteTable = RouteDef[];

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { EventBus } from '@vat/platform/bus';
+import type { Clients } from '@vat/platform/clients';
+import { SERVICE_NAMES, type Config } from '@vat/platform/config';
+import { createOrm, databaseAnswers, migrate, pendingMigrations } from '@vat/platform/db';
+import { buildGateway } from './app';
+import { gatewayEntities } from './entities';
+import { KeyStore } from './keys';
+import { MemoryLimiter, RedisLimiter, type Limiter } from './limiter';
+import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from './migrations/index';
+import type { ReadinessReport } from './routes/health';
+import { usageConsumer } from './usage-consumer';
+
+export const GATEWAY_SCHEMA = 'gateway';
+
+export async function openGatewayOrm(databaseUrl: string, poolMax: number) {
+  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax });
+  await migrate(orm, databaseUrl, GATEWAY_SCHEMA);
+  return orm;
+}
+
+export type RunningGateway = { app: FastifyInstance; keys: KeyStore; stop(): Promise<void> };
+
+/** Builds the gateway with its own schema (accounts, keys, integrations, usage) and its consumers. */
+export async function startGateway(o: { config: Config; databaseUrl: string; bus: EventBus; log: Logger; clients: Clients; poolMax: number; authCacheMs?: number }): Promise<RunningGateway> {
+  const orm = await openGatewayOrm(o.databaseUrl, o.poolMax);
+  await o.bus.subscribe(usageConsumer(orm));
+  const keys = new KeyStore(orm);
+  const limiter: Limiter = o.config.redisUrl ? new RedisLimiter(o.config.redisUrl) : new MemoryLimiter();
+  const readiness = async (): Promise<ReadinessReport> => {
+    const checks: ReadinessReport['checks'] = [];
+    const db = await databaseAnswers(orm);
+    checks.push({ name: 'gateway.database', ok: db, detail: db ? 'answers' : 'not reachable' });
+    const pending = db ? await pendingMigrations(orm).catch(() => ['unknown']) : ['unknown'];
+    checks.push({ name: 'gateway.migrations', ok: pending.length === 0, detail: pending.length ? `pending: ${pending.join(', ')}` : 'applied' });
+    if (o.config.natsUrl) checks.push({ name: 'gateway.nats', ok: o.bus.connected(), detail: o.bus.connected() ? 'connected' : 'not connected' });
+    if (o.config.redisUrl) checks.push({ name: 'gateway.redis', ok: limiter.healthy(), detail: limiter.healthy() ? 'connected' : 'not connected' });
+    const results = await Promise.all(
+      SERVICE_NAMES.map(async (name) => {
+        try {
+          const r = await o.clients.readiness[name].getReadiness({}, { timeoutMs: 2000 });
+          return r.checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail }));
+        } catch (err) {
+          return [{ name: `${name}.reachable`, ok: false, detail: (err as Error).message }];
+        }
+      }),
+    );
+    checks.push(...results.flat());
+    return { ready: checks.every((c) => c.ok), checks };
+  };
+  const app = await buildGateway({ clients: o.clients, keys, limiter, log: o.log, bodyLimitBytes: o.config.bodyLimitBytes, rateLimitPerMinute: o.config.rateLimitPerMinute, readiness, authCacheMs: o.authCacheMs });
+  return {
+    app,
+    keys,
+    async stop() {
+      await app.close();
+      await limiter.close();
+      await orm.close();
+    },
+  };
+}

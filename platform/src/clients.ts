@@ -1,0 +1,51 @@
+import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
+import { CalculationService, SourceService, TaxClassService, ExchangeRateService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { ClassificationService } from '@vat/gen/vat/classification/v1/classification_service_pb';
+import { TaxRegistrationService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { SmeEligibilityService } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
+import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
+import type { ServiceName } from './config';
+import { PRINCIPAL_HEADERS } from './principal';
+
+/** Typed RPC clients for every service, whatever the transport underneath. */
+export type Clients = {
+  calculation: Client<typeof CalculationService>;
+  sources: Client<typeof SourceService>;
+  taxClasses: Client<typeof TaxClassService>;
+  exchangeRates: Client<typeof ExchangeRateService>;
+  classification: Client<typeof ClassificationService>;
+  registrations: Client<typeof TaxRegistrationService>;
+  sme: Client<typeof SmeEligibilityService>;
+  ledger: Client<typeof SupplyLedgerService>;
+  readiness: Record<ServiceName, Client<typeof ReadinessService>>;
+};
+
+/** Adds the shared internal token to every outgoing call (distributed mode). */
+export function internalTokenInterceptor(token: string | undefined): Interceptor {
+  return (next) => async (req) => {
+    if (token) req.header.set(PRINCIPAL_HEADERS.token, token);
+    return next(req);
+  };
+}
+
+export function createClients(transportFor: (service: ServiceName) => Transport): Clients {
+  const calc = transportFor('calculation');
+  return {
+    calculation: createClient(CalculationService, calc),
+    sources: createClient(SourceService, calc),
+    taxClasses: createClient(TaxClassService, calc),
+    exchangeRates: createClient(ExchangeRateService, calc),
+    classification: createClient(ClassificationService, transportFor('classification')),
+    registrations: createClient(TaxRegistrationService, transportFor('compliance-reports')),
+    sme: createClient(SmeEligibilityService, transportFor('thresholds')),
+    ledger: createClient(SupplyLedgerService, transportFor('ledger')),
+    readiness: {
+      calculation: createClient(ReadinessService, calc),
+      classification: createClient(ReadinessService, transportFor('classification')),
+      'compliance-reports': createClient(ReadinessService, transportFor('compliance-reports')),
+      thresholds: createClient(ReadinessService, transportFor('thresholds')),
+      ledger: createClient(ReadinessService, transportFor('ledger')),
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import pino, { type Logger } from 'pino';
+
+/** The process logger. API keys, internal tokens and VAT identifiers are redacted wherever they appear. */
+export function createLogger(level: string, name: string): Logger {
+  return pino({
+    level,
+    name,
+    redact: {
+      paths: [
+        'req.headers["x-api-key"]',
+        'req.headers["x-vat-internal-token"]',
+        'req.headers.authorization',
+        '*.vat_registration_number',
+        '*.ioss_intermediary_number',
+        'key',
+        '*.key',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
