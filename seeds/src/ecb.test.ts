@@ -182,6 +182,18 @@ describe('parseEcbXml', () => {
     expect(parseEcbXml(HIST_XML)).toEqual(csv);
   });
 
+  it('reads a full-size history feed (the shipped history as XML) fast and identically to the CSV', () => {
+    const csvObs = parseEcbCsv(SHIPPED);
+    const days: Record<string, Record<string, string>> = {};
+    for (const o of csvObs) (days[o.date] ??= {})[o.currency] = o.rate;
+    const xml = ecbXml(days);
+    const t0 = performance.now();
+    const xmlObs = parseEcbXml(xml);
+    const ms = performance.now() - t0;
+    expect(xmlObs).toEqual(csvObs);
+    expect(ms).toBeLessThan(15_000);
+  }, 60_000);
+
   it('accepts double-quoted attributes and a day with no rates', () => {
     const text = DAILY_XML.replace(/'/g, '"').replace("<Cube time=\"2026-04-14\">", '<Cube time="2026-04-15"></Cube><Cube time="2026-04-14">');
     expect(parseEcbXml(text)).toHaveLength(4);
@@ -359,5 +371,5 @@ describe('importEcbObservations (PostgreSQL)', () => {
     const plain = await client.query(`SELECT currency, rate_date, rate FROM "${schema}".ecb_rate WHERE rate_date >= '2024-03-01' AND rate_date < '2024-05-01'`);
     const t2 = EcbRateTable.fromDbRows(plain.rows);
     expect(t2.rateOn('USD', '2024-04-02')?.decimal).toBe(fromFile.rateOn('USD', '2024-04-02')?.decimal);
-  });
+  }, 180_000);
 });

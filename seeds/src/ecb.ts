@@ -240,30 +240,47 @@ export function parseEcbXml(text: string): EcbObservation[] {
   if (outer.length !== 1) throw new EcbParseError('not an ECB reference rate XML file: expected one Cube in the Envelope');
   const out: EcbObservation[] = [];
   const seenDates = new Set<string>();
+  // Line numbers are only worked out on the error path (the history feed has ~200k Cubes).
+  const lineOfDay = (time: string, occurrence = 1): number | undefined => {
+    let pos = -1;
+    for (let i = 0; i < occurrence; i++) pos = findAttr(text, 'time', time, pos + 1);
+    return lineAt(text, pos);
+  };
+  const lineOfRate = (time: string, attr: string, value: string): number | undefined => {
+    const dayPos = findAttr(text, 'time', time);
+    const pos = dayPos === -1 ? -1 : findAttr(text, attr, value, dayPos);
+    return lineAt(text, pos === -1 ? dayPos : pos);
+  };
   for (const day of asNodes(outer[0]!['Cube'])) {
     const time = day['@_time'];
     if (typeof time !== 'string') {
-      throw new EcbParseError('a day Cube has no time attribute', lineAt(text, text.search(/<(?:\w+:)?Cube(?![^>]*\btime\s*=)[^>]*\bcurrency/)));
+      throw new EcbParseError('a day Cube has no time attribute', lineAt(text, text.search(/<(?:\w+:)?Cube(?![^>]*\btime\s*=)[^>]*>\s*<(?:\w+:)?Cube[^>]*\bcurrency/)));
     }
-    const timePos = findAttr(text, 'time', time);
-    const date = checkDate(time, lineAt(text, timePos));
-    if (date !== time) throw new EcbParseError(`invalid date ${JSON.stringify(time)} (expected YYYY-MM-DD)`, lineAt(text, timePos));
-    if (seenDates.has(date)) throw new EcbParseError(`date ${date} appears twice`, lineAt(text, findAttr(text, 'time', time, timePos + 1)));
+    if (normaliseDate(time) !== time || !ISO_DATE_RE.test(time)) {
+      throw new EcbParseError(`invalid date ${JSON.stringify(time)} (expected a calendar date YYYY-MM-DD)`, lineOfDay(time));
+    }
+    const date = time;
+    if (seenDates.has(date)) throw new EcbParseError(`date ${date} appears twice`, lineOfDay(time, 2));
     seenDates.add(date);
     const seenCur = new Set<string>();
     for (const c of asNodes(day['Cube'])) {
       const currency = c['@_currency'];
       const rate = c['@_rate'];
-      const curPos = typeof currency === 'string' ? findAttr(text, 'currency', currency, timePos) : -1;
-      const line = lineAt(text, curPos === -1 ? timePos : curPos);
-      if (typeof currency !== 'string') throw new EcbParseError(`a rate Cube on ${date} has no currency attribute`, line);
-      checkCurrency(currency, line);
-      if (seenCur.has(currency)) throw new EcbParseError(`currency ${currency} appears twice on ${date}`, line);
+      if (typeof currency !== 'string') {
+        throw new EcbParseError(`a rate Cube on ${date} has no currency attribute`, lineOfDay(time));
+      }
+      if (!CURRENCY_RE.test(currency) || currency === 'EUR') checkCurrency(currency, lineOfRate(time, 'currency', currency));
+      if (seenCur.has(currency)) {
+        throw new EcbParseError(`currency ${currency} appears twice on ${date}`, lineOfRate(time, 'currency', currency));
+      }
       seenCur.add(currency);
-      if (typeof rate !== 'string') throw new EcbParseError(`no rate attribute for ${currency} on ${date}`, line);
+      if (typeof rate !== 'string') {
+        throw new EcbParseError(`no rate attribute for ${currency} on ${date}`, lineOfRate(time, 'currency', currency));
+      }
       const v = rate.trim();
       if (v === '' || v === 'N/A') continue;
-      out.push({ date, currency, rate: checkRate(v, currency, date, line) });
+      if (!isValidEcbRate(v)) checkRate(v, currency, date, lineOfRate(time, 'currency', currency));
+      out.push({ date, currency, rate: v });
     }
   }
   return out;
