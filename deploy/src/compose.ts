@@ -34,7 +34,7 @@ export async function startService(mod: ServiceModule, config: Config, databaseU
   const applied = await migrate(orm, databaseUrl, mod.schema);
   if (applied.length) slog.info({ applied }, 'migrations applied');
   const relay = new OutboxRelay(orm, mod.schema, bus, slog, config.outboxPollMs);
-  const deps: ServiceDeps = { config, orm, bus, relay, log: slog, clients: undefined as unknown as Clients, now: () => new Date() };
+  const deps: ServiceDeps = { config, orm, databaseUrl, bus, relay, log: slog, clients: undefined as unknown as Clients, now: () => new Date() };
   await mod.seed?.(deps);
   for (const sub of mod.consumers?.(deps) ?? []) await bus.subscribe(sub);
   relay.start();

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from '@connectrpc/connect';
-import { reasonOf } from '@vat/platform/rpc-errors';
+import { metadataOf, reasonOf } from '@vat/platform/rpc-errors';
 
 /** An error that is already an HTTP answer: status plus the spec's `{ error, detail }` body. */
 export class HttpError extends Error {
@@ -51,7 +51,7 @@ export function httpErrorFromConnect(err: ConnectError): HttpError {
   if (status >= 500 && status !== 503 && status !== 501) return new HttpError(500, 'internal_error', 'The server failed to process the request.');
   const code = reasonOf(err) ?? DEFAULT_CODE_BY_STATUS[status] ?? 'internal_error';
   if (status === 503) return new HttpError(503, code === 'unavailable' ? 'service_unavailable' : code, 'A backing service is temporarily unavailable; retry with the same request.');
-  return new HttpError(status, code, err.rawMessage);
+  return new HttpError(status, code, err.rawMessage, metadataOf(err));
 }
 
 export function toHttpError(err: unknown): HttpError {

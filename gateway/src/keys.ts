@@ -38,7 +38,7 @@ export class KeyStore {
 
   async ensureAccount(name: string): Promise<{ id: bigint; name: string }> {
     const em = this.orm.em.fork();
-    await em.getConnection().execute('insert into account (name, created_at) values (?, now()) on conflict (name) do nothing', [name]);
+    await em.getConnection().execute('insert into "gateway".account (name, created_at) values (?, now()) on conflict (name) do nothing', [name]);
     const acc = await em.findOneOrFail(Account, { name });
     return { id: acc.id, name: acc.name };
   }

@@ -22,6 +22,8 @@ export type RouteDef = {
   summary: string;
   tags: string[];
   schema?: Omit<FastifySchema, 'summary' | 'tags'>;
+  /** false: the schema documents the body but the handler validates it (for spec-exact error codes). */
+  validate?: boolean;
   handler: (ctx: RouteContext) => Promise<unknown>;
 };
 

@@ -1,7 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { HttpError } from './errors';
 
-type PropertySchema = { 'x-error'?: string; 'x-error-missing'?: string };
+type PropertySchema = { 'x-error'?: string; 'x-error-missing'?: string; 'x-error-null'?: string };
 type ObjectSchema = { properties?: Record<string, PropertySchema>; 'x-error'?: string };
 
 const CONTEXT_DEFAULT: Record<string, string> = {
@@ -37,6 +37,8 @@ export function validationToHttpError(errors: FastifySchemaValidationError[], co
     const what = context === 'body' ? 'The request body must be a JSON object.' : `The ${context} is invalid.`;
     return new HttpError(400, code, what);
   }
-  const code = schema?.properties?.[top]?.['x-error'] ?? fallback;
+  const prop = schema?.properties?.[top];
+  const isNull = path.length === 1 && (first as { data?: unknown }).data === null;
+  const code = (isNull ? prop?.['x-error-null'] : undefined) ?? prop?.['x-error'] ?? fallback;
   return new HttpError(400, code, `"${path.join('.')}" ${first.message ?? 'is invalid'}.`);
 }

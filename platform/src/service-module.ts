@@ -11,6 +11,8 @@ import type { Clients } from './clients';
 export type ServiceDeps = {
   config: Config;
   orm: MikroORM;
+  /** The database the ORM talks to (for bulk paths that use a plain pg connection). */
+  databaseUrl: string;
   bus: EventBus;
   relay: OutboxRelay;
   log: Logger;

@@ -1,6 +1,20 @@
+import type { Clients } from '@vat/platform/clients';
 import type { RouteTable } from '../route';
+import { calculationRoutes } from './calculation';
+import { classificationRoutes } from './classification';
+import { referenceRoutes } from './reference';
+import { registrationRoutes } from './registrations';
+import { sourceRoutes } from './sources';
+import { transactionRoutes } from './transactions';
 
 /** Every resource's route table, in one list the gateway registers. */
-export function allRoutes(): RouteTable {
-  return [];
+export function allRoutes(clients: Clients): RouteTable {
+  return [
+    ...referenceRoutes(clients),
+    ...classificationRoutes(clients),
+    ...calculationRoutes(clients),
+    ...transactionRoutes(clients),
+    ...sourceRoutes(clients),
+    ...registrationRoutes(clients),
+  ];
 }

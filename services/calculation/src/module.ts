@@ -1,7 +1,9 @@
 import type { ServiceModule } from '@vat/platform/service-module';
 import { calculationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
+import { seedEcbRates, seedVatRates } from './reference/seed';
 import { routes } from './routes';
+import { storesFor } from './stores';
 
 export const calculationModule: ServiceModule = {
   name: 'calculation',
@@ -9,5 +11,24 @@ export const calculationModule: ServiceModule = {
   entities: calculationEntities,
   migrations,
   migrationsPath: MIGRATIONS_PATH,
-  routes,
+  seed: async (deps) => {
+    const rates = await seedVatRates(deps.orm, deps.now());
+    if (rates.loaded) deps.log.info({ digest: rates.digest }, 'VAT rate release loaded');
+    const started = Date.now();
+    const ecb = await seedEcbRates(deps.orm, deps.databaseUrl);
+    if (ecb.loaded) deps.log.info({ ms: Date.now() - started }, 'ECB reference rates loaded');
+    const stores = storesFor(deps);
+    await stores.rates.refresh();
+    await stores.fx.current();
+  },
+  routes: (deps) => routes(deps, storesFor(deps)),
+  readiness: async (deps) => {
+    const stores = storesFor(deps);
+    const snap = await stores.rates.current().catch(() => undefined);
+    const fx = await stores.fx.current().catch(() => undefined);
+    return [
+      { name: 'calculation.reference_data.vat_rates', ok: !!snap && snap.classes.length > 0, detail: snap ? `release ${snap.release.version}, ${snap.windows.length} rate windows` : 'not loaded' },
+      { name: 'calculation.reference_data.ecb_rates', ok: !!fx && fx.size > 0, detail: fx ? `${fx.size} rates to ${fx.lastPublicationDate()}` : 'not loaded' },
+    ];
+  },
 };

@@ -1,0 +1,67 @@
+import type { Clients } from '@vat/platform/clients';
+import { isValidIdempotencyKey, isValidSourceId } from '@vat/platform/http-inputs';
+import { HttpError } from '../errors';
+import { calculationResultJson } from '../json';
+import type { RouteDef } from '../route';
+import { body, country, currency, str } from './schemas';
+
+export const CALCULATE_SCOPES = ['full', 'calculate-only'] as const;
+
+function singleHeader(value: string | string[] | undefined, code: string, name: string): string | undefined {
+  if (Array.isArray(value)) throw new HttpError(400, code, `Send ${name} once.`);
+  return value;
+}
+
+export function calculationRoutes(clients: Clients): RouteDef[] {
+  return [
+    {
+      method: 'POST',
+      url: '/v1/vat/calculate',
+      access: { scopes: CALCULATE_SCOPES, legacy: true },
+      summary: 'Calculate VAT for one amount and tax class in one EU Member State',
+      tags: ['calculation'],
+      schema: {
+        headers: {
+          type: 'object',
+          properties: {
+            'x-source-id': { type: 'string', description: '1-100 of letters, digits, _, -, /; reporting tag only' },
+            'idempotency-key': { type: 'string', description: '1-255 visible ASCII; requires transaction_date' },
+          },
+        },
+        body: body(
+          {
+            country: country(),
+            currency: currency(),
+            tax_class_id: str('unknown_tax_class', { minLength: 1, maxLength: 60 }),
+            gross_amount_minor: { type: 'integer', minimum: 0, maximum: 1e15, 'x-error': 'invalid_amount', description: 'minor units; gross when price_includes_vat, else net' },
+            price_includes_vat: { type: 'boolean', 'x-error': 'invalid_price_includes_vat', 'x-error-missing': 'missing_price_includes_vat', 'x-error-null': 'missing_price_includes_vat' },
+            transaction_date: str('invalid_transaction_date', { maxLength: 40, description: 'YYYY-MM-DD (midnight UTC) or RFC 3339; default now' }),
+          },
+          ['country', 'currency', 'tax_class_id', 'gross_amount_minor', 'price_includes_vat'],
+        ),
+      },
+      handler: async ({ req, call }) => {
+        const sourceId = singleHeader(req.headers['x-source-id'], 'invalid_source_id', 'X-Source-ID');
+        const key = singleHeader(req.headers['idempotency-key'], 'invalid_idempotency_key', 'Idempotency-Key');
+        if (sourceId !== undefined && !isValidSourceId(sourceId)) throw new HttpError(400, 'invalid_source_id', 'X-Source-ID must be 1 to 100 letters, digits, _, - or /.');
+        if (key !== undefined && !isValidIdempotencyKey(key)) throw new HttpError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+        const b = req.body as { country: string; currency: string; tax_class_id: string; gross_amount_minor: number; price_includes_vat: boolean; transaction_date?: string };
+        if (key !== undefined && b.transaction_date === undefined) throw new HttpError(400, 'transaction_date_required_for_idempotency', 'An Idempotency-Key needs an explicit transaction_date.');
+        const res = await clients.calculation.calculate(
+          {
+            country: b.country,
+            currency: b.currency,
+            taxClassId: b.tax_class_id,
+            amountMinor: BigInt(b.gross_amount_minor),
+            priceIncludesVat: b.price_includes_vat,
+            transactionDate: b.transaction_date,
+            idempotencyKey: key,
+            sourceId,
+          },
+          call,
+        );
+        return calculationResultJson(res.result!);
+      },
+    },
+  ];
+}

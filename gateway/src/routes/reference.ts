@@ -1,0 +1,109 @@
+import type { Clients } from '@vat/platform/clients';
+import { parseSmeRequest } from '@vat/thresholds/sme/eligibility';
+import { HttpError } from '../errors';
+import { num, opt, rateJson, taxClassJson } from '../json';
+import type { RouteDef } from '../route';
+import { body, country, query, str } from './schemas';
+
+const at = str('invalid_at', { maxLength: 40, description: 'RFC 3339 timestamp or YYYY-MM-DD; default now (UTC)' });
+
+/** Public reference data: tax classes, rates, SME eligibility. */
+export function referenceRoutes(clients: Clients): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/v1/tax-classes',
+      access: 'public',
+      summary: 'List tax classes (optionally with the rate preview for a country)',
+      tags: ['reference'],
+      schema: {
+        querystring: query({ q: str('invalid_q', { maxLength: 120 }), group: str('unknown_group', { maxLength: 60 }), tag: str('unknown_tag', { maxLength: 60 }), country: country(), at }),
+      },
+      handler: async ({ req, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const res = await clients.taxClasses.listTaxClasses({ q: q.q, group: q.group, tag: q.tag, country: q.country, at: q.at }, call);
+        return { items: res.items.map((c) => taxClassJson(c, { preview: q.country !== undefined })) };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/tax-classes/:id',
+      access: 'public',
+      summary: 'One tax class with its rates in force at `at`',
+      tags: ['reference'],
+      schema: {
+        params: { type: 'object', properties: { id: str('tax_class_not_found', { maxLength: 60 }) }, required: ['id'] },
+        querystring: query({ country: country(), at }),
+      },
+      handler: async ({ req, call }) => {
+        const { id } = req.params as { id: string };
+        const q = req.query as Record<string, string | undefined>;
+        const res = await clients.taxClasses.getTaxClass({ id, country: q.country, at: q.at }, call);
+        return taxClassJson(res.taxClass!, { rates: true });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/vat/rates',
+      access: 'public',
+      summary: "Rates of a country at a date, or one class's full history in a country",
+      tags: ['reference'],
+      schema: {
+        querystring: query(
+          { country: country(), tax_class_id: str('tax_class_not_found', { maxLength: 60 }), at, history: str('invalid_history', { enum: ['true', 'false'] }) },
+          ['country'],
+        ),
+      },
+      handler: async ({ req, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const res = await clients.taxClasses.listRates({ country: q.country!, taxClassId: q.tax_class_id, at: q.at, history: q.history === 'true' }, call);
+        return { country: res.country, at: opt(res.at), data_release_digest: res.dataReleaseDigest, rates: res.rates.map(rateJson) };
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/vat/sme-eligibility',
+      access: 'public',
+      summary: 'SME exemption eligibility against the national Art. 284 threshold',
+      tags: ['reference'],
+      schema: {
+        body: body(
+          { country: { type: 'string' }, annual_turnover_nac: { type: 'integer', minimum: 0 }, currency: { type: 'string' }, reference_date: { type: 'string', format: 'date' } },
+          ['country', 'annual_turnover_nac', 'currency'],
+        ),
+      },
+      // The SME parser gives the spec's exact codes; the schema above only documents the body.
+      validate: false,
+      handler: async ({ req, call }) => {
+        const parsed = parseSmeRequest(req.body, new Date().toISOString().slice(0, 10));
+        if (!parsed.ok) throw new HttpError(parsed.status, parsed.error, parsed.detail);
+        const v = parsed.value;
+        const res = await clients.sme.checkSmeEligibility(
+          { country: v.country, currency: v.currency, annualTurnoverNac: BigInt(v.annual_turnover_nac), referenceDate: v.reference_date },
+          call,
+        );
+        const r = res.result!;
+        return {
+          country: r.country,
+          currency: r.currency,
+          annual_turnover_nac: num(r.annualTurnoverNac),
+          reference_date: r.referenceDate,
+          exemption_threshold_nac: opt(r.exemptionThresholdNac),
+          exemption_threshold_eur: opt(r.exemptionThresholdEur),
+          eligibility_status: r.eligibilityStatus,
+          eligible_for_exemption: opt(r.eligibleForExemption),
+          exceeded_by_nac: r.exceededByNac === undefined ? null : num(r.exceededByNac),
+          scheme_type: r.schemeType,
+          policy: {
+            one_national_annual_threshold: opt(r.policy?.oneNationalAnnualThreshold),
+            exclusion_article288_quarantine_period: opt(r.policy?.exclusionArticle288QuarantinePeriod),
+            voluntary_cessation_article290: opt(r.policy?.voluntaryCessationArticle290),
+          },
+          sectorals: r.sectorals.map((s) => ({ sector: opt(s.sector), exemption_threshold_eur: opt(s.exemptionThresholdEur), exemption_threshold_nac: opt(s.exemptionThresholdNac), comment: opt(s.comment) })),
+          data_situation_on: r.dataSituationOn,
+          disclaimer: r.disclaimer,
+        };
+      },
+    },
+  ];
+}

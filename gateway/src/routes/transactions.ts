@@ -1,0 +1,169 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clients } from '@vat/platform/clients';
+import type { TransactionFilter } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { calculationProvenanceJson, num, opt, rateProvenanceJson, transactionSummaryJson } from '../json';
+import type { RouteDef } from '../route';
+import { HttpError } from '../errors';
+import { country, currency, date, intString, query, str } from './schemas';
+
+export const READ_SCOPES = ['full', 'read-only'] as const;
+const access = { scopes: READ_SCOPES };
+
+const filterProps = {
+  from: date('invalid_date', 'inclusive, UTC transaction date'),
+  to: date('invalid_date', 'inclusive, UTC transaction date'),
+  country: country(),
+  currency: currency(),
+  tax_class_id: str('invalid_tax_class_id', { maxLength: 60 }),
+  source_id: str('invalid_source_id', { maxLength: 100 }),
+  api_key_id: intString('invalid_api_key_id'),
+};
+
+function filterOf(req: FastifyRequest): Omit<TransactionFilter, '$typeName'> {
+  const q = req.query as Record<string, string | undefined>;
+  return {
+    from: q.from,
+    to: q.to,
+    country: q.country,
+    currency: q.currency,
+    taxClassId: q.tax_class_id,
+    sourceId: q.source_id,
+    apiKeyId: q.api_key_id === undefined ? undefined : BigInt(q.api_key_id),
+  };
+}
+
+const idParam = { type: 'object', properties: { id: str('invalid_transaction_id', { maxLength: 64 }) }, required: ['id'] };
+
+export function transactionRoutes(clients: Clients): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/v1/transactions',
+      access,
+      summary: 'List stored calculations, newest first (keyset cursor)',
+      tags: ['transactions'],
+      schema: { querystring: query({ ...filterProps, cursor: str('invalid_cursor', { maxLength: 64 }), limit: str('invalid_limit', { pattern: '^[0-9]{1,3}$' }) }) },
+      handler: async ({ req, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const limit = q.limit === undefined ? 0 : Number(q.limit);
+        if (q.limit !== undefined && (limit < 1 || limit > 500)) throw new HttpError(400, 'invalid_limit', 'limit must be 1 to 500.');
+        const res = await clients.calculation.listTransactions({ filter: filterOf(req), cursor: q.cursor, limit }, call);
+        return { items: res.items.map(transactionSummaryJson), next_cursor: opt(res.nextCursor) };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/transactions/export',
+      access,
+      summary: 'CSV export (from/to required, at most 367 days, capped at 1,000,000 rows)',
+      tags: ['transactions'],
+      schema: { querystring: query({ ...filterProps, export_version: str('invalid_export_version', { maxLength: 4 }) }, ['from', 'to']) },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const v = q.export_version ?? '1';
+        if (v !== '1' && v !== '2') throw new HttpError(400, 'invalid_export_version', 'export_version must be 1 or 2.');
+        const stream = clients.calculation.exportTransactions({ filter: filterOf(req), exportVersion: Number(v) }, call)[Symbol.asyncIterator]();
+        // Pull the first chunk before committing to 200, so validation errors still answer as JSON.
+        const first = await stream.next();
+        reply.header('content-type', 'text/csv; charset=utf-8');
+        reply.header('content-disposition', `attachment; filename="transactions-${q.from}-${q.to}.csv"`);
+        async function* body() {
+          if (!first.done) yield first.value.csvChunk;
+          for (;;) {
+            const next = await stream.next();
+            if (next.done) return;
+            yield next.value.csvChunk;
+          }
+        }
+        const { Readable } = await import('node:stream');
+        return reply.send(Readable.from(body()));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/transactions/aggregated',
+      access,
+      summary: 'Totals grouped by country, tax class or month, in EUR minor units',
+      tags: ['transactions'],
+      schema: { querystring: query({ from: filterProps.from, to: filterProps.to, group_by: str('invalid_group_by', { enum: ['country', 'tax_class', 'month'] }), country: filterProps.country, source_id: filterProps.source_id, currency: filterProps.currency, api_key_id: filterProps.api_key_id }) },
+      handler: async ({ req, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const res = await clients.calculation.aggregateTransactions({ filter: filterOf(req), groupBy: q.group_by ?? 'country' }, call);
+        return {
+          group_by: res.groupBy,
+          period: { from: res.periodFrom, to: res.periodTo },
+          rows: res.rows.map((r) => ({
+            key: r.key,
+            transaction_count: num(r.transactionCount),
+            gross_amount_minor: num(r.grossAmountMinor),
+            net_amount_minor: num(r.netAmountMinor),
+            vat_amount_minor: num(r.vatAmountMinor),
+            converted_currencies: r.convertedCurrencies,
+            unconverted_currencies: r.unconvertedCurrencies,
+          })),
+          converted_currencies: res.convertedCurrencies,
+          unconverted_currencies: res.unconvertedCurrencies,
+          eur_only: res.eurOnly,
+          conversion_rule: res.conversionRule,
+          disclaimer: res.disclaimer,
+        };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/transactions/:id',
+      access,
+      summary: 'Evidence detail of one stored calculation',
+      tags: ['transactions'],
+      schema: { params: idParam },
+      handler: async ({ req, call }) => {
+        const { id } = req.params as { id: string };
+        const t = (await clients.calculation.getTransaction({ id }, call)).transaction!;
+        return {
+          ...transactionSummaryJson(t.summary!),
+          rate_source: t.rateSource,
+          rate_release_version: t.rateReleaseVersion,
+          rate_release_digest: t.rateReleaseDigest,
+          rate_effective_from: t.rateEffectiveFrom,
+          rate_effective_to: opt(t.rateEffectiveTo),
+          mapping_version: t.mappingVersion,
+          calculation_version: t.calculationVersion,
+          execution_digest: t.executionDigest,
+          algorithm_manifest_digest: t.algorithmManifestDigest,
+          evidence_status: t.evidenceStatus,
+          idempotency_key_digest: opt(t.idempotencyKeyDigest),
+          snapshot_references: t.snapshotReferences.map((r) => ({ kind: r.kind, digest: r.digest })),
+          rate_provenance: rateProvenanceJson(t.rateProvenance),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/transactions/:id/replay',
+      access,
+      summary: 'Recalculate from the sealed canonical input, pinned rate and calculator version',
+      tags: ['transactions'],
+      schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 64, 'x-error': 'calculation_not_found' } }, required: ['id'] } },
+      handler: async ({ req, call }) => {
+        const { id } = req.params as { id: string };
+        if (req.body !== undefined && req.body !== null && !(typeof req.body === 'object' && Object.keys(req.body as object).length === 0)) {
+          throw new HttpError(400, 'unexpected_body', 'Replay takes no request body.');
+        }
+        const r = await clients.calculation.replayTransaction({ id }, call);
+        return {
+          exact_match: r.exactMatch,
+          calculation_id: r.calculationId,
+          country: r.country,
+          currency: r.currency,
+          vat_rate_bps: r.vatRateBps,
+          gross_amount_minor: num(r.grossAmountMinor),
+          net_amount_minor: num(r.netAmountMinor),
+          vat_amount_minor: num(r.vatAmountMinor),
+          transaction_date: r.transactionDate,
+          rate_provenance: rateProvenanceJson(r.rateProvenance),
+          calculation_provenance: calculationProvenanceJson(r.calculationProvenance),
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,134 @@
+import { digestOf } from '@vat/platform/canonical-json';
+import { ALGORITHM_MANIFEST_DIGEST, ALGORITHM_MANIFEST_VERSION, EXECUTION_DIGEST } from './domain/algorithm-manifest';
+import { CALCULATION_VERSION } from './domain/calculator';
+import type { RateRelease, RateWindow } from './reference/rate-store';
+
+export const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
+export const CALCULATION_EVIDENCE_SCHEMA = 'calculation-evidence/v1';
+export const MAPPING_VERSION = 'tax-class-direct/v1';
+
+/** The canonical calculation request: what idempotency compares and replay recomputes from. */
+export type CanonicalRequest = {
+  schema: 'vat-calculate-request/v1';
+  country: string;
+  currency: string;
+  tax_class_id: string;
+  amount_minor: string;
+  price_includes_vat: boolean;
+  transaction_date: string;
+  source_id: string | null;
+};
+
+/** The rate window exactly as applied, sealed with the release it came from. */
+export type PinnedRate = {
+  release_digest: string;
+  release_version: string;
+  release_approved_at: string | null;
+  release_approved_by: string | null;
+  row_digest: string;
+  window: {
+    country: string;
+    tax_class_id: string;
+    rate_bps: number;
+    valid_from: string;
+    valid_to: string | null;
+    rate_type: string;
+    conditional: boolean;
+    review_status: string;
+    legal_ref: string | null;
+    tedb_category: string | null;
+    sources: { source_id: string; title: string; url: string; as_of: string }[];
+  };
+};
+
+export type StoredRateEvidence = PinnedRate & { pinned_digest: string; evidence_status: string };
+
+/** Verified only for a source-cited row of an operator-approved release; never inferred from a number. */
+export function rateEvidenceStatus(release: RateRelease, w: RateWindow): 'verified' | 'legacy_unverifiable' {
+  return release.approvedAt && w.reviewStatus === 'source_cited' ? 'verified' : 'legacy_unverifiable';
+}
+
+export function pinRate(release: RateRelease, w: RateWindow): StoredRateEvidence {
+  const pinned: PinnedRate = {
+    release_digest: release.digest,
+    release_version: release.version,
+    release_approved_at: release.approvedAt?.toISOString() ?? null,
+    release_approved_by: release.approvedBy,
+    row_digest: w.rowDigest,
+    window: {
+      country: w.country,
+      tax_class_id: w.taxClassId,
+      rate_bps: w.rateBps,
+      valid_from: w.validFrom,
+      valid_to: w.validTo,
+      rate_type: w.rateType,
+      conditional: w.conditional,
+      review_status: w.reviewStatus,
+      legal_ref: w.legalRef,
+      tedb_category: w.tedbCategory,
+      sources: w.sources,
+    },
+  };
+  return { ...pinned, pinned_digest: digestOf(pinned), evidence_status: rateEvidenceStatus(release, w) };
+}
+
+/** Splits stored evidence back into the sealed part and recomputes its digest. */
+export function pinnedDigestMatches(e: StoredRateEvidence): boolean {
+  const { pinned_digest, evidence_status: _s, ...pinned } = e;
+  return digestOf(pinned) === pinned_digest;
+}
+
+/** Ordered, public-safe references to the sealed evidence (kinds and digests only). */
+export function snapshotReferences(requestDigest: string, e: StoredRateEvidence): { kind: string; digest: string }[] {
+  return [
+    { kind: 'canonical_request', digest: requestDigest },
+    { kind: 'rate_window', digest: e.pinned_digest },
+    { kind: 'rate_release', digest: e.release_digest },
+    { kind: 'algorithm_manifest', digest: ALGORITHM_MANIFEST_DIGEST },
+  ];
+}
+
+export function rateProvenance(e: StoredRateEvidence, effectiveAt: string, requestDigest: string) {
+  const verified = e.evidence_status === 'verified';
+  return {
+    schemaVersion: RATE_EVIDENCE_SCHEMA,
+    evidenceStatus: e.evidence_status,
+    source: `EU VAT rate reference release ${e.release_version}`,
+    effectiveAt,
+    sourceEvidence: e.window.sources.map((s) => ({
+      sourceId: s.source_id,
+      title: s.title,
+      url: s.url,
+      asOf: s.as_of,
+      legalRef: e.window.legal_ref ?? '',
+      tedbCategory: e.window.tedb_category ?? '',
+      reviewStatus: e.window.review_status,
+    })),
+    ...(verified
+      ? {
+          approvedReleaseVersion: e.release_version,
+          rateReleaseDigest: e.release_digest,
+          rateRowDigest: e.row_digest,
+          snapshotReferences: snapshotReferences(requestDigest, e),
+        }
+      : {}),
+  };
+}
+
+export function calculationProvenance(ownership: 'tenant_owned' | 'unowned_compatibility', replayStatus: 'available' | 'ineligible') {
+  return {
+    schemaVersion: CALCULATION_EVIDENCE_SCHEMA,
+    calculationVersion: CALCULATION_VERSION,
+    executionDigest: EXECUTION_DIGEST,
+    algorithmManifestVersion: ALGORITHM_MANIFEST_VERSION,
+    algorithmManifestDigest: ALGORITHM_MANIFEST_DIGEST,
+    ownership,
+    evidenceStatus: 'captured',
+    replayStatus,
+  };
+}
+
+/** Replay needs the canonical request, the sealed rate and a registered calculator version. */
+export function replayStatusOf(requestDigest: string, canonical: CanonicalRequest | undefined, e: StoredRateEvidence | undefined, version: string): 'available' | 'ineligible' {
+  return canonical && e && version === CALCULATION_VERSION && digestOf(canonical) === requestDigest && pinnedDigestMatches(e) ? 'available' : 'ineligible';
+}

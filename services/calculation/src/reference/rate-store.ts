@@ -1,0 +1,124 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ReferenceRelease, TaxClass, VatRate, type RateSource } from '../entities/index';
+
+export type RateWindow = {
+  id: bigint;
+  country: string;
+  taxClassId: string;
+  rateBps: number;
+  validFrom: string;
+  validTo: string | null;
+  rateType: string;
+  conditional: boolean;
+  conditions: string | null;
+  sources: RateSource[];
+  legalRef: string | null;
+  tedbCategory: string | null;
+  reviewStatus: string;
+  note: string | null;
+  rowDigest: string;
+};
+
+export type TaxClassRecord = {
+  id: string;
+  name: string;
+  description: string;
+  source: string;
+  groupSlug: string;
+  groupName: string;
+  tags: string[];
+  annexIiiPoints: string[];
+};
+
+export type RateRelease = { id: bigint; digest: string; version: string; approvedAt: Date | null; approvedBy: string | null };
+
+/** One immutable view of the current reference release, indexed for lookups. */
+export class RateSnapshot {
+  private readonly byKey = new Map<string, RateWindow[]>();
+  readonly classById: Map<string, TaxClassRecord>;
+
+  constructor(readonly release: RateRelease, readonly classes: TaxClassRecord[], readonly windows: RateWindow[]) {
+    this.classById = new Map(classes.map((c) => [c.id, c]));
+    for (const w of windows) {
+      const key = `${w.country}:${w.taxClassId}`;
+      const list = this.byKey.get(key) ?? [];
+      list.push(w);
+      this.byKey.set(key, list);
+    }
+    for (const list of this.byKey.values()) list.sort((a, b) => a.validFrom.localeCompare(b.validFrom));
+  }
+
+  /** The window in force for (country, class) on a UTC date; undefined means fail closed. */
+  windowAt(country: string, taxClassId: string, date: string): RateWindow | undefined {
+    return this.byKey.get(`${country}:${taxClassId}`)?.find((w) => w.validFrom <= date && (w.validTo === null || date < w.validTo));
+  }
+
+  history(country: string, taxClassId: string): RateWindow[] {
+    return this.byKey.get(`${country}:${taxClassId}`) ?? [];
+  }
+
+  tags(): Set<string> {
+    return new Set(this.classes.flatMap((c) => c.tags));
+  }
+
+  groups(): Set<string> {
+    return new Set(this.classes.map((c) => c.groupSlug));
+  }
+}
+
+/**
+ * Serves the latest loaded rate release from memory. It re-checks which release is current at most
+ * every `recheckMs`, so a newly seeded or approved release is picked up without a restart.
+ */
+export class RateStore {
+  private snapshot: RateSnapshot | undefined;
+  private checkedAt = 0;
+  private refreshing: Promise<RateSnapshot> | undefined;
+
+  constructor(private readonly orm: MikroORM, private readonly recheckMs = 5000) {}
+
+  async current(): Promise<RateSnapshot> {
+    if (this.snapshot && Date.now() - this.checkedAt < this.recheckMs) return this.snapshot;
+    this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
+    if (this.snapshot) {
+      void this.refreshing.catch(() => undefined);
+      return this.snapshot;
+    }
+    return this.refreshing;
+  }
+
+  /** Forces a reload (used after seeding or approval in the same process). */
+  async refresh(): Promise<RateSnapshot> {
+    const em = this.orm.em.fork();
+    const [latest] = await em.find(ReferenceRelease, { kind: 'vat_rates' }, { orderBy: { id: 'desc' }, limit: 1 });
+    if (!latest) throw new Error('no VAT rate release loaded');
+    const same = this.snapshot?.release.id === latest.id && this.snapshot.release.approvedAt?.getTime() === latest.approvedAt?.getTime();
+    if (!same) {
+      const classes = await em.find(TaxClass, {}, { orderBy: { sortOrder: 'asc' } });
+      const rows = await em.find(VatRate, { releaseId: latest.id });
+      this.snapshot = new RateSnapshot(
+        { id: latest.id, digest: latest.digest, version: latest.version, approvedAt: latest.approvedAt ?? null, approvedBy: latest.approvedBy ?? null },
+        classes.map((c) => ({ id: c.id, name: c.name, description: c.description, source: c.source, groupSlug: c.groupSlug, groupName: c.groupName, tags: c.tags, annexIiiPoints: c.annexIiiPoints })),
+        rows.map((r) => ({
+          id: r.id,
+          country: r.country,
+          taxClassId: r.taxClassId,
+          rateBps: r.rateBps,
+          validFrom: r.validFrom,
+          validTo: r.validTo ?? null,
+          rateType: r.rateType,
+          conditional: r.conditional,
+          conditions: r.conditions ?? null,
+          sources: r.sources,
+          legalRef: r.legalRef ?? null,
+          tedbCategory: r.tedbCategory ?? null,
+          reviewStatus: r.reviewStatus,
+          note: r.note ?? null,
+          rowDigest: r.rowDigest,
+        })),
+      );
+    }
+    this.checkedAt = Date.now();
+    return this.snapshot!;
+  }
+}
