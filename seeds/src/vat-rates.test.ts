@@ -306,6 +306,11 @@ const SPOT: Array<[cc: string, cls: string, date: string, bps: number | null, co
   ['HR', 'sanitary_products', '2022-04-01', 1300],
   ['HR', 'admission_sports', '2022-04-01', 500],
   // Spain, Italy, France, Poland, Portugal
+  ['ES', 'food', '2022-12-31', 400, true],
+  ['ES', 'food', '2023-01-01', 0, true],
+  ['ES', 'food', '2024-09-30', 0, true],
+  ['ES', 'food', '2024-10-01', 200, true],
+  ['ES', 'food', '2025-01-01', 400, true],
   ['ES', 'e_publications', '2020-04-22', 2100],
   ['ES', 'e_publications', '2020-04-23', 400],
   ['ES', 'sanitary_products', '2023-01-01', 400],
