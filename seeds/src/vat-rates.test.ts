@@ -266,7 +266,11 @@ const SPOT: Array<[cc: string, cls: string, date: string, bps: number | null, co
   // Belgium: accommodation 12 % from 3/2026, COVID restaurant cut
   ['BE', 'accommodation', '2026-02-28', 600],
   ['BE', 'accommodation', '2026-03-01', 1200],
-  ['BE', 'food_restaurant', '2021-06-08', 600],
+  ['BE', 'food_restaurant', '2020-06-07', 1200],
+  ['BE', 'food_restaurant', '2020-06-08', 600],
+  ['BE', 'food_restaurant', '2021-01-01', 1200],
+  ['BE', 'food_restaurant', '2021-05-08', 600],
+  ['BE', 'food_restaurant', '2021-09-30', 600],
   ['BE', 'food_restaurant', '2021-10-01', 1200],
   ['BE', 'admission_sports', '2026-03-01', null],
   // Czechia: May 2020 reshuffle and 2024 merger into 12 %
@@ -315,6 +319,8 @@ const SPOT: Array<[cc: string, cls: string, date: string, bps: number | null, co
   ['ES', 'e_publications', '2020-04-23', 400],
   ['ES', 'sanitary_products', '2023-01-01', 400],
   ['ES', 'electricity', '2025-01-01', 2100, false],
+  ['IT', 'natural_gas', '2021-10-01', 500],
+  ['IT', 'natural_gas', '2023-12-31', 500],
   ['IT', 'sanitary_products', '2023-06-01', 500],
   ['IT', 'sanitary_products', '2024-06-01', 1000],
   ['FR', 'food', '2024-06-01', 550],
