@@ -326,7 +326,11 @@ const SPOT: Array<[cc: string, cls: string, date: string, bps: number | null, co
   ['FR', 'food', '2024-06-01', 550],
   ['FR', 'electricity', '2025-08-01', 2000, false],
   ['PL', 'food', '2023-06-01', 0, true],
-  ['PL', 'electricity', '2022-06-01', null],
+  ['PL', 'electricity', '2021-12-31', 2300],
+  ['PL', 'electricity', '2022-06-01', 500],
+  ['PL', 'natural_gas', '2022-01-15', 800],
+  ['PL', 'natural_gas', '2022-02-01', 0],
+  ['PL', 'natural_gas', '2023-01-01', 2300],
   ['PT', 'food', '2023-06-01', 0, true],
   // Denmark: no reduced rate, newspapers zero-rated
   ['DK', 'books', '2024-01-01', 2500],
