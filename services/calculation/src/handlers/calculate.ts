@@ -14,7 +14,7 @@ import type { ServiceDeps } from '@vat/platform/service-module';
 import { calculateVat, CALCULATION_VERSION, MAX_AMOUNT_MINOR } from '../domain/calculator';
 import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from '../domain/algorithm-manifest';
 import { calculationProvenance, pinRate, rateProvenance, replayStatusOf, type CanonicalRequest, type StoredRateEvidence } from '../evidence';
-import type { RateStore } from '../reference/rate-store';
+import { servableByV1, type RateStore } from '../reference/rate-store';
 import { checkCountry } from './tax-classes';
 import type { CalculationRow } from './rows';
 
@@ -109,6 +109,7 @@ export function createCalculate(deps: ServiceDeps, rates: RateStore) {
     const window = snap.windowAt(canonical.country, canonical.tax_class_id, date);
     if (!window) throw needsV2('rate_unavailable', `No reviewed ${canonical.tax_class_id} rate exists for ${canonical.country} on ${date}; the service does not guess.`);
     if (window.conditional) throw needsV2('conditional_rate', `The ${canonical.tax_class_id} rate in ${canonical.country} on ${date} depends on conditions v1 cannot evaluate (${window.conditions ?? 'see the rate data'}).`);
+    if (!servableByV1(window)) throw rpcError(Code.FailedPrecondition, 'rate_unreviewed', `The ${canonical.tax_class_id} rate in ${canonical.country} on ${date} is not yet backed by a cited source; the service does not apply unreviewed rates.`);
     const amounts = calculateVat({ amountMinor: BigInt(canonical.amount_minor), rateBps: window.rateBps, priceIncludesVat: canonical.price_includes_vat });
     const evidence = pinRate(snap.release, window);
 

@@ -6,7 +6,7 @@ import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
 import { invalidArgument, notFound } from '@vat/platform/rpc-errors';
 import { parseTransactionDate } from '@vat/platform/http-inputs';
 import type { ServiceDeps } from '@vat/platform/service-module';
-import type { RateStore, RateWindow, TaxClassRecord } from '../reference/rate-store';
+import { servableByV1, type RateStore, type RateWindow, type TaxClassRecord } from '../reference/rate-store';
 
 export const MAX_Q_LENGTH = 120;
 
@@ -73,8 +73,8 @@ export function taxClassService(deps: ServiceDeps, rates: RateStore): ServiceImp
         .map((c) => {
           if (req.country === undefined) return classMessage(c);
           const w = snap.windowAt(req.country, c.id, at);
-          // Only an unconditional window is a plain number; anything else previews as null.
-          return classMessage(c, { previewRateBps: w && !w.conditional ? w.rateBps : undefined });
+          // Preview only what v1 would apply: unconditional, source-cited windows; anything else is null.
+          return classMessage(c, { previewRateBps: w && servableByV1(w) ? w.rateBps : undefined });
         });
       return create(ListTaxClassesResponseSchema, { items });
     },

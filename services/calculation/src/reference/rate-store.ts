@@ -19,6 +19,11 @@ export type RateWindow = {
   rowDigest: string;
 };
 
+/** v1 serves a window as a plain number only when it is unconditional and backed by a cited source. */
+export function servableByV1(w: RateWindow): boolean {
+  return !w.conditional && w.reviewStatus === 'source_cited';
+}
+
 export type TaxClassRecord = {
   id: string;
   name: string;
