@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The whole suite (`npm test`): typecheck, protobuf lint + generated-code check, then every vitest
+# suite (vitest discovers **/*.test.ts by itself; see vitest.config.ts). Stops at the first failing step.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "1/3 typecheck (tsc --noEmit)"
+npx tsc --noEmit -p tsconfig.json
+echo "typecheck ok"
+
+step "2/3 buf lint and generated code up to date"
+npx buf lint
+echo "buf lint ok"
+# Regenerate into a temporary directory (the working tree is not touched) and compare with gen/.
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+npx buf generate -o "$tmp"
+# Every plugin output directory from buf.gen.yaml (currently gen/src); buf cleans each before writing,
+# so the directory must hold exactly what buf generates.
+mapfile -t outs < <(sed -n 's/^[[:space:]]*out:[[:space:]]*\([^#[:space:]]*\).*/\1/p' buf.gen.yaml)
+[ "${#outs[@]}" -gt 0 ] || { echo "no 'out:' found in buf.gen.yaml" >&2; exit 1; }
+for out in "${outs[@]}"; do
+  if ! diff -r "$out" "$tmp/$out"; then
+    echo "FAIL: $out differs from what 'buf generate' produces from proto/. Run 'npm run generate' and commit $out." >&2
+    exit 1
+  fi
+done
+# Generated code must be committed too. A fresh clone (CI) must be clean; locally, uncommitted work
+# in progress is only reported.
+dirty="$(git status --porcelain -- gen/ 2>/dev/null || true)"
+if [ -n "$dirty" ]; then
+  if [ -n "${CI:-}" ]; then
+    printf 'FAIL: uncommitted changes under gen/:\n%s\n' "$dirty" >&2
+    exit 1
+  fi
+  printf 'warning: uncommitted changes under gen/ (fails under CI=true):\n%s\n' "$dirty"
+fi
+echo "generated code ok"
+
+step "3/3 tests (vitest run)"
+npx vitest run
