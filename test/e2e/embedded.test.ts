@@ -1,0 +1,135 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, http, runAdmin, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
+
+/**
+ * The real `npm start` path: `tsx deploy/src/main.ts all` as a child process on embedded PGlite in
+ * DATA_DIR, with the admin CLI as a separate process next to it.
+ */
+describe('npm start (embedded PGlite) as a real process', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vat-e2e-embedded-'));
+  let port: number;
+  let base: string;
+  let server: Proc | undefined;
+  const env = () => ({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' });
+  const admin = (args: string[]) => runAdmin(args, { DATA_DIR: dataDir });
+  const timings: Record<string, number> = {};
+  let fullKey: { key: string; id: string };
+  let laterKey: { key: string; id: string };
+  let calculationId: string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    await stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+    console.log(`[embedded e2e] first start to /ready: ${timings.firstStartMs} ms; restart to /ready: ${timings.restartMs} ms`);
+  }, 60_000);
+
+  it('first start (with the reference data import) is ready within 60 s', async () => {
+    const t0 = Date.now();
+    server = spawnMain('all', env());
+    const ready = await waitReady(base, [server], 60_000);
+    timings.firstStartMs = Date.now() - t0;
+    console.log(`[embedded e2e] first start: /ready 200 after ${timings.firstStartMs} ms`);
+    expect(ready.json.status).toBe('ready');
+    expect(timings.firstStartMs).toBeLessThan(60_000);
+    expect((await http('GET', `${base}/health`)).json).toEqual({ status: 'ok' });
+    // The running server advertises its wire address for operator commands.
+    const rt = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number; url: string };
+    expect(rt.pid).toBe(server.pid);
+    expect(rt.url).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+  }, 75_000);
+
+  it('the admin CLI creates a key in the running server\'s database while it runs', async () => {
+    const created = await admin(['keys', 'create', '--account', 'e2e-embedded', '--scope', 'full', '--label', 'e2e']);
+    expect(created.json.key).toMatch(/^vat_[a-z0-9]{16}_[A-Za-z0-9_-]{43}$/);
+    expect(created.json.scope).toBe('full');
+    fullKey = { key: created.json.key, id: created.json.id };
+    const list = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': fullKey.key } });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json.items).toEqual([]);
+    expect(server!.exited()).toBe(false);
+  }, 60_000);
+
+  it('stores a calculation', async () => {
+    const calc = await http('POST', `${base}/v1/vat/calculate`, {
+      headers: { 'x-api-key': fullKey.key },
+      body: { country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2025-03-01' },
+    });
+    expect(calc.status, calc.text).toBe(200);
+    expect(calc.json.vat_rate_bps).toBe(1900);
+    expect(calc.json.vat_amount_minor).toBe(1900);
+    expect(calc.json.net_amount_minor).toBe(10000);
+    expect(calc.json.calculation_id).toBeTruthy();
+    calculationId = calc.json.calculation_id;
+    const list = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': fullKey.key } });
+    expect(list.status).toBe(200);
+    expect(list.json.items.map((t: { id: string }) => t.id)).toContain(calculationId);
+    // The in-process usage consumer counted it.
+    const keys = await waitFor('usage count 1', async () => {
+      const l = await admin(['keys', 'list', '--account', 'e2e-embedded']);
+      const k = l.json.find((x: { id: string }) => x.id === fullKey.id);
+      return k?.calculation_count === '1' ? l.json : undefined;
+    }, { timeoutMs: 20_000, intervalMs: 500 });
+    expect(keys).toHaveLength(1);
+  }, 60_000);
+
+  it('a key without the needed scope gets 403', async () => {
+    const calcOnly = await admin(['keys', 'create', '--account', 'e2e-embedded', '--scope', 'calculate-only']);
+    const res = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': calcOnly.json.key } });
+    expect(res.status, res.text).toBe(403);
+    expect(res.json.error).toBe('insufficient_scope');
+    const readOnly = await admin(['keys', 'create', '--account', 'e2e-embedded', '--scope', 'read-only']);
+    const calc = await http('POST', `${base}/v1/vat/calculate`, {
+      headers: { 'x-api-key': readOnly.json.key },
+      body: { country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 100, price_includes_vat: true },
+    });
+    expect(calc.status, calc.text).toBe(403);
+  }, 60_000);
+
+  it('revoking a key with the CLI locks it out (401) within about 3 s', async () => {
+    laterKey = (await admin(['keys', 'create', '--account', 'e2e-embedded', '--scope', 'full'])).json;
+    // Warm the gateway's key cache so revocation has to get past it.
+    expect((await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': fullKey.key } })).status).toBe(200);
+    const tCli = Date.now();
+    const revoked = await admin(['keys', 'revoke', '--id', fullKey.id]);
+    expect(revoked.json).toEqual({ id: fullKey.id, revoked: true });
+    const t0 = Date.now();
+    await waitFor('401 after revoke', async () => {
+      const r = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': fullKey.key } });
+      return r.status === 401 ? r : undefined;
+    }, { timeoutMs: 5000, intervalMs: 100 });
+    const ms = Date.now() - t0;
+    console.log(`[embedded e2e] revoked key refused ${ms} ms after the CLI returned (${Date.now() - tCli} ms after it was started)`);
+    expect(ms).toBeLessThanOrEqual(3000);
+    // Other keys are unaffected.
+    expect((await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': laterKey.key } })).status).toBe(200);
+  }, 60_000);
+
+  it('SIGTERM stops it cleanly; a restart on the same DATA_DIR is ready again and the data survived', async () => {
+    const code = await stopProcess(server!, 'SIGTERM', 20_000);
+    expect(code, server!.output()).toBe(0);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    const t0 = Date.now();
+    server = spawnMain('all', env());
+    const ready = await waitReady(base, [server], 60_000);
+    timings.restartMs = Date.now() - t0;
+    console.log(`[embedded e2e] restart: /ready 200 after ${timings.restartMs} ms`);
+    expect(ready.json.status).toBe('ready');
+    const list = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': laterKey.key } });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json.items.map((t: { id: string }) => t.id)).toContain(calculationId);
+    const one = await http('GET', `${base}/v1/transactions/${calculationId}`, { headers: { 'x-api-key': laterKey.key } });
+    expect(one.status, one.text).toBe(200);
+    // The revoked key stays revoked.
+    expect((await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': fullKey.key } })).status).toBe(401);
+    const code2 = await stopProcess(server, 'SIGTERM', 20_000);
+    expect(code2, server.output()).toBe(0);
+  }, 90_000);
+});
