@@ -74,7 +74,8 @@ export class JetStreamBus implements EventBus {
       durable_name: sub.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subjects: sub.subjects,
+      // NATS < 2.10 knows only the single filter_subject.
+      ...(sub.subjects.length === 1 ? { filter_subject: sub.subjects[0] } : { filter_subjects: sub.subjects }),
       ack_wait: nanos(30_000),
       max_deliver: -1,
     }).catch(async (err) => {
