@@ -38,7 +38,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: deps.log.child({ component: "gateway" }) as unknown as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
-    disableRequestLogging: false,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -117,8 +116,9 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
       const headers = principal ? principalHeaders(principal) : {};
       headers['x-request-id'] = req.id;
       const controller = new AbortController();
-      req.raw.on('close', () => {
-        if (!reply.sent && req.raw.destroyed) controller.abort();
+      // Client went away before the answer was written: cancel the RPC (and a running export).
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
       });
       return def.handler({ req, reply, principal, call: { headers, signal: controller.signal } });
     },
