@@ -5,7 +5,7 @@ import { CalculateResponseSchema, type CalculateRequest } from '@vat/gen/vat/cal
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import type { CalculationResult } from '@vat/gen/vat/calculation/v1/resources_pb';
 import { digestOf } from '@vat/platform/canonical-json';
-import { isCurrencyValidOn, isKnownCurrency } from '@vat/platform/currencies';
+import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { buildEvent } from '@vat/platform/events';
 import { isValidIdempotencyKey, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 import { principalOf } from '@vat/platform/principal';
@@ -38,6 +38,8 @@ export function canonicalize(req: CalculateRequest, now: Date): CanonicalRequest
     transactionDate = parsed.iso;
   }
   if (!/^[A-Z]{3}$/.test(req.currency) || !isKnownCurrency(req.currency)) throw invalidArgument('invalid_currency', `"${req.currency}" is not an ISO 4217 currency code.`);
+  // Amounts are in minor units; XXX, XTS, XAU, XDR, ... have none ("N.A." in ISO 4217), so they are not money here.
+  if (minorUnits(req.currency) === undefined) throw invalidArgument('invalid_currency', `${req.currency} has no minor unit in ISO 4217 and cannot carry an amount.`);
   if (!isCurrencyValidOn(req.currency, transactionDate.slice(0, 10))) throw invalidArgument('invalid_currency', `${req.currency} was not a valid currency on ${transactionDate.slice(0, 10)}.`);
   return {
     schema: 'vat-calculate-request/v1',

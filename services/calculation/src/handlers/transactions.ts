@@ -110,7 +110,14 @@ function decodeCursor(cursor: string): string {
 
 export function transactionHandlers(deps: ServiceDeps, fx: FxStore) {
   let pool: pg.Pool | undefined;
-  const db = () => (pool ??= new pg.Pool({ connectionString: deps.databaseUrl, max: 4 }));
+  const db = () => {
+    if (!pool) {
+      pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 4 });
+      // An idle client dropped by the server (restart, failover, terminated backend) must not crash the process.
+      pool.on('error', (err) => deps.log.warn({ err }, 'idle transactions-pool connection failed'));
+    }
+    return pool;
+  };
 
   async function ownedRow(accountId: bigint, id: string): Promise<CalculationRow | undefined> {
     const res = await db().query('select * from "calculation".calculation where account_id = $1 and id = $2', [accountId.toString(), id]);
