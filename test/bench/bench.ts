@@ -93,14 +93,16 @@ try {
   const runId = Date.now().toString(36);
   results.push(
     await run('POST /v1/vat/calculate (persisted, Idempotency-Key)', {
-      url: `${base}/v1/vat/calculate`,
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
-      setupRequest: (req: autocannon.Request) => {
-        req.headers = { ...req.headers, 'idempotency-key': `bench-${runId}-${n++}` };
-        return req;
-      },
+      url: base,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/vat/calculate',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+          setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${runId}-${n++}` } }),
+        },
+      ],
     }),
   );
   table(results, results[0]!.rps);
