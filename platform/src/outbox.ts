@@ -121,14 +121,16 @@ export class OutboxRelay {
     if (!this.bus.connected()) return 0;
     const conn = this.orm.em.getConnection();
     const t = `"${this.schema}".outbox`;
+    // Ordered in SQL: the ORM's connection returns timestamps as strings, not Dates.
     const rows = (await conn.execute(
-      `update ${t} set claimed_until = now() + interval '30 seconds', attempts = attempts + 1
-       where id in (select id from ${t} where published_at is null and (claimed_until is null or claimed_until < now())
-                    order by created_at limit ? for update skip locked)
-       returning id, subject, payload, created_at`,
+      `with claimed as (
+         update ${t} set claimed_until = now() + interval '30 seconds', attempts = attempts + 1
+         where id in (select id from ${t} where published_at is null and (claimed_until is null or claimed_until < now())
+                      order by created_at limit ? for update skip locked)
+         returning id, subject, payload, created_at)
+       select id, subject, payload from claimed order by created_at, id`,
       [batch],
-    )) as { id: string; subject: string; payload: Buffer; created_at: Date }[];
-    rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+    )) as { id: string; subject: string; payload: Buffer }[];
     const published: string[] = [];
     let failed = false;
     for (const r of rows) {
