@@ -7,6 +7,7 @@ import { KeyStore } from '@vat/gateway/keys';
 import { gatewayEntities } from '@vat/gateway/entities';
 import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from '@vat/gateway/migrations/index';
 import { importEcbFile } from '@vat/calculation/reference/ecb-import';
+import { approveCurrentRateRelease } from '@vat/calculation/reference/approve';
 import { databaseForCli } from './database-for-cli';
 import { createMigration } from './migrations-tool';
 import { MODULES } from './modules';
@@ -91,6 +92,20 @@ async function main(argv: string[]): Promise<number> {
       const result = await importEcbFile(db.url, arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`));
       process.stderr.write('\n');
       out(result);
+    } finally {
+      await orm.close();
+      await db.close();
+    }
+    return 0;
+  }
+  if (group === 'rates' && action === 'approve') {
+    const reviewer = need(values.reviewer, 'reviewer');
+    const config = loadConfig();
+    const db = await databaseForCli(config);
+    const mod = MODULES.calculation;
+    const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
+    try {
+      out(await approveCurrentRateRelease(orm, reviewer, new Date()));
     } finally {
       await orm.close();
       await db.close();
