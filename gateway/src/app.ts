@@ -46,6 +46,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true, strict: false } },
     routerOptions: { ignoreTrailingSlash: false },
   });
+  // Bodies are JSON only: without this Fastify's default text/plain parser hands a string to the
+  // routes (400 instead of 415 unsupported_media_type).
+  app.removeContentTypeParser('text/plain');
   const auth = new Authenticator(deps.keys, deps.authCacheMs);
 
   app.addHook('onRequest', async (req, reply) => {
