@@ -254,7 +254,8 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore) {
           const res = await client.query({ text: sql, values: [...w.params, after, batch], rowMode: 'array', types: { getTypeParser: () => (v: string) => v } });
           for (const r of res.rows as string[][]) {
             const out: CsvValue[] = [r[1], r[2], r[3], r[4], r[5], r[6], r[7] === 't' ? 'true' : 'false', r[8], r[9], r[10], r[11], r[12], r[13]];
-            if (v2) out.push(r[14], r[15], r[16], r[17], r[18], r[19], r[20], [r[21], r[20], r[19]].join(';'));
+            // snapshot_digests: the ordered snapshot references of the detail record (request, rate window, release, manifest)
+            if (v2) out.push(r[14], r[15], r[16], r[17], r[18], r[19], r[20], [r[21], r[20], r[19], r[18]].join(';'));
             yield out;
           }
           if (res.rows.length < batch) return;
