@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { importEcbFile } from '../src/reference/ecb-import';
+import { FxStore } from '../src/reference/fx-store';
+import { requireBackends } from '../../../test/support/env';
+import { startHarness, type Harness } from '../../../test/support/harness';
+
+const backends = await requireBackends(['postgres']);
+
+const DAILY = (date: string, usd: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+  <gesmes:subject>Reference rates</gesmes:subject>
+  <gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender>
+  <Cube><Cube time="${date}"><Cube currency="USD" rate="${usd}"/><Cube currency="JPY" rate="171.23"/></Cube></Cube>
+</gesmes:Envelope>`;
+
+describe.skipIf(!backends.ok)('operator imports a newer ECB file', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it('the shipped history is loaded and ends 2026-04-13', async () => {
+    const fx = new FxStore(h.databaseUrl, 0);
+    const table = await fx.current();
+    expect(table.lastPublicationDate()).toBe('2026-04-13');
+    const csv = readFileSync(new URL('../../../seeds/ecb/eurofxref-hist.csv', import.meta.url), 'utf8');
+    const header = csv.split('\n')[0]!.split(',');
+    const row = csv.split('\n').find((l) => l.startsWith('2026-04-13'))!.split(',');
+    expect(table.rateOn('USD', '2026-04-13')?.decimal).toBe(String(Number(row[header.indexOf('USD')])));
+  });
+
+  it('new days are served after import; re-importing changes nothing', async () => {
+    const fx = new FxStore(h.databaseUrl, 0);
+    expect((await fx.current()).rateOn('USD', '2026-04-14')).toBeUndefined();
+    const first = await importEcbFile(h.databaseUrl, 'eurofxref-daily.xml', DAILY('2026-04-14', '1.1734'));
+    expect(first.inserted).toBe(2);
+    const again = await importEcbFile(h.databaseUrl, 'eurofxref-daily.xml', DAILY('2026-04-14', '1.1734'));
+    expect(again.inserted + again.updated).toBe(0);
+    const table = await fx.current();
+    expect(table.rateOn('USD', '2026-04-14')?.decimal).toBe('1.1734');
+    expect(table.lastPublicationDate()).toBe('2026-04-14');
+    // Through the RPC every other service uses: the service's own store re-checks at most every
+    // 10 s, after which the Art. 366(2) rule finds the new day (never a substitute rate before that).
+    const clients = h.built.services[0]!.deps.clients;
+    const deadline = Date.now() + 15_000;
+    let answer;
+    do {
+      answer = (await clients.exchangeRates.getExchangeRates({ queries: [{ currency: 'USD', date: '2026-04-14', nextPublicationDay: true }] })).answers[0]!;
+      if (!answer.found) await new Promise((r) => setTimeout(r, 250));
+    } while (!answer.found && Date.now() < deadline);
+    expect(answer).toMatchObject({ found: true, rate: '1.1734', rateDate: '2026-04-14' });
+  });
+
+  it('a file with garbage is refused and nothing is written', async () => {
+    await expect(importEcbFile(h.databaseUrl, 'eurofxref-daily.xml', DAILY('2026-04-15', 'abc'))).rejects.toThrow();
+    const table = await new FxStore(h.databaseUrl, 0).current();
+    expect(table.rateOn('JPY', '2026-04-15')).toBeUndefined();
+  });
+});
