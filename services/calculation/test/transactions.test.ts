@@ -392,6 +392,14 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
       expect((await replay(other.key, theirs.calculation_id)).statusCode).toBe(200);
     });
 
+    it('an over-long malformed id (65+ characters) gives the same 404 calculation_not_found as an unknown id', async () => {
+      const unknown = await replay(k.key, UNKNOWN_ID);
+      for (const id of ['x'.repeat(65), `${UNKNOWN_ID}-${UNKNOWN_ID}`]) {
+        const r = await replay(k.key, id);
+        expect({ status: r.statusCode, body: r.body }).toEqual({ status: 404, body: unknown.body });
+      }
+    });
+
     it('takes no body', async () => {
       const c = await calc(k.key);
       const r = await replay(k.key, c.calculation_id, { rate_bps: 1 });
