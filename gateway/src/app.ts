@@ -109,7 +109,11 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
       ...def.schema,
     },
     onRequest: async (req) => {
-      if (def.access === 'public') return;
+      if (def.access === 'public') {
+        // Public classification routes keep their dedicated limit (per client address) and fail closed.
+        if (def.limiter) await enforceLimit(deps, def, `ip:${req.ip}`);
+        return;
+      }
       const principal = await auth.authenticate(req, def.access);
       await enforceLimit(deps, def, principal.apiKeyId.toString());
       (req as { principal?: unknown }).principal = principal;
