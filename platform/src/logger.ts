@@ -1,8 +1,9 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** The process logger. API keys, internal tokens and VAT identifiers are redacted wherever they appear. */
-export function createLogger(level: string, name: string): Logger {
-  return pino({
+export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
     level,
     name,
     redact: {
@@ -17,5 +18,7 @@ export function createLogger(level: string, name: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  },
+    destination ?? pino.destination(1),
+  );
 }
