@@ -49,7 +49,8 @@ export function calculationProvenanceJson(p: CalculationProvenance | undefined) 
   };
 }
 
-export function calculationResultJson(r: CalculationResult) {
+/** The v1 result shape; a replay answer has the same fields. */
+export function calculationResultJson(r: Omit<CalculationResult, '$typeName' | '$unknown'>) {
   return {
     calculation_id: r.calculationId || null,
     country: r.country,

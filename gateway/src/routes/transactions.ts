@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clients } from '@vat/platform/clients';
 import type { TransactionFilter } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
-import { calculationProvenanceJson, num, opt, rateProvenanceJson, transactionSummaryJson } from '../json';
+import { calculationResultJson, num, opt, rateProvenanceJson, transactionSummaryJson } from '../json';
 import type { RouteDef } from '../route';
 import { HttpError } from '../errors';
 import { country, currency, date, intString, query, str } from './schemas';
@@ -150,19 +150,7 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
           throw new HttpError(400, 'unexpected_body', 'Replay takes no request body.');
         }
         const r = await clients.calculation.replayTransaction({ id }, call);
-        return {
-          exact_match: r.exactMatch,
-          calculation_id: r.calculationId,
-          country: r.country,
-          currency: r.currency,
-          vat_rate_bps: r.vatRateBps,
-          gross_amount_minor: num(r.grossAmountMinor),
-          net_amount_minor: num(r.netAmountMinor),
-          vat_amount_minor: num(r.vatAmountMinor),
-          transaction_date: r.transactionDate,
-          rate_provenance: rateProvenanceJson(r.rateProvenance),
-          calculation_provenance: calculationProvenanceJson(r.calculationProvenance),
-        };
+        return { exact_match: r.exactMatch, ...calculationResultJson(r) };
       },
     },
   ];
