@@ -10,7 +10,7 @@ import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb'
 import { internalTokenInterceptor } from '@vat/platform/clients';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, IN_CI, REDIS_TEST_URL, requireBackends } from '../support/env';
-import { freePort, http, NATS_SERVER, runAdmin, sleep, spawnMain, startPrivateNats, stopAll, waitFor, waitReady, type PrivateNats, type Proc } from '../support/processes';
+import { freePort, http, NATS_SERVER, runAdmin, sleep, spawnMain, startPrivateNats, stopAll, stopProcess, waitFor, waitReady, type PrivateNats, type Proc } from '../support/processes';
 
 const backends = await requireBackends(['postgres', 'redis']);
 const natsBinary = existsSync(NATS_SERVER);
@@ -243,4 +243,10 @@ describe.skipIf(!backends.ok || !natsBinary)('distributed: five services + gatew
     }, { timeoutMs: 30_000, intervalMs: 250 });
     expect(up.status).toBe('ready');
   }, 240_000);
+
+  it('every process shuts down cleanly on SIGTERM (exit code 0)', async () => {
+    const codes = await Promise.all(procs.map(async (p) => [p.name, await stopProcess(p, 'SIGTERM', 15_000)] as const));
+    const bad = codes.filter(([, c]) => c !== 0);
+    expect(bad, bad.map(([n, c]) => `${n}: ${c}\n${procs.find((p) => p.name === n)!.output()}`).join('\n')).toEqual([]);
+  }, 30_000);
 });
