@@ -64,6 +64,7 @@ export async function startService(mod: ServiceModule, config: Config, databaseU
     readiness,
     async stop() {
       await relay.stop();
+      await mod.stop?.(deps).catch(() => undefined);
       await orm.close();
     },
   };

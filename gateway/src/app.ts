@@ -44,7 +44,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true, strict: false } },
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
   // Bodies are JSON only: without this Fastify's default text/plain parser hands a string to the
   // routes (400 instead of 415 unsupported_media_type).

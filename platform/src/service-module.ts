@@ -34,4 +34,6 @@ export type ServiceModule = {
   routes: (deps: ServiceDeps) => (router: ConnectRouter) => void;
   consumers?: (deps: ServiceDeps) => Subscription[];
   readiness?: (deps: ServiceDeps) => Promise<ReadinessProbe[]>;
+  /** Releases what the module opened beyond the ORM (extra pools, timers). */
+  stop?: (deps: ServiceDeps) => Promise<void>;
 };

@@ -143,7 +143,8 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       access,
       summary: 'Recalculate from the sealed canonical input, pinned rate and calculator version',
       tags: ['transactions'],
-      schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 64, 'x-error': 'calculation_not_found' } }, required: ['id'] } },
+      // No shape rule on the id: every unavailable, malformed or foreign id gets the identical 404.
+      schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         if (req.body !== undefined && req.body !== null && !(typeof req.body === 'object' && Object.keys(req.body as object).length === 0)) {

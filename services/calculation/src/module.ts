@@ -23,6 +23,7 @@ export const calculationModule: ServiceModule = {
     void stores.fx.current().catch((err: Error) => deps.log.warn({ err: err.message }, 'ECB table not loaded yet'));
   },
   routes: (deps) => routes(deps, storesFor(deps)),
+  stop: (deps) => storesFor(deps).close(),
   readiness: async (deps) => {
     const stores = storesFor(deps);
     const snap = await stores.rates.current().catch(() => undefined);

@@ -9,7 +9,7 @@ import { sourceService } from './handlers/sources';
 import type { CalculationStores } from './stores';
 
 export function routes(deps: ServiceDeps, stores: CalculationStores) {
-  const tx = transactionHandlers(deps, stores.fx);
+  const tx = transactionHandlers(deps, stores.fx, stores.db);
   return (router: ConnectRouter) => {
     router.service(CalculationService, {
       calculate: createCalculate(deps, stores.rates),

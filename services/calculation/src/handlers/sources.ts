@@ -45,8 +45,11 @@ function toMessage(p: Profile): SourceProfileMsg {
   };
 }
 
+// Labels are plain text: no control characters (PostgreSQL cannot even store NUL).
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 const checkDisplayName = (v: string) => {
-  if (v.trim().length === 0 || v.length > 200) throw invalidArgument('invalid_display_name', 'display_name must be 1 to 200 characters.');
+  if (v.trim().length === 0 || v.length > 200 || CONTROL.test(v)) throw invalidArgument('invalid_display_name', 'display_name must be 1 to 200 characters without control characters.');
 };
 const checkChannel = (v: string) => {
   if (!(CHANNEL_TYPES as readonly string[]).includes(v)) throw invalidArgument('invalid_channel_type', `channel_type must be one of ${CHANNEL_TYPES.join(', ')}.`);
@@ -63,7 +66,7 @@ function optionalField(value: string | undefined, field: string, check: (v: stri
 function optionalFields(req: CreateSourceRequest | UpdateSourceRequest) {
   const country = (v: string) => /^[A-Z]{2}$/.test(v) && isIsoCountry(v);
   return {
-    platform: optionalField(req.platform, 'platform', (v) => v.length <= 100, 'must be at most 100 characters.'),
+    platform: optionalField(req.platform, 'platform', (v) => v.length <= 100 && !CONTROL.test(v), 'must be at most 100 characters without control characters.'),
     defaultCountry: optionalField(req.defaultCountry, 'default_country', country, 'must be an ISO 3166-1 alpha-2 code.'),
     defaultCurrency: optionalField(req.defaultCurrency, 'default_currency', (v) => /^[A-Z]{3}$/.test(v) && isKnownCurrency(v), 'must be an ISO 4217 code.'),
     supplierEstablishmentCountry: optionalField(req.supplierEstablishmentCountry, 'supplier_establishment_country', country, 'must be an ISO 3166-1 alpha-2 code.'),

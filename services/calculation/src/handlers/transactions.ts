@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   AggregateTransactionsResponseSchema,
   GetTransactionResponseSchema,
@@ -108,16 +108,7 @@ function decodeCursor(cursor: string): string {
   return m[1]!;
 }
 
-export function transactionHandlers(deps: ServiceDeps, fx: FxStore) {
-  let pool: pg.Pool | undefined;
-  const db = () => {
-    if (!pool) {
-      pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 4 });
-      // An idle client dropped by the server (restart, failover, terminated backend) must not crash the process.
-      pool.on('error', (err) => deps.log.warn({ err }, 'idle transactions-pool connection failed'));
-    }
-    return pool;
-  };
+export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg.Pool) {
 
   async function ownedRow(accountId: bigint, id: string): Promise<CalculationRow | undefined> {
     const res = await db().query('select * from "calculation".calculation where account_id = $1 and id = $2', [accountId.toString(), id]);
@@ -335,6 +326,5 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore) {
         disclaimer: 'Informational aggregation of calculation history; not a tax return, not OSS threshold evidence and not legal advice. Transactions in currencies without an ECB reference rate are excluded and listed in unconverted_currencies.',
       });
     },
-    close: async () => pool?.end(),
   };
 }
