@@ -71,11 +71,13 @@ export function sourceRoutes(clients: Clients): RouteDef[] {
       summary: 'Update labels, channel metadata or archive state (source_key is immutable)',
       tags: ['sources'],
       schema: {
-        params: { type: 'object', properties: { id: str('source_not_found', { pattern: '^[0-9]{1,18}$' }) }, required: ['id'] },
+        params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
         body: body({ source_key: { type: 'string', 'x-error': 'source_key_immutable' }, display_name: { ...mutable.display_name, type: ['string', 'null'] }, channel_type: { type: ['string', 'null'], enum: [...CHANNELS, null], 'x-error': 'invalid_channel_type' }, platform: mutable.platform, default_country: mutable.default_country, default_currency: mutable.default_currency, supplier_establishment_country: mutable.supplier_establishment_country, dispatch_country: mutable.dispatch_country, marketplace_deemed_supplier: mutable.marketplace_deemed_supplier, active: mutable.active }),
       },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
+        // A malformed id is just another id that names no profile of this account.
+        if (!/^[0-9]{1,18}$/.test(id)) throw new HttpError(404, 'source_not_found', 'No such source profile.');
         const b = (req.body ?? {}) as Record<string, string | boolean | null | undefined>;
         if (b.source_key !== undefined) throw new HttpError(400, 'source_key_immutable', 'source_key cannot change; create a new profile instead.');
         const r = await clients.sources.updateSource(

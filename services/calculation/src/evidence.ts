@@ -79,12 +79,12 @@ export function pinnedDigestMatches(e: StoredRateEvidence): boolean {
 }
 
 /** Ordered, public-safe references to the sealed evidence (kinds and digests only). */
-export function snapshotReferences(requestDigest: string, e: StoredRateEvidence): { kind: string; digest: string }[] {
+export function snapshotReferences(requestDigest: string, e: StoredRateEvidence, manifestDigest = ALGORITHM_MANIFEST_DIGEST): { kind: string; digest: string }[] {
   return [
     { kind: 'canonical_request', digest: requestDigest },
     { kind: 'rate_window', digest: e.pinned_digest },
     { kind: 'rate_release', digest: e.release_digest },
-    { kind: 'algorithm_manifest', digest: ALGORITHM_MANIFEST_DIGEST },
+    { kind: 'algorithm_manifest', digest: manifestDigest },
   ];
 }
 

@@ -1,3 +1,5 @@
+import { minorToMajor } from '@vat/platform/money';
+import { minorUnits } from '@vat/platform/currencies';
 import { readFileSync } from 'node:fs';
 import { createClient, createRouterTransport } from '@connectrpc/connect';
 import pg from 'pg';
@@ -431,9 +433,11 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
   describe('export', () => {
     let k: Key;
     let rows: Json[];
-    const V1 = ['id', 'created_at', 'transaction_date', 'country', 'currency', 'tax_class_id', 'price_includes_vat', 'vat_rate_bps', 'net_amount_minor', 'vat_amount_minor', 'gross_amount_minor', 'source_id', 'api_key_id'];
+    const V1 = ['id', 'created_at', 'transaction_date', 'country', 'currency', 'tax_class_id', 'price_includes_vat', 'vat_rate_bps', 'net_amount', 'vat_amount', 'gross_amount', 'source_id', 'api_key_id'];
     const V2_EXTRA = ['rate_evidence_status', 'replay_status', 'calculation_version', 'execution_digest', 'algorithm_manifest_digest', 'rate_release_digest', 'rate_window_digest', 'snapshot_digests'];
     const exp = (qs: string, key = k.key) => get(key, `/v1/transactions/export?${qs}`);
+    // Exports use major-unit decimal strings at the currency's scale (the spec's conventions).
+    const major = (minor: number, currency: string) => minorToMajor(BigInt(minor), minorUnits(currency)!);
 
     beforeAll(async () => {
       k = await h.key('tx-export', 'full');
@@ -467,19 +471,20 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
           t.tax_class_id,
           String(t.price_includes_vat),
           String(t.vat_rate_bps),
-          String(t.net_amount_minor),
-          String(t.vat_amount_minor),
-          String(t.gross_amount_minor),
+          major(t.net_amount_minor, t.currency),
+          major(t.vat_amount_minor, t.currency),
+          major(t.gross_amount_minor, t.currency),
           neutral(t.source_id),
           String(t.api_key_id),
         ]);
       });
     });
 
-    it('numeric columns are bare integers; a source tag starting with "-" is neutralised with an apostrophe', async () => {
+    it('amounts are major-unit decimals, other numeric columns bare integers; a source tag starting with "-" is neutralised', async () => {
       const text = (await exp('from=2024-02-01&to=2024-02-07')).body;
       const csv = parseCsv(text);
-      for (const line of csv.slice(1)) for (const i of [7, 8, 9, 10, 12]) expect(line[i]).toMatch(/^\d+$/);
+      for (const line of csv.slice(1)) for (const i of [7, 12]) expect(line[i]).toMatch(/^\d+$/);
+      for (const line of csv.slice(1)) for (const i of [8, 9, 10]) expect(line[i]).toMatch(/^\d+\.\d{2}$/);
       expect(text).not.toContain('"');
       expect(csv[1]![11]).toBe("'-abc");
       expect(csv[4]![11]).toBe("'-");

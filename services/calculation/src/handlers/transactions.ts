@@ -17,6 +17,7 @@ import type { TransactionSummary } from '@vat/gen/vat/calculation/v1/resources_p
 import { csvStream, type CsvColumn, type CsvValue } from '@vat/platform/csv';
 import { currencyToEurMinor } from '@vat/platform/fx';
 import { minorUnits } from '@vat/platform/currencies';
+import { minorToMajor } from '@vat/platform/money';
 import { digestOf } from '@vat/platform/canonical-json';
 import { isUuid, isValidDate, isValidSourceId } from '@vat/platform/http-inputs';
 import { principalOf } from '@vat/platform/principal';
@@ -97,15 +98,16 @@ export function summaryOf(r: CalculationRow): TransactionSummary {
   };
 }
 
-function encodeCursor(seq: string): string {
-  return Buffer.from(`s:${seq}`).toString('base64url');
+/** Cursors name the last row returned (its id), so they reveal nothing beyond the caller's own data. */
+function encodeCursor(id: string): string {
+  return Buffer.from(`c:${id}`).toString('base64url');
 }
 
 function decodeCursor(cursor: string): string {
-  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const m = /^s:(\d{1,18})$/.exec(text);
-  if (!m) throw invalidArgument('invalid_cursor', '`cursor` must be a next_cursor value from a previous page.');
-  return m[1]!;
+  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const id = text.startsWith('c:') ? text.slice(2) : '';
+  if (!isUuid(id)) throw invalidArgument('invalid_cursor', '`cursor` must be a next_cursor value from a previous page.');
+  return id;
 }
 
 export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg.Pool) {
@@ -122,7 +124,7 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
       const row = await ownedRow(accountId, req.id.toLowerCase());
       if (!row) throw notFound('transaction_not_found', 'No such transaction.');
       const e = row.rate_evidence as StoredRateEvidence;
-      const refs = snapshotReferences(row.request_digest, e);
+      const refs = snapshotReferences(row.request_digest, e, row.manifest_digest);
       return create(GetTransactionResponseSchema, {
         transaction: {
           summary: summaryOf(row),
@@ -149,7 +151,9 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
       if (limit < 1 || limit > MAX_PAGE) throw invalidArgument('invalid_limit', `limit must be 1 to ${MAX_PAGE}.`);
       const w = filterWhere(accountId, req.filter, false);
       if (req.cursor !== undefined) {
-        w.params.push(decodeCursor(req.cursor));
+        const at = await db().query('select seq from "calculation".calculation where account_id = $1 and id = $2', [accountId.toString(), decodeCursor(req.cursor)]);
+        if (!at.rows[0]) throw invalidArgument('invalid_cursor', '`cursor` must be a next_cursor value from a previous page.');
+        w.params.push(at.rows[0].seq);
         w.sql += ` and seq < $${w.params.length}`;
       }
       w.params.push(limit + 1);
@@ -158,7 +162,7 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
       const page = rows.slice(0, limit);
       return create(ListTransactionsResponseSchema, {
         items: page.map(summaryOf),
-        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.seq) : undefined,
+        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : undefined,
       });
     },
 
@@ -212,9 +216,9 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
         { name: 'tax_class_id', kind: 'text' },
         { name: 'price_includes_vat', kind: 'text' },
         { name: 'vat_rate_bps', kind: 'number' },
-        { name: 'net_amount_minor', kind: 'number' },
-        { name: 'vat_amount_minor', kind: 'number' },
-        { name: 'gross_amount_minor', kind: 'number' },
+        { name: 'net_amount', kind: 'number' },
+        { name: 'vat_amount', kind: 'number' },
+        { name: 'gross_amount', kind: 'number' },
         { name: 'source_id', kind: 'text' },
         { name: 'api_key_id', kind: 'number' },
         ...(v2
@@ -244,7 +248,8 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
         for (;;) {
           const res = await client.query({ text: sql, values: [...w.params, after, batch], rowMode: 'array', types: { getTypeParser: () => (v: string) => v } });
           for (const r of res.rows as string[][]) {
-            const out: CsvValue[] = [r[1], r[2], r[3], r[4], r[5], r[6], r[7] === 't' ? 'true' : 'false', r[8], r[9], r[10], r[11], r[12], r[13]];
+            const units = minorUnits(r[5]!) ?? 2;
+            const out: CsvValue[] = [r[1], r[2], r[3], r[4], r[5], r[6], r[7] === 't' ? 'true' : 'false', r[8], minorToMajor(r[9]!, units), minorToMajor(r[10]!, units), minorToMajor(r[11]!, units), r[12], r[13]];
             // snapshot_digests: the ordered snapshot references of the detail record (request, rate window, release, manifest)
             if (v2) out.push(r[14], r[15], r[16], r[17], r[18], r[19], r[20], [r[21], r[20], r[19], r[18]].join(';'));
             yield out;
@@ -287,7 +292,9 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
         let toEur: ((v: bigint) => bigint) | undefined;
         if (r.currency === 'EUR') toEur = (v) => v;
         else {
-          const hit = table.rateOnOrPreviousPublication(r.currency, r.day);
+          // After the last loaded publication the right rate is unknown: unconverted, never a stale rate.
+          const last = table.lastPublicationDate();
+          const hit = last !== undefined && r.day <= last ? table.rateOnOrPreviousPublication(r.currency, r.day) : undefined;
           const units = minorUnits(r.currency);
           if (hit && units !== undefined) toEur = (v) => currencyToEurMinor(v, hit.rate, units);
         }
