@@ -40,4 +40,14 @@ fi
 echo "generated code ok"
 
 step "3/3 tests (vitest run)"
-npx vitest run
+report="$(mktemp)"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" || status=$?
+# One plain closing line for CI: "N passed, N failed" (plus skipped when any).
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$report" || echo "0 passed, 1 failed"
+rm -f "$report"
+exit "$status"
