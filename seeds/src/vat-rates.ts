@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { canonicalJson } from '@vat/platform/canonical-json';
 
 export const COVERAGE_START = '2019-01-01';
 
@@ -275,20 +276,6 @@ export function validateRateSeeds(classes: TaxClassSeed, rates: VatRateSeed[]): 
     if (!seen.has(cc)) problems.push(`${cc}: no rate file for this Member State`);
   }
   return problems;
-}
-
-/** Canonical JSON: object keys sorted recursively, no whitespace. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new Error('non-finite number in seed');
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
 /**
