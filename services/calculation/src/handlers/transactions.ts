@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import type pg from 'pg';
+import Cursor from 'pg-cursor';
 import {
   AggregateTransactionsResponseSchema,
   GetTransactionResponseSchema,
@@ -239,23 +240,24 @@ export function transactionHandlers(deps: ServiceDeps, fx: FxStore, db: () => pg
            rate_evidence_status, replay_status, calculation_version, execution_digest, manifest_digest, rate_evidence->>'release_digest', rate_evidence->>'pinned_digest', request_digest`
         : `seq, id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), to_char(transaction_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), country, currency, tax_class_id, price_includes_vat, vat_rate_bps, net_minor, vat_minor, gross_minor, source_id, api_key_id`;
       const client = await db().connect();
+      // One ordered query read through a server-side cursor: a single index scan in seq order, no
+      // re-sorting per batch, and memory bounded by the batch size.
       async function* rows(): AsyncGenerator<CsvValue[]> {
-        let after = '0';
-        const batch = 10_000;
-        const cursorParam = `$${w.params.length + 1}`;
-        const limitParam = `$${w.params.length + 2}`;
-        const sql = `select ${select} from "calculation".calculation where ${w.sql} and seq > ${cursorParam} order by seq limit ${limitParam}`;
-        for (;;) {
-          const res = await client.query({ text: sql, values: [...w.params, after, batch], rowMode: 'array', types: { getTypeParser: () => (v: string) => v } });
-          for (const r of res.rows as string[][]) {
-            const units = minorUnits(r[5]!) ?? 2;
-            const out: CsvValue[] = [r[1], r[2], r[3], r[4], r[5], r[6], r[7] === 't' ? 'true' : 'false', r[8], minorToMajor(r[9]!, units), minorToMajor(r[10]!, units), minorToMajor(r[11]!, units), r[12], r[13]];
-            // snapshot_digests: the ordered snapshot references of the detail record (request, rate window, release, manifest)
-            if (v2) out.push(r[14], r[15], r[16], r[17], r[18], r[19], r[20], [r[21], r[20], r[19], r[18]].join(';'));
-            yield out;
+        const sql = `select ${select} from "calculation".calculation where ${w.sql} order by seq`;
+        const cursor = client.query(new Cursor(sql, w.params, { rowMode: 'array', types: { getTypeParser: () => (v: string) => v } }));
+        try {
+          for (;;) {
+            const batch = (await cursor.read(10_000)) as string[][];
+            if (batch.length === 0) return;
+            for (const r of batch) {
+              const units = minorUnits(r[5]!) ?? 2;
+              const out: CsvValue[] = [r[1], r[2], r[3], r[4], r[5], r[6], r[7] === 't' ? 'true' : 'false', r[8], minorToMajor(r[9]!, units), minorToMajor(r[10]!, units), minorToMajor(r[11]!, units), r[12], r[13]];
+              if (v2) out.push(r[14], r[15], r[16], r[17], r[18], r[19], r[20], [r[21], r[20], r[19], r[18]].join(';'));
+              yield out;
+            }
           }
-          if (res.rows.length < batch) return;
-          after = (res.rows[res.rows.length - 1] as string[])[0]!;
+        } finally {
+          await cursor.close();
         }
       }
       try {
