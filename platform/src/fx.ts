@@ -12,6 +12,8 @@
  * - Conversions multiply/divide exactly and round once, half away from zero ("half-up" on magnitudes).
  */
 
+import { isCalendarDate } from './http-inputs';
+
 export const EUR = 'EUR';
 /** Minor units of the euro (cents). */
 export const EUR_MINOR_UNITS = 2;
@@ -44,21 +46,12 @@ export interface EcbRateInput {
 // ---------------------------------------------------------------------------------------------------------------
 // validation helpers
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CURRENCY_RE = /^[A-Z]{3}$/;
 const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isIsoDate(date: string): boolean {
-  const m = DATE_RE.exec(date);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const dim = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
-  return d <= dim;
+  return isCalendarDate(date);
 }
 
 function assertDate(date: string, what = 'date'): void {

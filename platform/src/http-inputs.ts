@@ -42,7 +42,18 @@ function daysInMonth(y: number, m: number): number {
 }
 
 function validCalendarDate(y: number, m: number, d: number): boolean {
-  return y >= MIN_YEAR && y <= MAX_YEAR && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+  return y >= MIN_YEAR && y <= MAX_YEAR && isRealDate(y, m, d);
+}
+
+function isRealDate(y: number, m: number, d: number): boolean {
+  return y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+}
+
+/** Any real Gregorian date written `YYYY-MM-DD` (years 0001-9999); the one calendar check in the code base. */
+export function isCalendarDate(s: unknown): s is string {
+  if (typeof s !== 'string') return false;
+  const m = DATE_ONLY.exec(s);
+  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 /**

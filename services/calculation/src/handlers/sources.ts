@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import type { InferEntity } from '@mikro-orm/postgresql';
+import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   CreateSourceResponseSchema,
@@ -74,6 +74,11 @@ function optionalFields(req: CreateSourceRequest | UpdateSourceRequest) {
   };
 }
 
+/** Serializes profile writes per account inside the caller's transaction, so the caps cannot be raced past. */
+async function lockAccountProfiles(em: EntityManager, accountId: bigint): Promise<void> {
+  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`source-profiles:${accountId}`], 'all', em.getTransactionContext());
+}
+
 const limitReached = (reason: string, detail: string) => rpcError(Code.FailedPrecondition, reason, detail);
 
 export function sourceService(deps: ServiceDeps) {
@@ -100,8 +105,7 @@ export function sourceService(deps: ServiceDeps) {
         const active = req.active ?? true;
         const now = deps.now();
         const profile = await deps.orm.em.fork().transactional(async (em) => {
-          // Serialize profile writes per account so the caps cannot be raced past.
-          await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`source-profiles:${accountId}`], 'all', em.getTransactionContext());
+          await lockAccountProfiles(em, accountId);
           const existing = await em.find(SourceProfile, { accountId }, { fields: ['id', 'sourceKey', 'active'] });
           if (existing.some((p) => p.sourceKey === req.sourceKey)) throw rpcError(Code.AlreadyExists, 'source_key_exists', `A source profile for "${req.sourceKey}" already exists.`);
           if (existing.length >= MAX_STORED_PROFILES) throw limitReached('stored_profile_limit_reached', `An account keeps at most ${MAX_STORED_PROFILES} source profiles, archived ones included.`);
@@ -131,7 +135,7 @@ export function sourceService(deps: ServiceDeps) {
         if (req.channelType !== undefined) checkChannel(req.channelType);
         const fields = optionalFields(req);
         const profile = await deps.orm.em.fork().transactional(async (em) => {
-          await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`source-profiles:${accountId}`], 'all', em.getTransactionContext());
+          await lockAccountProfiles(em, accountId);
           const p = await em.findOne(SourceProfile, { id: req.id, accountId });
           if (!p) throw notFound('source_not_found', 'No such source profile.');
           if (req.active === true && !p.active) {

@@ -16,20 +16,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { isCalendarDate } from '@vat/platform/http-inputs';
 import { MEMBER_STATES, currenciesDuring, isMemberState, nationalCurrencyOn } from './national-currency.ts';
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** True for a real calendar date written YYYY-MM-DD (years 0001-9999). */
 export function isIsoCalendarDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !DATE_RE.test(value)) return false;
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(5, 7));
-  const day = Number(value.slice(8, 10));
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-  return day <= days;
+  return isCalendarDate(value);
 }
 
 const isoDate = z.string().refine(isIsoCalendarDate, { message: 'must be a YYYY-MM-DD calendar date' });
