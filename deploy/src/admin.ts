@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, SERVICE_NAMES } from '@vat/platform/config';
-import { createOrm, migrate } from '@vat/platform/db';
+import { createOrm, migrate, ormPool } from '@vat/platform/db';
 import { openGatewayOrm } from '@vat/gateway/start';
 import { KeyStore } from '@vat/gateway/keys';
 import { gatewayEntities } from '@vat/gateway/entities';
@@ -9,6 +9,8 @@ import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_
 import { importEcbFile } from '@vat/calculation/reference/ecb-import';
 import { approveCurrentRateRelease } from '@vat/calculation/reference/approve';
 import { databaseForCli } from './database-for-cli';
+import { runSupplyImport } from './supply-import';
+import { formatOf, type ImportFormat } from './supply-import-records';
 import { createMigration } from './migrations-tool';
 import { MODULES } from './modules';
 
@@ -20,6 +22,8 @@ const USAGE = `usage: npm run --silent admin -- <command>
   integrations create --account <name> --name <name>
   ecb import <file.csv|file.xml>
   rates approve --reviewer <name>        (marks the loaded VAT rate release as reviewed)
+  supply import --account <name> [--format csv|ndjson] [--concurrency <1-16>] [--retry-seconds <n>] <file.csv|file.ndjson>
+                                         (commits supply events in batches; a re-run skips what is committed)
   migrations create <service|gateway>    (developer tool; needs a PostgreSQL server, DATABASE_URL or 127.0.0.1:5432)`;
 
 class UsageError extends Error {}
@@ -31,6 +35,12 @@ function out(value: unknown): void {
 function need(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`missing --${flag}`);
   return value;
+}
+
+function intFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max}`);
+  return Number(value);
 }
 
 async function withKeys<T>(fn: (keys: KeyStore) => Promise<T>): Promise<T> {
@@ -49,7 +59,18 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { account: { type: 'string' }, scope: { type: 'string' }, legacy: { type: 'boolean' }, label: { type: 'string' }, id: { type: 'string' }, name: { type: 'string' }, reviewer: { type: 'string' } },
+    options: {
+      account: { type: 'string' },
+      scope: { type: 'string' },
+      legacy: { type: 'boolean' },
+      label: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      reviewer: { type: 'string' },
+      format: { type: 'string' },
+      concurrency: { type: 'string' },
+      'retry-seconds': { type: 'string' },
+    },
   });
   const [group, action, arg] = positionals;
   if (group === 'keys' && action === 'create') {
@@ -89,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
     try {
       await migrate(orm, db.url, mod.schema);
-      const result = await importEcbFile(db.url, arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`));
+      const result = await importEcbFile(await ormPool(orm), arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`));
       process.stderr.write('\n');
       out(result);
     } finally {
@@ -105,12 +126,27 @@ async function main(argv: string[]): Promise<number> {
     const mod = MODULES.calculation;
     const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
     try {
-      out(await approveCurrentRateRelease(orm, reviewer, new Date()));
+      out(await approveCurrentRateRelease(await ormPool(orm), reviewer, new Date()));
     } finally {
       await orm.close();
       await db.close();
     }
     return 0;
+  }
+  if (group === 'supply' && action === 'import') {
+    const account = need(values.account, 'account');
+    if (!arg || positionals.length > 3) throw new UsageError('give exactly one <file.csv|file.ndjson>');
+    const format = values.format ?? formatOf(arg);
+    if (format !== 'csv' && format !== 'ndjson') throw new UsageError('the file must end in .csv, .ndjson or .jsonl, or give --format csv|ndjson');
+    const concurrency = intFlag(values.concurrency, 'concurrency', 1, 16);
+    const retrySeconds = intFlag(values['retry-seconds'], 'retry-seconds', 0, 86_400);
+    if (!statSync(arg).isFile()) throw new Error(`${arg} is not a file`);
+    const config = loadConfig();
+    // Distributed: an explicit LEDGER_URL reaches the ledger process; otherwise the ledger runs in-process.
+    const ledgerUrl = process.env.LEDGER_URL ? config.serviceUrls.ledger : undefined;
+    const summary = await runSupplyImport({ account, file: arg, format: format as ImportFormat, concurrency, retrySeconds }, config, ledgerUrl);
+    out(summary);
+    return summary.complete && summary.rejected === 0 && summary.failed === 0 ? 0 : 1;
   }
   if (group === 'migrations' && action === 'create') {
     if (!arg) throw new UsageError('missing <service|gateway>');

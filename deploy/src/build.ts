@@ -2,9 +2,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import type { Logger } from 'pino';
 import { DEFAULT_SERVICE_PORTS, SERVICE_NAMES, type Config, type ServiceName } from '@vat/platform/config';
+import { readOrCreateKeyFile } from '@vat/platform/crypto';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@vat/platform/embedded-pg';
 import { startGateway, type RunningGateway } from '@vat/gateway/start';
-import { createBus, MODULES, networkTransports, requireInternalToken, routerTransports, startService, wireClients, type RunningService } from './compose';
+import { createClients } from '@vat/platform/clients';
+import { stopwatch } from '@vat/platform/stopwatch';
+import { createBus, directTransports, MODULES, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
 
 export type Mode = 'all' | 'gateway' | ServiceName;
 
@@ -25,18 +28,27 @@ export function isMode(value: string | undefined): value is Mode {
 
 /**
  * The one composition root. `all`: every service in this process on embedded PostgreSQL (or
- * DATABASE_URL) with router transports; a service name: that service alone behind HTTP/2 Connect;
+ * DATABASE_URL) with direct in-process transports; a service name: that service alone behind HTTP/2 Connect;
  * `gateway`: the REST gateway reaching the services over HTTP/2.
  */
 export async function build(mode: Mode, config: Config, log: Logger): Promise<Built> {
+  const boot = process.cpuUsage();
+  log.info({ mode, ms: Math.round(process.uptime() * 1000), cpuMs: Math.round((boot.user + boot.system) / 1000) }, 'process started, modules loaded');
+  // One process keeps its own key in DATA_DIR (generated once, 0600); a service process must be given DATA_ENCRYPTION_KEY.
+  if (mode === 'all' && !config.dataEncryptionKey) {
+    const file = readOrCreateKeyFile(config.dataDir);
+    if (file.created) log.warn({ path: file.path }, 'generated a new data-encryption key; keep it with the database (identifiers encrypted under it cannot be read without it)');
+    config = { ...config, dataEncryptionKey: file.key };
+  }
   const stops: (() => Promise<void>)[] = [];
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     if (mode !== 'all') throw new Error(`DATABASE_URL is required to run "${mode}" as its own process`);
+    const elapsed = stopwatch();
     embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true });
     databaseUrl = embedded.url;
-    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+    log.info({ dataDir: config.dataDir, ...elapsed() }, 'embedded PostgreSQL (PGlite) started');
   }
   if (mode !== 'all' && !config.natsUrl) throw new Error(`NATS_URL is required to run "${mode}" as its own process`);
   const poolMax = embedded ? 4 : 10;
@@ -54,20 +66,21 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
   };
   try {
     if (mode === 'all') {
-      for (const name of SERVICE_NAMES) services.push(await startService(MODULES[name], config, databaseUrl, bus, log, poolMax));
-      const clients = wireClients(services, routerTransports(services));
+      const clients = createClients(directTransports(services, config));
+      for (const name of SERVICE_NAMES) services.push(await startService(MODULES[name], config, databaseUrl, bus, log, poolMax, clients));
+      const elapsed = stopwatch();
       gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
+      log.info(elapsed(), 'gateway started');
       servers.push(gateway.app);
     } else if (mode === 'gateway') {
-      const clients = wireClients([], networkTransports(config));
+      const clients = createClients(networkTransports(config));
       gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
       servers.push(gateway.app);
     } else {
-      const svc = await startService(MODULES[mode], config, databaseUrl, bus, log, poolMax);
+      const svc = await startService(MODULES[mode], config, databaseUrl, bus, log, poolMax, createClients(networkTransports(config)));
       services.push(svc);
-      wireClients(services, networkTransports(config));
       const rpc = Fastify({ http2: true, logger: false });
-      await rpc.register(fastifyConnectPlugin, { routes: svc.routes, interceptors: [requireInternalToken(config.internalToken)] });
+      await rpc.register(fastifyConnectPlugin, { routes: svc.routes, interceptors: serviceInterceptors(config) });
       const health = Fastify({ logger: false });
       health.get('/health', async () => ({ status: 'ok' }));
       health.get('/ready', async (_req, reply) => {
@@ -77,6 +90,7 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
       });
       servers.push(rpc as unknown as FastifyInstance, health);
     }
+    startRelays(bus, services);
   } catch (err) {
     await stopAll();
     throw err;

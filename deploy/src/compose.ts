@@ -3,20 +3,23 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
 import { ReadinessService, GetReadinessResponseSchema } from '@vat/gen/vat/platform/v1/readiness_service_pb';
-import { createClients, internalTokenInterceptor, type Clients } from '@vat/platform/clients';
+import { internalTokenInterceptor, lazyTransport, type Clients } from '@vat/platform/clients';
+import { createDirectTransport } from '@vat/platform/direct-transport';
 import type { Config, ServiceName } from '@vat/platform/config';
 import { createOrm, databaseAnswers, migrate, pendingMigrations } from '@vat/platform/db';
+import { databaseFaultInterceptor } from '@vat/platform/db-faults';
 import type { EventBus } from '@vat/platform/bus';
 import { InProcessBus } from '@vat/platform/bus';
 import { JetStreamBus } from '@vat/platform/jetstream-bus';
 import { OutboxRelay } from '@vat/platform/outbox';
-import { Code, ConnectError } from '@vat/platform/rpc-errors';
-import { PRINCIPAL_HEADERS } from '@vat/platform/principal';
-import type { ReadinessProbe, ServiceDeps, ServiceModule } from '@vat/platform/service-module';
+import { inputGuardInterceptor } from '@vat/platform/input-guard';
+import { principalInterceptor } from '@vat/platform/principal';
+import { stopwatch } from '@vat/platform/stopwatch';
+import type { AnyServiceModule, ReadinessProbe, ServiceDeps } from '@vat/platform/service-module';
 import { MODULES } from './modules';
 
 export type RunningService = {
-  module: ServiceModule;
+  module: AnyServiceModule;
   deps: ServiceDeps;
   routes: (router: ConnectRouter) => void;
   readiness(): Promise<{ ready: boolean; checks: ReadinessProbe[] }>;
@@ -27,17 +30,22 @@ export function createBus(config: Config, log: Logger, name: string): EventBus {
   return config.natsUrl ? new JetStreamBus(config.natsUrl, name, log) : new InProcessBus();
 }
 
-/** Creates the ORM, applies migrations, seeds reference data, subscribes consumers and starts the relay. */
-export async function startService(mod: ServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number): Promise<RunningService> {
+/** Creates the ORM, applies migrations, seeds reference data and subscribes consumers; `startRelays` starts its relay. */
+export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, clients: Clients): Promise<RunningService> {
   const slog = log.child({ service: mod.name });
+  let elapsed = stopwatch();
   const orm = await createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax });
+  slog.info(elapsed(), 'ORM initialised');
+  elapsed = stopwatch();
   const applied = await migrate(orm, databaseUrl, mod.schema);
-  if (applied.length) slog.info({ applied }, 'migrations applied');
-  const relay = new OutboxRelay(orm, mod.schema, bus, slog, config.outboxPollMs);
-  const deps: ServiceDeps = { config, orm, databaseUrl, bus, relay, log: slog, clients: undefined as unknown as Clients, now: () => new Date() };
+  slog.info({ ...elapsed(), applied }, applied.length ? 'migrations applied' : 'migrations up to date');
+  const pool = (await orm.em.getConnection().getNativeClient()) as ServiceDeps['pool'];
+  const relay = new OutboxRelay(pool, mod.schema, bus, slog, config.outboxPollMs);
+  const deps: ServiceDeps = mod.context({ config, orm, pool, databaseUrl, bus, relay, log: slog, clients, now: () => new Date() });
+  elapsed = stopwatch();
   await mod.seed?.(deps);
+  if (mod.seed) slog.info(elapsed(), 'reference data ready');
   for (const sub of mod.consumers?.(deps) ?? []) await bus.subscribe(sub);
-  relay.start();
   const readiness = async () => {
     const checks: ReadinessProbe[] = [];
     const db = await databaseAnswers(orm);
@@ -70,21 +78,48 @@ export async function startService(mod: ServiceModule, config: Config, databaseU
   };
 }
 
-/** Server-side check that a call came from the gateway (distributed mode with INTERNAL_TOKEN). */
-export function requireInternalToken(token: string | undefined): Interceptor {
-  return (next) => async (req) => {
-    if (token && req.header.get(PRINCIPAL_HEADERS.token) !== token) throw new ConnectError('caller is not the gateway', Code.Unauthenticated);
-    return next(req);
-  };
+/**
+ * Opens the bus and starts every relay. Call it once every consumer of the process is subscribed:
+ * events pending in an outbox at start-up then reach them instead of a bus with no subscriber.
+ */
+export function startRelays(bus: EventBus, services: RunningService[]): void {
+  bus.open();
+  for (const s of services) s.deps.relay.start();
 }
 
-/** In-process transports (`npm start`): each service behind its own router transport. */
-export function routerTransports(running: RunningService[]): (name: ServiceName) => Transport {
-  const map = new Map<ServiceName, Transport>();
-  for (const r of running) map.set(r.module.name, createRouterTransport(r.routes));
+/**
+ * The server-side interceptors every service runs, whatever the transport (HTTP/2, router, direct).
+ * The internal token guards a network boundary; calls inside one process do not cross one.
+ */
+export function serviceInterceptors(config: Config, inProcess = false): Interceptor[] {
+  return [principalInterceptor(inProcess ? undefined : config.internalToken), inputGuardInterceptor(), databaseFaultInterceptor()];
+}
+
+/**
+ * In-process transports (`npm start`): the gateway and services call each other's implementations
+ * directly (no framing, no protobuf encoding) through the same interceptors; resolved on first call.
+ */
+export function directTransports(running: RunningService[], config: Config): (name: ServiceName) => Transport {
+  return inProcessTransports(running, (routes) => createDirectTransport(routes, { interceptors: serviceInterceptors(config, true) }));
+}
+
+/** The same services behind Connect's router transport (full protocol in memory); the contract suite compares. */
+export function routerTransports(running: RunningService[], config: Config): (name: ServiceName) => Transport {
+  return inProcessTransports(running, (routes) => createRouterTransport(routes, { router: { interceptors: serviceInterceptors(config, true) } }));
+}
+
+function inProcessTransports(running: RunningService[], make: (routes: RunningService['routes']) => Transport): (name: ServiceName) => Transport {
+  const cache = new Map<ServiceName, Transport>();
   return (name) => {
-    const t = map.get(name);
-    if (!t) throw new Error(`service ${name} is not running in this process`);
+    let t = cache.get(name);
+    if (!t) {
+      t = lazyTransport(() => {
+        const r = running.find((s) => s.module.name === name);
+        if (!r) throw new Error(`service ${name} is not running in this process`);
+        return make(r.routes);
+      });
+      cache.set(name, t);
+    }
     return t;
   };
 }
@@ -102,10 +137,5 @@ export function networkTransports(config: Config): (name: ServiceName) => Transp
   };
 }
 
-export function wireClients(running: RunningService[], transportFor: (name: ServiceName) => Transport): Clients {
-  const clients = createClients(transportFor);
-  for (const r of running) r.deps.clients = clients;
-  return clients;
-}
 
 export { MODULES };

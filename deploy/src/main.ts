@@ -2,6 +2,7 @@ import { loadConfig } from '@vat/platform/config';
 import { createLogger } from '@vat/platform/logger';
 import { build, isMode } from './build';
 
+const SHUTDOWN_GRACE_MS = 10_000;
 const mode = process.argv[2] ?? 'all';
 if (!isMode(mode)) {
   console.error(`usage: main.ts all|gateway|calculation|classification|compliance-reports|thresholds|ledger (got "${mode}")`);
@@ -18,6 +19,13 @@ try {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // In-flight requests get SHUTDOWN_GRACE_MS to finish; a client that stalls a download cannot keep
+    // the process alive past that (it exits 1 so a supervisor sees the forced stop).
+    const force = setTimeout(() => {
+      log.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'in-flight requests did not finish; stopping now');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
     await built.stop();
     process.exit(0);
   };

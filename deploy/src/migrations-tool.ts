@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createOrm } from '@vat/platform/db';
-import type { ServiceModule } from '@vat/platform/service-module';
+import type { AnyServiceModule as ServiceModule } from '@vat/platform/service-module';
 
 const SCRATCH_DB = 'vat_migrations_scratch';
 

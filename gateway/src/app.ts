@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
 import type { Clients } from '@vat/platform/clients';
 import { principalHeaders } from '@vat/platform/principal';
 import { Authenticator } from './auth';
-import { HttpError, toHttpError } from './errors';
+import { onEveryRequest, requestLogView } from './edge';
+import { frameworkErrorToHttp, HttpError, toHttpError } from './errors';
+import { DOCS_PREFIX, SECURITY_HEADERS } from './headers';
+import { useJsonBodyParser } from './json-body';
 import type { KeyStore } from './keys';
 import type { Limiter } from './limiter';
+import { checkParameters } from './parameters';
+import { answerClientError, answerUnservedRequests } from './raw-answers';
 import type { RouteDef, RouteTable } from './route';
 import { validationToHttpError } from './validation';
+import { wireValidatorCompiler } from './wire-schema';
 import { healthRoutes, type ReadinessReport } from './routes/health';
 import { allRoutes } from './routes/index';
 
@@ -32,11 +38,14 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+/** Longest path segment the router matches; a longer one answers 414 `uri_too_long`. */
+const MAX_PARAM_LENGTH = 500;
 
 /** The REST gateway: keys and scopes, the route table, REST <-> RPC, OpenAPI. */
 export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
+  const log = deps.log.child({ component: 'gateway' }, { serializers: { req: requestLogView } });
   const app = Fastify({
-    loggerInstance: deps.log.child({ component: "gateway" }) as unknown as FastifyBaseLogger,
+    loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (req) => {
@@ -44,24 +53,28 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true, strict: false } },
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    // Node would answer a request without Host with an empty 400; onEveryRequest answers it instead.
+    http: { requireHostHeader: false },
+    frameworkErrors: (err, req, reply) => {
+      void reply.header('x-request-id', req.id).headers(SECURITY_HEADERS);
+      sendError(reply, frameworkErrorToHttp(err, MAX_PARAM_LENGTH));
+    },
+    clientErrorHandler: (err, socket) => answerClientError(log, err, socket),
   });
-  // Bodies are JSON only: without this Fastify's default text/plain parser hands a string to the
-  // routes (400 instead of 415 unsupported_media_type).
-  app.removeContentTypeParser('text/plain');
+  answerUnservedRequests(app.server);
+  useJsonBodyParser(app);
+  // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
+  app.setValidatorCompiler(wireValidatorCompiler);
   const auth = new Authenticator(deps.keys, deps.authCacheMs);
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id);
-  });
+  app.addHook('onRequest', onEveryRequest);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     let http: HttpError;
     if (err.validation) {
       const schema = (req.routeOptions.schema as Record<string, unknown> | undefined)?.[err.validationContext ?? 'body'];
       http = validationToHttpError(err.validation, err.validationContext ?? 'body', schema as never);
-    } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (err instanceof SyntaxError && err.statusCode === 400)) {
-      http = new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
     } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       http = new HttpError(413, 'payload_too_large', `The request body exceeds ${deps.bodyLimitBytes} bytes.`);
     } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
@@ -73,8 +86,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     } else {
       http = toHttpError(err);
     }
-    if (http.status >= 500) req.log.error({ err }, 'request failed');
-    void reply.status(http.status).send({ error: http.code, detail: http.detail, ...http.extra });
+    if (http.status >= 500 && http.status !== 503) req.log.error({ err }, 'request failed');
+    else if (http.status === 503) req.log.warn({ code: http.code, cause: err.message }, 'request answered 503');
+    sendError(reply, http);
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -88,9 +102,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
-  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients)];
+  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId))];
   for (const def of table) registerRoute(app, def, auth, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
@@ -102,22 +116,25 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
     url: def.url,
     config: { route: def },
     ...(def.validate === false ? { validatorCompiler: () => () => true } : {}),
+    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: {
       summary: def.summary,
       tags: def.tags,
       ...(def.access === 'public' ? {} : { security: [{ apiKey: [] }] }),
       ...def.schema,
     },
-    onRequest: async (req) => {
+    onRequest: async (req, reply) => {
       if (def.access === 'public') {
         // Public classification routes keep their dedicated limit (per client address) and fail closed.
         if (def.limiter) await enforceLimit(deps, def, `ip:${req.ip}`);
         return;
       }
+      reply.header('cache-control', 'no-store');
       const principal = await auth.authenticate(req, def.access);
       await enforceLimit(deps, def, principal.apiKeyId.toString());
       (req as { principal?: unknown }).principal = principal;
     },
+    preValidation: async (req) => checkParameters(req, def),
     handler: async (req, reply) => {
       const principal = (req as { principal?: Parameters<typeof principalHeaders>[0] }).principal;
       const headers = principal ? principalHeaders(principal) : {};
@@ -130,6 +147,10 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
       return def.handler({ req, reply, principal, call: { headers, signal: controller.signal } });
     },
   });
+}
+
+function sendError(reply: FastifyReply, http: HttpError): void {
+  void reply.status(http.status).send({ error: http.code, detail: http.detail, ...http.extra });
 }
 
 async function enforceLimit(deps: GatewayDeps, def: RouteDef, bucket: string): Promise<void> {

@@ -1,5 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
+import { SupplyEventRejectionsSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { metadataOf, reasonOf } from '@vat/platform/rpc-errors';
+import { isDatabaseUnavailable } from '@vat/platform/db-faults';
 
 /** An error that is already an HTTP answer: status plus the spec's `{ error, detail }` body. */
 export class HttpError extends Error {
@@ -51,11 +53,36 @@ export function httpErrorFromConnect(err: ConnectError): HttpError {
   if (status >= 500 && status !== 503 && status !== 501) return new HttpError(500, 'internal_error', 'The server failed to process the request.');
   const code = reasonOf(err) ?? DEFAULT_CODE_BY_STATUS[status] ?? 'internal_error';
   if (status === 503) return new HttpError(503, code === 'unavailable' ? 'service_unavailable' : code, 'A backing service is temporarily unavailable; retry with the same request.');
-  return new HttpError(status, code, err.rawMessage, metadataOf(err));
+  return new HttpError(status, code, err.rawMessage, { ...metadataOf(err), ...itemErrorsOf(err) });
 }
 
+/** Per-item refusals of a batch (supply events) as the documented `errors` list of the body. */
+function itemErrorsOf(err: ConnectError): Record<string, unknown> {
+  const items = err.findDetails(SupplyEventRejectionsSchema)[0]?.items;
+  if (!items) return {};
+  return { errors: items.map((i) => ({ index: i.index, event_id: i.eventId ?? null, field: i.field ?? null, error: i.error, detail: i.detail })) };
+}
+
+/** Any failure as an HTTP answer; the gateway's own database being unreachable is a retryable 503. */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof ConnectError) return httpErrorFromConnect(err);
+  if (isDatabaseUnavailable(err)) return new HttpError(503, 'service_unavailable', 'A backing service is temporarily unavailable; retry with the same request.');
   return new HttpError(500, 'internal_error', 'The server failed to process the request.');
+}
+
+/**
+ * Fastify's answers to request targets it cannot route (its `frameworkErrors`): bad
+ * percent-encoding or UTF-8 in the path, and a path segment over the router's length limit.
+ */
+export function frameworkErrorToHttp(err: { code?: string }, maxParamLength: number): HttpError {
+  if (err.code === 'FST_ERR_BAD_URL') return new HttpError(400, 'invalid_url', 'The request path is not valid percent-encoded UTF-8.');
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return new HttpError(414, 'uri_too_long', `A path segment exceeds ${maxParamLength} characters.`);
+  return toHttpError(err);
+}
+
+/** A client-supplied name as it may appear in a detail text: control characters escaped, bounded length. */
+export function printable(name: string): string {
+  const escaped = JSON.stringify(name).slice(1, -1);
+  return escaped.length > 60 ? `${escaped.slice(0, 60)}…` : escaped;
 }

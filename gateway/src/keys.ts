@@ -43,6 +43,12 @@ export class KeyStore {
     return { id: acc.id, name: acc.name };
   }
 
+  /** The account of this name, if there is one (the admin CLI acts for an account by name). */
+  async findAccount(name: string): Promise<{ id: bigint; name: string } | undefined> {
+    const acc = await this.orm.em.fork().findOne(Account, { name });
+    return acc ? { id: acc.id, name: acc.name } : undefined;
+  }
+
   async create(accountName: string, scope: string, legacy: boolean, label?: string) {
     if (!legacy && !(V2_SCOPES as readonly string[]).includes(scope)) throw new Error(`unknown scope ${scope}; one of ${V2_SCOPES.join(', ')}`);
     const account = await this.ensureAccount(accountName);

@@ -22,8 +22,10 @@ export type RouteDef = {
   summary: string;
   tags: string[];
   schema?: Omit<FastifySchema, 'summary' | 'tags'>;
-  /** false: the schema documents the body but the handler validates it (for spec-exact error codes). */
+  /** false: the schema only documents the body; the handler maps it item by item (per-item errors). */
   validate?: boolean;
+  /** A larger body limit than the gateway's default, for bulk routes. */
+  bodyLimit?: number;
   handler: (ctx: RouteContext) => Promise<unknown>;
 };
 

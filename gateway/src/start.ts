@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventBus } from '@vat/platform/bus';
 import type { Clients } from '@vat/platform/clients';
@@ -25,7 +26,7 @@ export type RunningGateway = { app: FastifyInstance; keys: KeyStore; stop(): Pro
 /** Builds the gateway with its own schema (accounts, keys, integrations, usage) and its consumers. */
 export async function startGateway(o: { config: Config; databaseUrl: string; bus: EventBus; log: Logger; clients: Clients; poolMax: number; authCacheMs?: number }): Promise<RunningGateway> {
   const orm = await openGatewayOrm(o.databaseUrl, o.poolMax);
-  await o.bus.subscribe(usageConsumer(orm));
+  await o.bus.subscribe(usageConsumer((await orm.em.getConnection().getNativeClient()) as pg.Pool));
   const keys = new KeyStore(orm);
   const limiter: Limiter = o.config.redisUrl ? new RedisLimiter(o.config.redisUrl) : new MemoryLimiter();
   const readiness = async (): Promise<ReadinessReport> => {

@@ -1,27 +1,36 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import type { Subscription } from '@vat/platform/bus';
-import { consumeOnce } from '@vat/platform/outbox';
+import { freshEvents } from '@vat/platform/inbox';
 import { decodeEvent, subjectOf } from '@vat/platform/events';
 
 export const USAGE_CONSUMER = 'gateway-key-usage';
 
-/** Counts stored calculations per API key (shown by `admin keys list`), once per event. */
-export function usageConsumer(orm: MikroORM): Subscription {
+/** One statement per batch: the inbox insert, then the counters of only the fresh events, summed per key. */
+const APPLY_USAGE_SQL = `with ${freshEvents('gateway')},
+  events as (
+    select distinct on (event_id) event_id, api_key_id, recorded_at
+    from unnest($1::text[], $3::bigint[], $4::timestamptz[]) as e(event_id, api_key_id, recorded_at)),
+  usage as (
+    select api_key_id, count(*) as n, max(recorded_at) as last_at
+    from events join fresh using (event_id) group by api_key_id)
+  update "gateway".api_key k
+  set calculation_count = k.calculation_count + usage.n, last_calculation_at = greatest(k.last_calculation_at, usage.last_at)
+  from usage where k.id = usage.api_key_id`;
+
+/** Counts stored calculations per API key (shown by `admin keys list`), once per event, a batch per statement. */
+export function usageConsumer(pool: pg.Pool): Subscription {
   return {
     durable: USAGE_CONSUMER,
     subjects: [subjectOf(CalculationRecordedSchema)],
-    handler: async (msg) => {
-      const ev = decodeEvent(CalculationRecordedSchema, msg.data);
-      await consumeOnce(orm, 'gateway', USAGE_CONSUMER, ev.eventId || msg.id, async (em) => {
-        await em.getConnection().execute(
-          `update "gateway".api_key set calculation_count = calculation_count + 1,
-             last_calculation_at = greatest(coalesce(last_calculation_at, ?::timestamptz), ?::timestamptz) where id = ?`,
-          [ev.recordedAt, ev.recordedAt, ev.apiKeyId.toString()],
-          'run',
-          em.getTransactionContext(),
-        );
-      });
+    handler: async (batch) => {
+      const events = batch.map((msg) => ({ msg, ev: decodeEvent(CalculationRecordedSchema, msg.data) }));
+      await pool.query(APPLY_USAGE_SQL, [
+        events.map(({ msg, ev }) => ev.eventId || msg.id),
+        USAGE_CONSUMER,
+        events.map(({ ev }) => ev.apiKeyId.toString()),
+        events.map(({ ev }) => ev.recordedAt || null),
+      ]);
     },
   };
 }

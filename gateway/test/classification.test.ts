@@ -4,7 +4,7 @@ import { startHarness, type Harness } from '../../test/support/harness';
 
 const backends = await requireBackends(['postgres']);
 
-const RESOLVE = { scheme: 'cn', exact_code: '01012100', catalog_version: 'CN2024', jurisdiction: 'DE', legal_date: '2024-06-01' };
+const RESOLVE = { scheme: 'cn', exact_code: '01012100', catalog_version: '2024', jurisdiction: 'DE', legal_date: '2024-06-01' };
 
 describe.skipIf(!backends.ok)('classification over REST (unprovisioned installation)', () => {
   let h: Harness;
@@ -25,7 +25,7 @@ describe.skipIf(!backends.ok)('classification over REST (unprovisioned installat
       ['cn', '01012100', ''],
       ['cn', '0101', ''],
       ['cn', '01', '?legal_date=2024-06-01'],
-      ['cn', '01012100', '?legal_date=2021-01-01&catalog_version=CN2021'],
+      ['cn', '01012100', '?legal_date=2021-01-01&catalog_version=2021'],
       ['cpa', '01.11.11', ''],
       ['cpa', '01.1', '?legal_date=2020-01-01'],
     ])('%s %s%s answers 404 catalog_unavailable with a detail (no catalog seeded)', async (scheme, code, qs) => {
@@ -62,6 +62,10 @@ describe.skipIf(!backends.ok)('classification over REST (unprovisioned installat
       ['legal_date=2024-02-30', 'invalid_legal_date'],
       ['legal_date=yesterday', 'invalid_legal_date'],
       ['catalog_version=' + 'v'.repeat(41), 'invalid_catalog_version'],
+      ['catalog_version=%00', 'invalid_catalog_version'],
+      ['catalog_version=', 'invalid_catalog_version'],
+      ['catalog_version=2022%0D%0A', 'invalid_catalog_version'],
+      ['catalog_version=CN2022', 'invalid_catalog_version'],
       ['scheme=cn', 'unknown_parameter'],
     ])('%s answers 400 %s', async (qs, code) => {
       await fails(await h.inject({ method: 'GET', url: `/v1/classification-codes/cn/01012100?${qs}` }), 400, code);
@@ -82,7 +86,7 @@ describe.skipIf(!backends.ok)('classification over REST (unprovisioned installat
     });
 
     it.each([
-      ['cpa', { ...RESOLVE, scheme: 'cpa', exact_code: '01.11.11', catalog_version: 'CPA2.1' }],
+      ['cpa', { ...RESOLVE, scheme: 'cpa', exact_code: '01.11.11', catalog_version: '2.1' }],
       ['another jurisdiction', { ...RESOLVE, jurisdiction: 'FR', legal_date: '2021-01-01' }],
       ['a chapter code', { ...RESOLVE, exact_code: '01' }],
     ])('stays needs_review for %s', async (_n, body) => {
@@ -106,6 +110,10 @@ describe.skipIf(!backends.ok)('classification over REST (unprovisioned installat
       ['code too long', { ...RESOLVE, exact_code: '1'.repeat(25) }, 'invalid_code'],
       ['missing catalog_version', { ...RESOLVE, catalog_version: undefined }, 'invalid_catalog_version'],
       ['catalog_version too long', { ...RESOLVE, catalog_version: 'x'.repeat(41) }, 'invalid_catalog_version'],
+      ['empty catalog_version', { ...RESOLVE, catalog_version: '' }, 'invalid_catalog_version'],
+      ['catalog_version with NUL', { ...RESOLVE, catalog_version: '2024\u0000' }, 'invalid_catalog_version'],
+      ['catalog_version with CRLF', { ...RESOLVE, catalog_version: '2024\r\n' }, 'invalid_catalog_version'],
+      ['CPA-style catalog_version for cn', { ...RESOLVE, catalog_version: '2.1' }, 'invalid_catalog_version'],
       ['missing jurisdiction', { ...RESOLVE, jurisdiction: undefined }, 'invalid_jurisdiction'],
       ['lower-case jurisdiction', { ...RESOLVE, jurisdiction: 'de' }, 'invalid_jurisdiction'],
       ['three-letter jurisdiction', { ...RESOLVE, jurisdiction: 'DEU' }, 'invalid_jurisdiction'],

@@ -21,7 +21,7 @@ type OpenApi = { openapi: string; info: { title: string; version: string }; path
 /** The route table the gateway registers (handlers are never called here, so no clients are needed). */
 const ROUTES: RouteDef[] = [
   ...healthRoutes(async () => ({ ready: true, checks: [] })),
-  ...allRoutes({} as Clients),
+  ...allRoutes({} as Clients, async () => false),
 ];
 const openapiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 const pathParams = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);

@@ -28,3 +28,16 @@ describe.skipIf(!backends.ok)('gateway on PostgreSQL: keys and scopes', () => {
     expect(wrong.json().error).toBe('insufficient_scope');
   });
 });
+
+describe.skipIf(!backends.ok)('npm start with INTERNAL_TOKEN set', () => {
+  it('serves authenticated calls: the token guards the network boundary, not calls inside the process', async () => {
+    const h = await startHarness({ env: { INTERNAL_TOKEN: 'a-long-internal-token-for-the-test' } });
+    try {
+      const k = await h.key('token-acct', 'full');
+      const r = await h.inject({ method: 'GET', url: '/v1/sources', headers: { 'x-api-key': k.key } });
+      expect(r.statusCode, r.body).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});

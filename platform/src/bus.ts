@@ -1,12 +1,26 @@
 /** A domain event as carried on the bus: the id doubles as the JetStream `Nats-Msg-Id`. */
 export type BusMessage = { id: string; subject: string; data: Uint8Array };
-export type BusHandler = (msg: BusMessage) => Promise<void>;
-export type Subscription = { durable: string; subjects: string[]; handler: BusHandler };
 
-/** The one interface both the in-process bus (`npm start`) and JetStream (distributed) implement. */
+/**
+ * Applies a batch of events in one unit of work (one statement or one transaction, recording every
+ * id in the consumer's inbox: see `platform/src/inbox.ts`). Throwing redelivers the whole batch, so
+ * a batch may repeat ids already applied.
+ */
+export type BatchHandler = (batch: BusMessage[]) => Promise<void>;
+
+/** A durable consumer: the name survives restarts, and events published while it was away reach it. */
+export type Subscription = { durable: string; subjects: string[]; handler: BatchHandler };
+
+/**
+ * The one interface both the in-process bus (`npm start`) and JetStream (distributed) implement.
+ * The composition root subscribes every consumer of the process, then calls `open()`, and only then
+ * starts the outbox relays: publishing before `open()` and subscribing after it are refused.
+ */
 export interface EventBus {
-  publish(msg: BusMessage): Promise<void>;
+  /** Resolves with the ids the bus accepted (the rest stay in the outbox); rejects if it accepted none. */
+  publish(batch: BusMessage[]): Promise<string[]>;
   subscribe(sub: Subscription): Promise<void>;
+  open(): void;
   connected(): boolean;
   close(): Promise<void>;
 }
@@ -23,27 +37,54 @@ export function subjectMatches(pattern: string, subject: string): boolean {
   return p.length === s.length;
 }
 
+/** Enforces subscribe-everything-then-open, the order that keeps events pending at start-up. */
+export class OpenGate {
+  private opened = false;
+
+  open(): void {
+    this.opened = true;
+  }
+
+  beforePublish(): void {
+    if (!this.opened) throw new Error('event bus not open: publishing before every consumer subscribed would lose events');
+  }
+
+  beforeSubscribe(durable: string): void {
+    if (this.opened) throw new Error(`durable ${durable} subscribed after the bus opened: subscribe every consumer first`);
+  }
+}
+
 /**
  * In-process bus with JetStream's delivery contract: publish resolves only after every matching
- * durable consumer handled the message; ids already delivered inside the window are dropped.
+ * durable consumer handled its part of the batch; ids already delivered inside the window are dropped.
  */
 export class InProcessBus implements EventBus {
   private readonly subs: Subscription[] = [];
   private readonly delivered = new Map<string, number>();
+  private readonly gate = new OpenGate();
   constructor(private readonly duplicateWindowMs = 120_000) {}
 
-  async publish(msg: BusMessage): Promise<void> {
+  async publish(batch: BusMessage[]): Promise<string[]> {
+    this.gate.beforePublish();
     this.expire();
-    if (this.delivered.has(msg.id)) return;
+    const fresh = [...new Map(batch.filter((m) => !this.delivered.has(m.id)).map((m) => [m.id, m])).values()];
     for (const sub of this.subs) {
-      if (sub.subjects.some((p) => subjectMatches(p, msg.subject))) await sub.handler(msg);
+      const mine = fresh.filter((m) => sub.subjects.some((p) => subjectMatches(p, m.subject)));
+      if (mine.length) await sub.handler(mine);
     }
-    this.delivered.set(msg.id, Date.now());
+    const now = Date.now();
+    for (const m of fresh) this.delivered.set(m.id, now);
+    return batch.map((m) => m.id);
   }
 
   async subscribe(sub: Subscription): Promise<void> {
+    this.gate.beforeSubscribe(sub.durable);
     if (this.subs.some((s) => s.durable === sub.durable)) throw new Error(`durable ${sub.durable} already subscribed`);
     this.subs.push(sub);
+  }
+
+  open(): void {
+    this.gate.open();
   }
 
   connected(): boolean {

@@ -29,6 +29,19 @@ export function internalTokenInterceptor(token: string | undefined): Interceptor
   };
 }
 
+/**
+ * A transport resolved on first use, so clients can be built before the services they reach exist
+ * (the composition root builds clients first and hands them to every service's deps).
+ */
+export function lazyTransport(resolve: () => Transport): Transport {
+  let t: Transport | undefined;
+  const get = () => (t ??= resolve());
+  return {
+    unary: (...args) => get().unary(...args),
+    stream: (...args) => get().stream(...args),
+  };
+}
+
 export function createClients(transportFor: (service: ServiceName) => Transport): Clients {
   const calc = transportFor('calculation');
   return {

@@ -24,6 +24,7 @@ const envSchema = z.object({
   INTERNAL_TOKEN: z.string().min(16).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60000).default(250),
+  DATA_ENCRYPTION_KEY: z.string().optional(),
 });
 
 export type Config = {
@@ -40,6 +41,8 @@ export type Config = {
   internalToken?: string;
   rateLimitPerMinute: number;
   outboxPollMs: number;
+  /** Text form of the 32-byte key for data encrypted at rest; checked by the processes that use it (platform/src/crypto.ts). */
+  dataEncryptionKey?: string;
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -71,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     internalToken: e.INTERNAL_TOKEN,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     outboxPollMs: e.OUTBOX_POLL_MS,
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
   };
 }
 

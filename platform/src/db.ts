@@ -2,6 +2,7 @@ import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/postgresql
 import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
+import { releaseDeadClients } from './db-faults';
 
 export type ServiceOrm = MikroORM;
 
@@ -15,6 +16,12 @@ export type OrmOptions = {
   debug?: boolean;
 };
 
+/**
+ * How long a call waits for a database connection (a new one, or a free one from the pool) before it
+ * fails, and answers 503, instead of hanging while the database host does not answer at all.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** One ORM per service, its default schema being the service's own PostgreSQL schema. */
 export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
   const options: Options = {
@@ -23,6 +30,7 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
     entities: o.entities,
     extensions: [Migrator],
     pool: { min: 0, max: o.poolMax ?? 10 },
+    driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, onPoolCreated: (pool: pg.Pool) => releaseDeadClients(pool) },
     debug: o.debug ?? false,
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -41,6 +49,11 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
   return MikroORM.init(options);
 }
 
+/** The ORM's own pg pool: the service's one pool, for raw SQL on hot and bulk paths. */
+export async function ormPool(orm: ServiceOrm): Promise<pg.Pool> {
+  return (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+}
+
 function lockKey(schema: string): bigint {
   // Stable 63-bit key derived from the schema name, so each service's migrations lock independently.
   let h = 1469598103934665603n;
@@ -53,9 +66,11 @@ function lockKey(schema: string): bigint {
 
 /**
  * Applies committed migrations while holding a PostgreSQL advisory lock on a dedicated session,
- * so two replicas starting together never run the same migration twice.
+ * so two replicas starting together never run the same migration twice. When every committed
+ * migration is already recorded (every start but the first after an upgrade) it costs one query.
  */
 export async function migrate(orm: ServiceOrm, clientUrl: string, schema: string): Promise<string[]> {
+  if ((await pendingMigrations(orm)).length === 0) return [];
   const lock = new pg.Client({ connectionString: clientUrl });
   await lock.connect();
   const key = lockKey(schema).toString();
@@ -70,11 +85,23 @@ export async function migrate(orm: ServiceOrm, clientUrl: string, schema: string
   }
 }
 
-/** Names of committed migrations that are not yet applied. */
+/** Names of committed migrations that are not yet applied (one query on the schema's migrations table). */
 export async function pendingMigrations(orm: ServiceOrm): Promise<string[]> {
-  const pending = await orm.migrator.getPending();
-  return pending.map((m) => m.name);
+  const options = orm.config.get('migrations');
+  const committed = (options.migrationsList ?? []).map((m) => m.name);
+  let applied: Set<string>;
+  try {
+    const res = await (await ormPool(orm)).query<{ name: string }>(`select name from "${orm.config.get('schema')}"."${options.tableName}"`);
+    applied = new Set(res.rows.map((r) => r.name));
+  } catch (err) {
+    if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
+    applied = new Set();
+  }
+  return committed.filter((name) => !applied.has(name));
 }
+
+/** SQLSTATE of a missing table: no migration has run in the schema yet. */
+const UNDEFINED_TABLE = '42P01';
 
 /** True when the database answers a trivial query. */
 export async function databaseAnswers(orm: ServiceOrm): Promise<boolean> {

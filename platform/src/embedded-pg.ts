@@ -1,58 +1,84 @@
-import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
+import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
+import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
+
+export { embeddedUrl, runningEmbeddedUrl } from './embedded-pg-runtime';
 
 export type EmbeddedPostgres = {
   url: string;
+  /** The directory holding the Unix socket (libpq's `host`). */
+  socketDir: string;
   stop(): Promise<void>;
 };
 
-type RuntimeFile = { pid: number; url: string };
+/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
+const MAX_SOCKET_PATH_BYTES = 103;
 
-function runtimeFile(dataDir: string): string {
-  return join(resolve(dataDir), 'runtime.json');
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+/** `DATA_DIR/run`, the socket's directory; fails when DATA_DIR is too long for a Unix socket path. */
+function socketDirFor(dataDir: string): string {
+  const dir = join(dataDir, 'run');
+  const bytes = Buffer.byteLength(join(dir, SOCKET_NAME));
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new Error(`DATA_DIR ${dataDir} is too long for the embedded database's Unix socket (${join(dir, SOCKET_NAME)} is ${bytes} bytes, at most ${MAX_SOCKET_PATH_BYTES}); set a shorter DATA_DIR`);
   }
-}
-
-/** The wire-protocol address of a running `npm start` on this data directory, if any. */
-export function runningEmbeddedUrl(dataDir: string): string | undefined {
-  const file = runtimeFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  try {
-    const rt = JSON.parse(readFileSync(file, 'utf8')) as RuntimeFile;
-    return processAlive(rt.pid) && rt.pid !== process.pid ? rt.url : undefined;
-  } catch {
-    return undefined;
-  }
+  return dir;
 }
 
 /**
- * Starts PGlite on `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on loopback,
- * so the same MikroORM/pg code runs against it as against a real server.
+ * Opens PGlite on `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on the Unix socket
+ * `<dataDir>/run/.s.PGSQL.5432`, so the same MikroORM/pg code runs against it as against a real server.
+ * No TCP port: the data directory (0700; inside it directories 0700 and files 0600, kept so by the
+ * process umask) and the socket in it are this user's alone. With `advertise`, runtime.json says where.
  */
 export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?: boolean } = {}): Promise<EmbeddedPostgres> {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create({ dataDir: join(dir, 'pg') });
-  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 64 });
-  await server.start();
-  const url = `postgresql://postgres@${server.getServerConn()}/postgres`;
-  if (opts.advertise) writeFileSync(runtimeFile(dir), JSON.stringify({ pid: process.pid, url } satisfies RuntimeFile));
+  const socketDir = socketDirFor(dir);
+  refuseOlderRunningVersion(dir);
+  // Every file PGlite creates from now on, for as long as the process runs, is private.
+  process.umask(0o077);
+  makePrivateDir(dir);
+  makePrivateDir(socketDir);
+  const server = await listen(join(socketDir, SOCKET_NAME), dir);
+  if (opts.advertise) advertise(dir, socketDir);
+  let db: PGlite;
+  try {
+    db = await openPrivately(dir);
+  } catch (err) {
+    if (opts.advertise) unadvertise(dir);
+    await server.close();
+    throw err;
+  }
+  server.serve(db);
   return {
-    url,
+    url: embeddedUrl(socketDir),
+    socketDir,
     async stop() {
-      if (opts.advertise) rmSync(runtimeFile(dir), { force: true });
-      await server.stop();
+      if (opts.advertise) unadvertise(dir);
+      await server.close();
       await db.close();
     },
   };
+}
+
+/** Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. */
+async function openPrivately(dir: string): Promise<PGlite> {
+  const db = await PGlite.create({ dataDir: join(dir, 'pg') });
+  try {
+    makeTreePrivate(dir);
+    return db;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+async function listen(socketPath: string, dataDir: string): Promise<EmbeddedPgServer> {
+  try {
+    return await EmbeddedPgServer.listen(socketPath);
+  } catch (err) {
+    if (err instanceof SocketInUse) throw new Error(`DATA_DIR ${dataDir} is in use by another running process (npm start or an admin command)`);
+    throw err;
+  }
 }

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   EUR,
   EcbRateTable,
+  canonicalRateDecimal,
   convertMinor,
   currencyToEurMinor,
   divRoundHalfAwayFromZero,
@@ -62,7 +63,8 @@ describe('decimal parsing', () => {
     expect(parseRateDecimal('13168')).toEqual({ decimal: '13168', mantissa: 13168n, scale: 0 });
     expect(parseRateDecimal('0.58231')).toEqual({ decimal: '0.58231', mantissa: 58231n, scale: 5 });
   });
-  it('canonicalises database numeric(18,6) text', () => {
+  it('canonicalises superfluous zeros (one spelling is stored and compared)', () => {
+    expect(canonicalRateDecimal('001.178900')).toBe('1.1789');
     expect(parseRateDecimal('1.178900')).toEqual(parseRateDecimal('1.1789'));
     expect(parseRateDecimal('13168.000000').decimal).toBe('13168');
     expect(parseRateDecimal('0.500000').decimal).toBe('0.5');
@@ -122,13 +124,29 @@ describe('EcbRateTable basics', () => {
     expect(() => new EcbRateTable([{ currency: 'USD', date: '2024-01-02', rate: '0' }])).toThrow(/rate/);
     expect(() => t.rateOn('USD', '2024/01/02')).toThrow(RangeError);
   });
-  it('accepts database rows, with text or node-postgres Date dates', () => {
-    const db = EcbRateTable.fromDbRows([
-      { currency: 'USD', rate_date: '2024-01-02', rate: '1.095600' },
-      { currency: 'USD', rate_date: new Date(2024, 0, 3), rate: '1.091900' },
+  it('builds from publication days (the stored form) with the same rules and answers', () => {
+    const days = EcbRateTable.fromDays([
+      { date: '2024-01-02', rates: { USD: '1.095600' } },
+      { date: '2024-01-03', rates: { USD: '1.0919', JPY: '155.52' } },
+      { date: '2024-01-04', rates: {} }, // a day without any rate is no publication day
     ]);
-    expect(db.rateOn('USD', '2024-01-02')).toEqual(t.rateOn('USD', '2024-01-02'));
-    expect(db.rateOn('USD', '2024-01-03')?.decimal).toBe('1.0919');
+    expect(days.rateOn('USD', '2024-01-02')).toEqual(t.rateOn('USD', '2024-01-02'));
+    expect(days.rateOn('JPY', '2024-01-03')?.decimal).toBe('155.52');
+    expect(days.publicationDates()).toEqual(t.publicationDates());
+    expect(days.size).toBe(3);
+    expect(days.currencies()).toEqual(['JPY', 'USD']);
+    // a day given twice merges when the rates agree
+    const twice = EcbRateTable.fromDays([
+      { date: '2024-01-03', rates: { USD: '1.0919' } },
+      { date: '2024-01-03', rates: { USD: '1.091900', JPY: '155.52' } },
+    ]);
+    expect(twice.size).toBe(2);
+    expect(() => EcbRateTable.fromDays([{ date: '2024-01-03', rates: { USD: '1.0919' } }, { date: '2024-01-03', rates: { USD: '1.092' } }])).toThrow(/conflicting/);
+    expect(() => EcbRateTable.fromDays([{ date: '2024-01-03', rates: { EUR: '1' } }])).toThrow(/EUR/);
+    expect(() => EcbRateTable.fromDays([{ date: '2024-01-03', rates: { usd: '1' } }])).toThrow(/currency/);
+    expect(() => EcbRateTable.fromDays([{ date: '2024-02-30', rates: { USD: '1' } }])).toThrow(/date/);
+    expect(() => EcbRateTable.fromDays([{ date: '2024-01-03', rates: { USD: '1e3' } }])).toThrow(/rate/);
+    expect(() => EcbRateTable.fromDays([JSON.parse('{"date":"2024-01-03","rates":{"__proto__":"1"}}')])).toThrow(/currency/);
   });
   it('EUR through the Art. 366(2) lookup is exactly 1 on the day asked', () => {
     expect(t.rateOnOrNextPublication('EUR', '2030-01-01')).toEqual({ rate: eurRate('2030-01-01'), rateDate: '2030-01-01' });

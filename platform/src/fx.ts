@@ -1,8 +1,8 @@
 /**
  * ECB euro reference rates: lookup and exact conversion.
  *
- * Pure module: the rates are injected (parsed ECB files or rows of the `ecb_rate` table); nothing here reads files,
- * the database or the clock.
+ * Pure module: the rates are injected (parsed ECB files or the publication days the calculation service stores);
+ * nothing here reads files, the database or the clock.
  *
  * Invariants
  * - A rate is an exact decimal, "units of currency per 1 EUR", kept as `mantissa / 10^scale` with bigint mantissa.
@@ -33,14 +33,20 @@ export interface EcbRate {
 /** A rate, or the literal 'EUR' for the euro side of a conversion. */
 export type RateOrEur = EcbRate | typeof EUR;
 
-/** What {@link EcbRateTable} accepts: a parsed observation (`date`) or an `ecb_rate` row (`rate_date`). */
+/** One published rate as {@link EcbRateTable} accepts it: `rate` units of `currency` per 1 EUR on `date`. */
 export interface EcbRateInput {
   readonly currency: string;
-  readonly date?: string;
-  /** From the database: text (recommended, `rate_date::text`) or a JS Date as produced by node-postgres. */
-  readonly rate_date?: string | Date;
-  /** Exact decimal string (numeric columns come back from node-postgres as strings). */
+  /** Publication day, YYYY-MM-DD. */
+  readonly date: string;
+  /** Exact decimal string as published. */
   readonly rate: string;
+}
+
+/** One ECB publication day: every currency quoted that day, with its exact decimal rate per 1 EUR. */
+export interface EcbPublicationDay {
+  /** YYYY-MM-DD. */
+  readonly date: string;
+  readonly rates: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -86,19 +92,41 @@ function pow10(n: number): bigint {
   return p;
 }
 
+function canonicalParts(text: string): { intPart: string; fracPart: string } {
+  const m = typeof text === 'string' ? DECIMAL_RE.exec(text) : null;
+  if (!m) throw new RangeError(`invalid rate ${JSON.stringify(text)}: expected a positive plain decimal`);
+  const intPart = m[1]!.replace(/^0+(?=\d)/, '');
+  const fracPart = (m[2] ?? '').replace(/0+$/, '');
+  if (!/[1-9]/.test(intPart) && !/[1-9]/.test(fracPart)) throw new RangeError(`invalid rate ${JSON.stringify(text)}: must be greater than zero`);
+  return { intPart, fracPart };
+}
+
+function assertSameRate(currency: string, date: string, a: string, b: string): void {
+  if (a !== b && canonicalRateDecimal(a) !== canonicalRateDecimal(b)) throw new RangeError(`conflicting ECB rates for ${currency} on ${date}: ${a} and ${b}`);
+}
+
+/** Throws unless `text` is a positive plain decimal (two regular-expression tests on the valid path). */
+function assertRate(text: string): void {
+  if (typeof text !== 'string' || !DECIMAL_RE.test(text) || !/[1-9]/.test(text)) canonicalParts(text);
+}
+
+/**
+ * The canonical form of a positive plain decimal ("1.178900" → "1.1789", "013168.0" → "13168"): the one
+ * spelling stored and compared. Throws on anything else: signs, exponents, spaces, empty strings, zero.
+ */
+export function canonicalRateDecimal(text: string): string {
+  const { intPart, fracPart } = canonicalParts(text);
+  return fracPart ? `${intPart}.${fracPart}` : intPart;
+}
+
 /**
  * Parses a positive plain decimal ("1.0749", "163.01", "13168", "1.178900") into its canonical form
  * (superfluous leading/trailing zeros removed) and exact mantissa/scale. Throws on anything else: signs,
  * exponents, spaces, empty strings, zero.
  */
 export function parseRateDecimal(text: string): { decimal: string; mantissa: bigint; scale: number } {
-  const m = typeof text === 'string' ? DECIMAL_RE.exec(text) : null;
-  if (!m) throw new RangeError(`invalid rate ${JSON.stringify(text)}: expected a positive plain decimal`);
-  const intPart = m[1]!.replace(/^0+(?=\d)/, '');
-  const fracPart = (m[2] ?? '').replace(/0+$/, '');
-  const mantissa = BigInt(intPart + fracPart);
-  if (mantissa <= 0n) throw new RangeError(`invalid rate ${JSON.stringify(text)}: must be greater than zero`);
-  return { decimal: fracPart ? `${intPart}.${fracPart}` : intPart, mantissa, scale: fracPart.length };
+  const { intPart, fracPart } = canonicalParts(text);
+  return { decimal: fracPart ? `${intPart}.${fracPart}` : intPart, mantissa: BigInt(intPart + fracPart), scale: fracPart.length };
 }
 
 /** Builds a validated {@link EcbRate}. EUR is refused here: its rate is not published, use {@link eurRate}. */
@@ -114,20 +142,6 @@ export function ecbRate(currency: string, date: string, decimal: string): EcbRat
 export function eurRate(date: string): EcbRate {
   assertDate(date);
   return Object.freeze({ currency: EUR, date, decimal: '1', mantissa: 1n, scale: 0 });
-}
-
-function dateOfInput(row: EcbRateInput): string {
-  const d = row.date ?? row.rate_date;
-  if (d instanceof Date) {
-    // node-postgres turns a `date` column into local midnight of that day; read it back with local getters.
-    if (Number.isNaN(d.getTime())) throw new RangeError('invalid Date in rate_date');
-    const y = String(d.getFullYear()).padStart(4, '0');
-    const mo = String(d.getMonth() + 1).padStart(2, '0');
-    const da = String(d.getDate()).padStart(2, '0');
-    return `${y}-${mo}-${da}`;
-  }
-  if (typeof d !== 'string') throw new RangeError(`rate row for ${row.currency} has no date`);
-  return d;
 }
 
 /** Index of the first element >= key in a sorted array (array length when none). */
@@ -151,53 +165,81 @@ function lowerBound(sorted: readonly string[], key: string): number {
  * Publication days are the days present in the loaded data (any currency). A currency that the ECB did not quote
  * on a publication day (`N/A` in its files, e.g. ISK 2008-12-10..2018-01-31, RUB after 2022-03-01) has no rate on
  * that day: lookups report it as missing rather than reaching further ahead or back in time.
+ *
+ * Rates are kept per publication day, as published; building validates every rate once and the exact bigint form
+ * is made on lookup, so the whole history (200k+ rates) loads in a few tens of milliseconds.
  */
 export class EcbRateTable {
-  readonly #byCurrency = new Map<string, Map<string, EcbRate>>();
-  readonly #days: string[];
+  readonly #byDay = new Map<string, Readonly<Record<string, string>>>();
+  readonly #currencies = new Set<string>();
+  #days: string[] = [];
+  #size = 0;
 
-  /** Builds from parsed observations or `ecb_rate` rows. Duplicates must agree; EUR rows are refused. */
+  /** Builds from single rates (e.g. parsed observations). Duplicates must agree; EUR rows are refused. */
   constructor(rows: Iterable<EcbRateInput>) {
-    const days = new Set<string>();
+    const days = new Map<string, Record<string, string>>();
     for (const row of rows) {
-      const date = dateOfInput(row);
-      const rate = ecbRate(row.currency, date, row.rate);
-      let m = this.#byCurrency.get(rate.currency);
-      if (!m) {
-        m = new Map();
-        this.#byCurrency.set(rate.currency, m);
-      }
-      const prev = m.get(date);
-      if (prev && prev.decimal !== rate.decimal) {
-        throw new RangeError(
-          `conflicting ECB rates for ${rate.currency} on ${date}: ${prev.decimal} and ${rate.decimal}`,
-        );
-      }
-      m.set(date, rate);
-      days.add(date);
+      if (!this.#currencies.has(row.currency)) this.#checkCurrency(row.currency);
+      let rates = days.get(row.date);
+      if (!rates) days.set(row.date, (rates = {}));
+      const prev = rates[row.currency];
+      if (prev !== undefined) assertSameRate(row.currency, row.date, prev, row.rate);
+      rates[row.currency] = row.rate;
     }
-    this.#days = [...days].sort();
+    for (const [date, rates] of days) this.#addDay(date, rates);
+    this.#seal();
   }
 
-  static fromObservations(obs: Iterable<{ currency: string; date: string; rate: string }>): EcbRateTable {
+  static fromObservations(obs: Iterable<EcbRateInput>): EcbRateTable {
     return new EcbRateTable(obs);
   }
 
-  /** Rows as selected from `ecb_rate` (prefer `rate_date::text AS rate_date, rate::text AS rate`). */
-  static fromDbRows(rows: Iterable<{ currency: string; rate_date: string | Date; rate: string }>): EcbRateTable {
-    return new EcbRateTable(rows);
+  /** Builds from publication days, the form the calculation service stores them in. Same rules as the constructor. */
+  static fromDays(days: Iterable<EcbPublicationDay>): EcbRateTable {
+    const table = new EcbRateTable([]);
+    for (const day of days) table.#addDay(day.date, day.rates);
+    table.#seal();
+    return table;
+  }
+
+  #addDay(date: string, rates: Readonly<Record<string, string>>): void {
+    assertDate(date);
+    let n = 0;
+    for (const currency in rates) {
+      if (!this.#currencies.has(currency)) this.#checkCurrency(currency);
+      assertRate(rates[currency]!);
+      n++;
+    }
+    if (n === 0) return;
+    const prev = this.#byDay.get(date);
+    if (prev) {
+      for (const currency in rates) if (prev[currency] !== undefined) assertSameRate(currency, date, prev[currency], rates[currency]!);
+      this.#size -= Object.keys(prev).length;
+      rates = { ...prev, ...rates };
+      n = Object.keys(rates).length;
+    }
+    this.#byDay.set(date, Object.freeze(rates));
+    this.#size += n;
+  }
+
+  #checkCurrency(currency: string): void {
+    assertCurrency(currency);
+    if (currency === EUR) throw new RangeError('EUR has no ECB rate; use eurRate(date)');
+    this.#currencies.add(currency);
+  }
+
+  #seal(): void {
+    this.#days = [...this.#byDay.keys()].sort();
   }
 
   /** Number of (currency, day) rates loaded. */
   get size(): number {
-    let n = 0;
-    for (const m of this.#byCurrency.values()) n += m.size;
-    return n;
+    return this.#size;
   }
 
   /** Currencies with at least one loaded rate, sorted (EUR is not among them). */
   currencies(): string[] {
-    return [...this.#byCurrency.keys()].sort();
+    return [...this.#currencies].sort();
   }
 
   /** All publication days loaded, ascending. */
@@ -241,7 +283,12 @@ export class EcbRateTable {
     assertCurrency(currency);
     assertDate(date);
     if (currency === EUR) return eurRate(date);
-    return this.#byCurrency.get(currency)?.get(date);
+    return this.#rate(currency, date);
+  }
+
+  #rate(currency: string, date: string): EcbRate | undefined {
+    const text = this.#byDay.get(date)?.[currency];
+    return text === undefined ? undefined : ecbRate(currency, date, text);
   }
 
   /**
@@ -263,7 +310,7 @@ export class EcbRateTable {
     if (currency === EUR) return { rate: eurRate(date), rateDate: date };
     const day = this.#days[lowerBound(this.#days, date)];
     if (day === undefined) return undefined;
-    const rate = this.#byCurrency.get(currency)?.get(day);
+    const rate = this.#rate(currency, day);
     return rate ? { rate, rateDate: day } : undefined;
   }
 
@@ -279,7 +326,7 @@ export class EcbRateTable {
     if (currency === EUR) return { rate: eurRate(date), rateDate: date };
     const day = this.publicationDateOnOrBefore(date);
     if (day === undefined) return undefined;
-    const rate = this.#byCurrency.get(currency)?.get(day);
+    const rate = this.#rate(currency, day);
     return rate ? { rate, rateDate: day } : undefined;
   }
 }

@@ -49,7 +49,7 @@ function isRealDate(y: number, m: number, d: number): boolean {
   return y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
 }
 
-/** Any real Gregorian date written `YYYY-MM-DD` (years 0001-9999); the one calendar check in the code base. */
+/** Any real Gregorian date written `YYYY-MM-DD` (years 0001-9999); the calendar check for dates outside the 1900-9999 API range (reference data, fx). */
 export function isCalendarDate(s: unknown): s is string {
   if (typeof s !== 'string') return false;
   const m = DATE_ONLY.exec(s);

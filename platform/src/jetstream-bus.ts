@@ -1,11 +1,14 @@
 import { connect } from '@nats-io/transport-node';
 import { nanos, headers, type NatsConnection } from '@nats-io/nats-core';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
-import type { BusMessage, EventBus, Subscription } from './bus';
+import { inBatches } from './batches';
+import { OpenGate, type BusMessage, type EventBus, type Subscription } from './bus';
 
 export const STREAM_NAME = 'VAT';
 export const STREAM_SUBJECTS = ['vat.>'];
+/** Most messages one consumer batch holds (and how many a pull asks for at a time). */
+export const MAX_BATCH = 256;
 
 /**
  * JetStream bus. Connects in the background and keeps reconnecting forever, so the API keeps
@@ -16,6 +19,7 @@ export class JetStreamBus implements EventBus {
   private js: JetStreamClient | undefined;
   private closed = false;
   private readonly pending: Subscription[] = [];
+  private readonly gate = new OpenGate();
   private readonly ready: Promise<void>;
 
   constructor(private readonly servers: string, private readonly name: string, private readonly log: Logger) {
@@ -52,14 +56,28 @@ export class JetStreamBus implements EventBus {
 
   private reconnecting = false;
 
-  async publish(msg: BusMessage): Promise<void> {
-    if (!this.js || !this.nc) throw new Error('NATS not connected');
-    const h = headers();
-    h.set('Nats-Msg-Id', msg.id);
-    await this.js.publish(msg.subject, msg.data, { msgID: msg.id, headers: h, timeout: 2000 });
+  /** Pipelines the batch on the one connection; a failed message stays in the outbox for the next attempt. */
+  async publish(batch: BusMessage[]): Promise<string[]> {
+    this.gate.beforePublish();
+    const js = this.js;
+    if (!js || !this.nc) throw new Error('NATS not connected');
+    const results = await Promise.allSettled(
+      batch.map((msg) => {
+        const h = headers();
+        h.set('Nats-Msg-Id', msg.id);
+        return js.publish(msg.subject, msg.data, { msgID: msg.id, headers: h, timeout: 2000 });
+      }),
+    );
+    const accepted = batch.filter((_, i) => results[i]!.status === 'fulfilled').map((m) => m.id);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed && accepted.length === 0) throw failed.reason;
+    if (failed) this.log.warn({ err: (failed.reason as Error).message, failed: batch.length - accepted.length }, 'JetStream publish partly failed');
+    return accepted;
   }
 
+  /** Durable consumers start from the first message in the stream, so one created late misses nothing. */
   async subscribe(sub: Subscription): Promise<void> {
+    this.gate.beforeSubscribe(sub.durable);
     if (!this.js) {
       this.pending.push(sub);
       return;
@@ -86,17 +104,8 @@ export class JetStreamBus implements EventBus {
     void (async () => {
       while (!this.closed) {
         try {
-          const messages = await consumer.consume({ max_messages: 256 });
-          for await (const m of messages) {
-            const id = m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`;
-            try {
-              await sub.handler({ id, subject: m.subject, data: m.data });
-              m.ack();
-            } catch (err) {
-              this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'event handler failed; redelivering');
-              m.nak(1000);
-            }
-          }
+          const messages = await consumer.consume({ max_messages: MAX_BATCH });
+          await inBatches(messages, MAX_BATCH, (batch) => this.deliver(sub, batch));
         } catch (err) {
           if (this.closed) return;
           this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'consumer interrupted; resuming');
@@ -104,6 +113,29 @@ export class JetStreamBus implements EventBus {
         }
       }
     })();
+  }
+
+  /**
+   * Hands the batch to the consumer and acks every message after it committed. A failed batch is
+   * tried again one message at a time, so one bad event cannot hold back the others; a message that
+   * fails alone is nak'ed and redelivered.
+   */
+  private async deliver(sub: Subscription, batch: JsMsg[]): Promise<void> {
+    try {
+      await sub.handler(batch.map((m) => ({ id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`, subject: m.subject, data: m.data })));
+      for (const m of batch) m.ack();
+    } catch (err) {
+      if (batch.length > 1) {
+        for (const m of batch) await this.deliver(sub, [m]);
+        return;
+      }
+      this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'event handler failed; redelivering');
+      batch[0]!.nak(1000);
+    }
+  }
+
+  open(): void {
+    this.gate.open();
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
-import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { EventBus } from './bus';
+import type { BusMessage, EventBus } from './bus';
 
 /** A fresh outbox entity definition for one service's ORM (entity metadata is per ORM). */
 export function defineOutboxEntity() {
@@ -19,74 +20,87 @@ export function defineOutboxEntity() {
   });
 }
 
-/** A fresh inbox entity: consumed event ids, so a redelivered event has its effect once. */
+/**
+ * A fresh inbox entity: event ids each consumer has applied, so a redelivered event has its effect
+ * once per consumer (two consumers of one service each apply the same event).
+ */
 export function defineInboxEntity() {
   return defineEntity({
     name: 'ProcessedEvent',
     tableName: 'processed_event',
     properties: {
+      consumer: p.string().length(100).primary(),
       eventId: p.string().length(100).primary(),
-      consumer: p.string().length(100),
       processedAt: p.datetime().onCreate(() => new Date()),
     },
   });
 }
 
-/** Adds an event to the outbox inside the caller's unit of work; it commits with the state change. */
-export function enqueueEvent(em: EntityManager, outbox: ReturnType<typeof defineOutboxEntity>, event: { id: string; subject: string; payload: Uint8Array }): void {
-  em.create(outbox, { id: event.id, subject: event.subject, payload: Buffer.from(event.payload), attempts: 0, createdAt: new Date() });
-}
+type OutboxRow = { id: string; subject: string; payload: Buffer };
 
 /**
- * Runs `effect` once per event id: the inbox insert and the effect share one transaction, so a
- * redelivered event is skipped and a failed effect leaves no trace.
+ * One statement per batch: marks the ids `$1` published and releases the ids `$2` (the previous
+ * batch's outcome), and claims up to `$3` unpublished rows for 30 s (no transaction is held while
+ * publishing; an expired claim is taken again, and the event id makes the second publish harmless).
  */
-export async function consumeOnce(orm: MikroORM, schema: string, consumer: string, eventId: string, effect: (em: EntityManager) => Promise<void>): Promise<boolean> {
-  return orm.em.fork().transactional(async (em) => {
-    const rows = await em.getConnection().execute(
-      `insert into "${schema}".processed_event (event_id, consumer, processed_at) values (?, ?, now()) on conflict do nothing returning event_id`,
-      [eventId, consumer],
-      'all',
-      em.getTransactionContext(),
-    );
-    if (rows.length === 0) return false;
-    await effect(em);
-    return true;
-  });
+function settleAndClaimSql(schema: string): string {
+  const t = `"${schema}".outbox`;
+  // A data-modifying CTE returns rows in no set order: the outer select restores outbox order.
+  return `with published as (
+      update ${t} set published_at = now(), claimed_until = null where id = any($1::uuid[])),
+    released as (
+      update ${t} set claimed_until = null where id = any($2::uuid[])),
+    claimed as (
+      update ${t} set claimed_until = now() + interval '30 seconds', attempts = attempts + 1
+      where id in (select id from ${t}
+                   where published_at is null and (claimed_until is null or claimed_until < now())
+                     and id <> all($1::uuid[]) and id <> all($2::uuid[])
+                   order by created_at limit $3 for update skip locked)
+      returning id, subject, payload, created_at)
+    select id, subject, payload from claimed order by created_at, id`;
 }
 
 /**
- * Publishes outbox rows to the bus. Rows are claimed in one short statement (no transaction is
- * held while publishing); a row is marked published only after the bus acknowledged it.
+ * Publishes outbox rows to the bus in batches: each round trip settles the batch just published and
+ * claims the next, and a row is marked published only after the bus accepted it. The composition
+ * root starts it only after the bus is open (every consumer of the process subscribed).
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private again = false;
-  private stopped = false;
+  private active = false;
+  private stopping = false;
+  private readonly sql: string;
 
   constructor(
-    private readonly orm: MikroORM,
+    private readonly pool: pg.Pool,
     private readonly schema: string,
     private readonly bus: EventBus,
     private readonly log: Logger,
     private readonly pollMs: number,
-  ) {}
+    private readonly batchSize = 200,
+  ) {
+    this.sql = settleAndClaimSql(schema);
+  }
 
+  /** Starts draining (now, then every `pollMs`); until then `kick()` does nothing. */
   start(): void {
-    this.stopped = false;
-    this.schedule();
+    this.active = true;
+    this.stopping = false;
+    this.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.active = false;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     while (this.running) await new Promise((r) => setTimeout(r, 10));
   }
 
   /** Asks for an immediate drain (after a commit that wrote events). */
   kick(): void {
-    if (this.stopped) return;
+    if (!this.active) return;
     if (this.running) {
       this.again = true;
       return;
@@ -96,18 +110,18 @@ export class OutboxRelay {
   }
 
   private schedule(): void {
-    if (this.stopped) return;
+    if (!this.active) return;
     this.timer = setTimeout(() => void this.tick(), this.pollMs);
   }
 
   private async tick(): Promise<void> {
-    if (this.running || this.stopped) return;
+    if (this.running || !this.active) return;
     this.running = true;
     try {
       do {
         this.again = false;
-        while ((await this.drainOnce()) > 0 && !this.stopped);
-      } while (this.again && !this.stopped);
+        await this.drain();
+      } while (this.again && this.active);
     } catch (err) {
       this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: will retry');
     } finally {
@@ -116,42 +130,39 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes one batch; returns how many rows were published. */
-  async drainOnce(batch = 200): Promise<number> {
+  /**
+   * Publishes batches until the outbox is empty, the bus refuses, or the relay stops; every batch
+   * the bus accepted is marked before it returns. Returns how many events were published.
+   */
+  async drain(): Promise<number> {
     if (!this.bus.connected()) return 0;
-    const conn = this.orm.em.getConnection();
-    const t = `"${this.schema}".outbox`;
-    // Ordered in SQL: the ORM's connection returns timestamps as strings, not Dates.
-    const rows = (await conn.execute(
-      `with claimed as (
-         update ${t} set claimed_until = now() + interval '30 seconds', attempts = attempts + 1
-         where id in (select id from ${t} where published_at is null and (claimed_until is null or claimed_until < now())
-                      order by created_at limit ? for update skip locked)
-         returning id, subject, payload, created_at)
-       select id, subject, payload from claimed order by created_at, id`,
-      [batch],
-    )) as { id: string; subject: string; payload: Buffer }[];
-    const published: string[] = [];
-    let failed = false;
-    for (const r of rows) {
-      try {
-        await this.bus.publish({ id: r.id, subject: r.subject, data: new Uint8Array(r.payload) });
-        published.push(r.id);
-      } catch (err) {
-        failed = true;
-        this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: publish failed');
-        break;
-      }
+    let total = 0;
+    let published: string[] = [];
+    let released: string[] = [];
+    for (;;) {
+      const limit = released.length || this.stopping ? 0 : this.batchSize;
+      const { rows } = await this.pool.query<OutboxRow>(this.sql, [published, released, limit]);
+      total += published.length;
+      if (rows.length === 0) return total;
+      ({ published, released } = await this.publish(rows));
     }
-    if (published.length) await conn.execute(`update ${t} set published_at = now(), claimed_until = null where id = any(?::uuid[])`, [`{${published.join(',')}}`]);
-    const unpublished = rows.map((r) => r.id).filter((id) => !published.includes(id));
-    if (unpublished.length) await conn.execute(`update ${t} set claimed_until = null where id = any(?::uuid[])`, [`{${unpublished.join(',')}}`]);
-    return failed ? 0 : published.length;
+  }
+
+  private async publish(rows: OutboxRow[]): Promise<{ published: string[]; released: string[] }> {
+    const batch: BusMessage[] = rows.map((r) => ({ id: r.id, subject: r.subject, data: r.payload }));
+    let published: string[] = [];
+    try {
+      published = await this.bus.publish(batch);
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: publish failed');
+    }
+    const accepted = new Set(published);
+    return { published, released: rows.map((r) => r.id).filter((id) => !accepted.has(id)) };
   }
 
   /** Count of events still waiting for the bus. */
   async backlog(): Promise<number> {
-    const rows = (await this.orm.em.getConnection().execute(`select count(*)::int as n from "${this.schema}".outbox where published_at is null`)) as { n: number }[];
+    const { rows } = await this.pool.query<{ n: number }>(`select count(*)::int as n from "${this.schema}".outbox where published_at is null`);
     return rows[0]?.n ?? 0;
   }
 }

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
+import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from '@connectrpc/connect';
 
 /** Who is calling, as established by the gateway from the API key. */
 export type Principal = { accountId: bigint; apiKeyId: bigint; keyKind: 'v2' | 'legacy'; scope: string };
@@ -12,6 +12,9 @@ export const PRINCIPAL_HEADERS = {
   token: 'x-vat-internal-token',
 } as const;
 
+/** The caller's principal in the Connect context; set once per call by `principalInterceptor`. */
+export const PRINCIPAL = createContextKey<Principal | undefined>(undefined, { description: 'authenticated principal' });
+
 /** Headers the gateway attaches to an RPC on behalf of a principal. */
 export function principalHeaders(p: Principal): Record<string, string> {
   return {
@@ -22,28 +25,43 @@ export function principalHeaders(p: Principal): Record<string, string> {
   };
 }
 
-function tokenMatches(expected: string, given: string | null): boolean {
+/** Constant-time comparison of the shared internal token. */
+export function tokenMatches(expected: string, given: string | null): boolean {
   if (given === null) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Rejects calls that do not carry the internal token (distributed mode, when configured). */
-export function checkInternalToken(ctx: HandlerContext, expected: string | undefined): void {
-  if (!expected) return;
-  if (!tokenMatches(expected, ctx.requestHeader.get(PRINCIPAL_HEADERS.token))) {
-    throw new ConnectError('caller is not the gateway', Code.Unauthenticated);
+function parsePrincipal(header: Headers): Principal | undefined {
+  const account = header.get(PRINCIPAL_HEADERS.account);
+  const apiKey = header.get(PRINCIPAL_HEADERS.apiKey);
+  const kind = header.get(PRINCIPAL_HEADERS.kind);
+  if (account === null && apiKey === null && kind === null) return undefined;
+  if (!account || !apiKey || !/^\d{1,19}$/.test(account) || !/^\d{1,19}$/.test(apiKey) || (kind !== 'v2' && kind !== 'legacy')) {
+    throw new ConnectError('malformed principal on this call', Code.Unauthenticated);
   }
+  return { accountId: BigInt(account), apiKeyId: BigInt(apiKey), keyKind: kind, scope: header.get(PRINCIPAL_HEADERS.scope) ?? '' };
+}
+
+/**
+ * Server-side interceptor every service runs first: checks the internal token (when configured,
+ * in constant time) and puts the caller's principal into the context, once per call.
+ */
+export function principalInterceptor(internalToken: string | undefined): Interceptor {
+  return (next) => async (req) => {
+    if (internalToken && !tokenMatches(internalToken, req.header.get(PRINCIPAL_HEADERS.token))) {
+      throw new ConnectError('caller is not the gateway', Code.Unauthenticated);
+    }
+    const principal = parsePrincipal(req.header);
+    if (principal) req.contextValues.set(PRINCIPAL, principal);
+    return next(req);
+  };
 }
 
 /** The calling principal; tenant-scoped RPCs refuse to run without one. */
-export function principalOf(ctx: HandlerContext): Principal {
-  const account = ctx.requestHeader.get(PRINCIPAL_HEADERS.account);
-  const apiKey = ctx.requestHeader.get(PRINCIPAL_HEADERS.apiKey);
-  const kind = ctx.requestHeader.get(PRINCIPAL_HEADERS.kind);
-  if (!account || !apiKey || !/^\d+$/.test(account) || !/^\d+$/.test(apiKey) || (kind !== 'v2' && kind !== 'legacy')) {
-    throw new ConnectError('no authenticated principal on this call', Code.Unauthenticated);
-  }
-  return { accountId: BigInt(account), apiKeyId: BigInt(apiKey), keyKind: kind, scope: ctx.requestHeader.get(PRINCIPAL_HEADERS.scope) ?? '' };
+export function callerOf(ctx: HandlerContext): Principal {
+  const p = ctx.values.get(PRINCIPAL);
+  if (!p) throw new ConnectError('no authenticated principal on this call', Code.Unauthenticated);
+  return p;
 }

@@ -2,16 +2,19 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import type { EventBus, Subscription } from './bus';
 import type { Config, ServiceName } from './config';
 import type { OutboxRelay } from './outbox';
 import type { Clients } from './clients';
 
-/** Everything a service's handlers may use; built once by the composition root. */
+/** Everything a service's handlers may use from the platform; built once by the composition root. */
 export type ServiceDeps = {
   config: Config;
   orm: MikroORM;
-  /** The database the ORM talks to (for bulk paths that use a plain pg connection). */
+  /** The service's one connection pool (the ORM's own): raw SQL on hot and bulk paths goes here. */
+  pool: pg.Pool;
+  /** The database URL (migrations take their advisory lock on a dedicated session). */
   databaseUrl: string;
   bus: EventBus;
   relay: OutboxRelay;
@@ -22,18 +25,34 @@ export type ServiceDeps = {
 
 export type ReadinessProbe = { name: string; ok: boolean; detail: string };
 
-/** The shape every service exports so one composition root can run it in either mode. */
-export type ServiceModule = {
+/**
+ * The shape every service exports so one composition root can run it in either mode. `context`
+ * builds the service's own deps once (platform deps plus its repositories and stores); every other
+ * hook and every handler receives that object.
+ */
+export type ServiceModule<D extends ServiceDeps = ServiceDeps> = {
   name: ServiceName;
   schema: string;
   entities: EntitySchema<any, any>[];
   migrations: (new (...args: any[]) => Migration)[];
   migrationsPath: string;
+  context: (deps: ServiceDeps) => D;
   /** Loads reference data into the service's schema; must be idempotent. */
-  seed?: (deps: ServiceDeps) => Promise<void>;
-  routes: (deps: ServiceDeps) => (router: ConnectRouter) => void;
-  consumers?: (deps: ServiceDeps) => Subscription[];
-  readiness?: (deps: ServiceDeps) => Promise<ReadinessProbe[]>;
-  /** Releases what the module opened beyond the ORM (extra pools, timers). */
-  stop?: (deps: ServiceDeps) => Promise<void>;
+  seed?: (deps: D) => Promise<void>;
+  routes: (deps: D) => (router: ConnectRouter) => void;
+  consumers?: (deps: D) => Subscription[];
+  readiness?: (deps: D) => Promise<ReadinessProbe[]>;
+  /** Releases what the module opened beyond the ORM (timers, caches). */
+  stop?: (deps: D) => Promise<void>;
 };
+
+/** A module of any service, as the composition root holds them. */
+export type AnyServiceModule = ServiceModule<any>;
+
+/** Binds handlers of the shape `(deps, req, ctx)` to a service's deps, for `router.service`. */
+export function bindHandlers<D, H extends Record<string, (deps: D, req: any, ctx: any) => any>>(
+  deps: D,
+  handlers: H,
+): { [K in keyof H]: (req: Parameters<H[K]>[1], ctx: Parameters<H[K]>[2]) => ReturnType<H[K]> } {
+  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, (req: unknown, ctx: unknown) => h(deps, req, ctx)])) as never;
+}

@@ -25,26 +25,34 @@ describe('subject matching follows NATS wildcards', () => {
 });
 
 describe('in-process bus has the JetStream delivery contract', () => {
-  it('delivers to every matching durable before publish resolves', async () => {
+  const opened = () => {
     const bus = new InProcessBus();
+    return { bus, open: () => bus.open() };
+  };
+
+  it('delivers each durable its matching part of a batch, in one call, before publish resolves', async () => {
+    const { bus, open } = opened();
+    const seen: string[][] = [];
+    await bus.subscribe({ durable: 'a', subjects: ['vat.a.>'], handler: async (b) => void seen.push(b.map((m) => `a:${m.id}`)) });
+    await bus.subscribe({ durable: 'b', subjects: ['vat.>'], handler: async (b) => void seen.push(b.map((m) => `b:${m.id}`)) });
+    await bus.subscribe({ durable: 'c', subjects: ['vat.other.>'], handler: async (b) => void seen.push(b.map((m) => `c:${m.id}`)) });
+    open();
+    expect(await bus.publish([msg('1', 'vat.a.v1.x'), msg('2', 'vat.b.v1.x'), msg('3', 'vat.a.v1.y')])).toEqual(['1', '2', '3']);
+    expect(seen).toEqual([['a:1', 'a:3'], ['b:1', 'b:2', 'b:3']]);
+  });
+
+  it('drops ids it already delivered and ids repeated inside a batch (Nats-Msg-Id de-duplication)', async () => {
+    const { bus, open } = opened();
     const seen: string[] = [];
-    await bus.subscribe({ durable: 'a', subjects: ['vat.>'], handler: async (m) => void seen.push(`a:${m.id}`) });
-    await bus.subscribe({ durable: 'b', subjects: ['vat.other.>'], handler: async (m) => void seen.push(`b:${m.id}`) });
-    await bus.publish(msg('1'));
-    expect(seen).toEqual(['a:1']);
+    await bus.subscribe({ durable: 'a', subjects: ['vat.>'], handler: async (b) => void seen.push(...b.map((m) => m.id)) });
+    open();
+    await bus.publish([msg('same'), msg('other'), msg('same')]);
+    expect(await bus.publish([msg('same'), msg('new')])).toEqual(['same', 'new']);
+    expect(seen).toEqual(['same', 'other', 'new']);
   });
 
-  it('drops a message id it already delivered (Nats-Msg-Id de-duplication)', async () => {
-    const bus = new InProcessBus();
-    let n = 0;
-    await bus.subscribe({ durable: 'a', subjects: ['vat.>'], handler: async () => void n++ });
-    await bus.publish(msg('same'));
-    await bus.publish(msg('same'));
-    expect(n).toBe(1);
-  });
-
-  it('a failed handler fails the publish and the message is delivered again on retry', async () => {
-    const bus = new InProcessBus();
+  it('a failed handler fails the publish and the batch is delivered again on retry', async () => {
+    const { bus, open } = opened();
     let attempts = 0;
     await bus.subscribe({
       durable: 'a',
@@ -54,8 +62,9 @@ describe('in-process bus has the JetStream delivery contract', () => {
         if (attempts === 1) throw new Error('boom');
       },
     });
-    await expect(bus.publish(msg('x'))).rejects.toThrow('boom');
-    await bus.publish(msg('x'));
+    open();
+    await expect(bus.publish([msg('x'), msg('y')])).rejects.toThrow('boom');
+    await bus.publish([msg('x'), msg('y')]);
     expect(attempts).toBe(2);
   });
 
@@ -63,5 +72,21 @@ describe('in-process bus has the JetStream delivery contract', () => {
     const bus = new InProcessBus();
     await bus.subscribe({ durable: 'a', subjects: ['vat.>'], handler: async () => {} });
     await expect(bus.subscribe({ durable: 'a', subjects: ['vat.>'], handler: async () => {} })).rejects.toThrow();
+  });
+
+  it('refuses to publish before it is opened, so an early publisher keeps its events instead of losing them', async () => {
+    const bus = new InProcessBus();
+    const seen: string[] = [];
+    await bus.subscribe({ durable: 'a', subjects: ['vat.>'], handler: async (b) => void seen.push(...b.map((m) => m.id)) });
+    await expect(bus.publish([msg('early')])).rejects.toThrow(/not open/);
+    bus.open();
+    await bus.publish([msg('early')]);
+    expect(seen).toEqual(['early']);
+  });
+
+  it('refuses a subscription after it opened (that consumer would have missed earlier events)', async () => {
+    const bus = new InProcessBus();
+    bus.open();
+    await expect(bus.subscribe({ durable: 'late', subjects: ['vat.>'], handler: async () => {} })).rejects.toThrow(/after the bus opened/);
   });
 });

@@ -10,11 +10,13 @@ describe('process logger never writes secrets', () => {
     const key = 'vat_0123456789abcdef_SECRETSECRETSECRETSECRETSECRETSECRETSECRETS';
     log.info({ req: { headers: { 'x-api-key': key, 'x-vat-internal-token': 'tok-tok-tok-tok-tok', authorization: 'Bearer x' } } }, 'request');
     log.info({ registration: { vat_registration_number: 'DE123456789', ioss_intermediary_number: 'IN2760000001' } }, 'registration');
+    log.info({ req: { body: { vat_registration_number: 'ATU12345678', ioss_intermediary_number: 'IN2760000002' } }, vat_registration_number: 'FR12345678901' }, 'nested');
+    log.info({ message: { vatRegistrationNumber: 'NL123456789B01', iossIntermediaryNumber: 'IN2760000003' }, iossIntermediaryNumber: 'IN2760000004' }, 'rpc');
     log.info({ key }, 'created');
     log.info({ created: { key } }, 'created');
     const all = lines.join('\n');
-    expect(lines).toHaveLength(4);
-    for (const secret of [key, 'tok-tok-tok-tok-tok', 'Bearer x', 'DE123456789', 'IN2760000001']) expect(all).not.toContain(secret);
+    expect(lines).toHaveLength(6);
+    for (const secret of [key, 'tok-tok-tok-tok-tok', 'Bearer x', 'DE123456789', 'IN2760000001', 'ATU12345678', 'IN2760000002', 'FR12345678901', 'NL123456789B01', 'IN2760000003', 'IN2760000004']) expect(all).not.toContain(secret);
     expect(all).toContain('[redacted]');
   });
 });

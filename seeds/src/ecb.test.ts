@@ -1,49 +1,12 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EcbRateTable } from '../../platform/src/fx.ts';
-import {
-  ECB_RATE_TABLE_DDL,
-  EcbParseError,
-  detectAndParseEcb,
-  detectEcbFormat,
-  ecbRateSelectSql,
-  importEcbObservations,
-  parseEcbCsv,
-  parseEcbCsvLines,
-  parseEcbXml,
-  type EcbObservation,
-  type SqlFn,
-} from './ecb.ts';
+import { describe, expect, it } from 'vitest';
+import { ecbXml } from '../../test/support/ecb-xml.ts';
+import { EcbParseError, detectAndParseEcb, detectEcbFormat, parseEcbCsv, parseEcbCsvLines, parseEcbXml, type EcbObservation } from './ecb.ts';
 
 const CSV_PATH = fileURLToPath(new URL('../ecb/eurofxref-hist.csv', import.meta.url));
 const SHIPPED = readFileSync(CSV_PATH, 'utf8');
-
-/** Layout of the ECB XML feeds (gesmes:Envelope > Cube > Cube time > Cube currency/rate), single-quoted as the ECB does. */
-function ecbXml(days: Record<string, Record<string, string>>): string {
-  const body = Object.entries(days)
-    .map(
-      ([time, rates]) =>
-        `\t\t<Cube time='${time}'>\n` +
-        Object.entries(rates)
-          .map(([c, r]) => `\t\t\t<Cube currency='${c}' rate='${r}'/>\n`)
-          .join('') +
-        '\t\t</Cube>\n',
-    )
-    .join('');
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">\n' +
-    '\t<gesmes:subject>Reference rates</gesmes:subject>\n' +
-    '\t<gesmes:Sender>\n\t\t<gesmes:name>European Central Bank</gesmes:name>\n\t</gesmes:Sender>\n' +
-    '\t<Cube>\n' +
-    body +
-    '\t</Cube>\n' +
-    '</gesmes:Envelope>\n'
-  );
-}
 
 const DAILY_XML = ecbXml({ '2026-04-14': { USD: '1.1702', JPY: '187.02', GBP: '0.87111', ISK: '143.5' } });
 const HIST_XML = ecbXml({
@@ -182,16 +145,11 @@ describe('parseEcbXml', () => {
     expect(parseEcbXml(HIST_XML)).toEqual(csv);
   });
 
-  it('reads a full-size history feed (the shipped history as XML) fast and identically to the CSV', () => {
+  it('reads a full-size history feed (the shipped history as XML) identically to the CSV', () => {
     const csvObs = parseEcbCsv(SHIPPED);
     const days: Record<string, Record<string, string>> = {};
     for (const o of csvObs) (days[o.date] ??= {})[o.currency] = o.rate;
-    const xml = ecbXml(days);
-    const t0 = performance.now();
-    const xmlObs = parseEcbXml(xml);
-    const ms = performance.now() - t0;
-    expect(xmlObs).toEqual(csvObs);
-    expect(ms).toBeLessThan(15_000);
+    expect(parseEcbXml(ecbXml(days))).toEqual(csvObs);
   }, 60_000);
 
   it('accepts double-quoted attributes and a day with no rates', () => {
@@ -233,143 +191,4 @@ describe('detectAndParseEcb', () => {
     expect(detectAndParseEcb('eurofxref-hist.csv', SHIPPED).length).toBe(countShippedRates().count);
     expect(() => detectAndParseEcb('empty.csv', 'Date,USD,\n')).toThrow(/no exchange rate/);
   });
-});
-
-describe('ECB_RATE_TABLE_DDL', () => {
-  it('matches the documented table and refuses odd schema names', () => {
-    expect(ECB_RATE_TABLE_DDL('reference')).toBe(
-      'CREATE TABLE IF NOT EXISTS "reference".ecb_rate (currency char(3) NOT NULL, rate_date date NOT NULL, ' +
-        'rate numeric(18,6) NOT NULL CHECK (rate > 0), PRIMARY KEY (currency, rate_date))',
-    );
-    expect(() => ECB_RATE_TABLE_DDL('x; drop table y')).toThrow(RangeError);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-// against PostgreSQL
-
-const PG_URL = process.env.ECB_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-describe('importEcbObservations (PostgreSQL)', () => {
-  const schema = `ecb_test_${process.pid}_${Date.now()}`;
-  let client: pg.Client;
-  let sql: SqlFn;
-  let statements = 0;
-
-  beforeAll(async () => {
-    client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    sql = (q, p) => {
-      statements++;
-      return client.query(q, p);
-    };
-    await client.query(`CREATE SCHEMA "${schema}"`);
-    await client.query(ECB_RATE_TABLE_DDL(schema));
-  });
-
-  afterAll(async () => {
-    if (!client) return;
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
-
-  async function count(): Promise<number> {
-    const r = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".ecb_rate`);
-    return Number(r.rows[0]!.n);
-  }
-
-  it('imports a small file in batches, reporting progress', async () => {
-    const obs = parseEcbXml(HIST_XML);
-    const progress: [number, number][] = [];
-    statements = 0;
-    const res = await importEcbObservations(sql, obs, (d, t) => progress.push([d, t]), { schema, batchSize: 4 });
-    expect(res).toEqual({
-      total: 6,
-      inserted: 6,
-      updated: 0,
-      unchanged: 0,
-      firstDate: '2026-04-10',
-      lastDate: '2026-04-13',
-      currencies: ['GBP', 'JPY', 'USD'],
-    });
-    expect(progress).toEqual([
-      [4, 6],
-      [6, 6],
-    ]);
-    expect(statements).toBe(2);
-    const r = await client.query(`SELECT rate::text AS rate FROM "${schema}".ecb_rate WHERE currency = 'GBP' AND rate_date = '2026-04-10'`);
-    expect(r.rows[0].rate).toBe('0.871050');
-  });
-
-  it('importing the same data again changes nothing', async () => {
-    const before = await client.query(ecbRateSelectSql(schema));
-    const res = await importEcbObservations(sql, parseEcbXml(HIST_XML), undefined, { schema });
-    expect(res).toMatchObject({ total: 6, inserted: 0, updated: 0, unchanged: 6 });
-    const after = await client.query(ecbRateSelectSql(schema));
-    expect(after.rows).toEqual(before.rows);
-  });
-
-  it('a newer daily XML adds the new day', async () => {
-    const res = await importEcbObservations(sql, detectAndParseEcb('eurofxref-daily.xml', DAILY_XML), undefined, { schema });
-    expect(res).toMatchObject({ total: 4, inserted: 4, updated: 0, unchanged: 0, firstDate: '2026-04-14', lastDate: '2026-04-14' });
-    expect(await count()).toBe(10);
-  });
-
-  it('an ECB correction updates just that rate', async () => {
-    const corrected = ecbXml({ '2026-04-13': { USD: '1.1685', JPY: '186.75', GBP: '0.870580' } });
-    const res = await importEcbObservations(sql, parseEcbXml(corrected), undefined, { schema });
-    expect(res).toMatchObject({ total: 3, inserted: 0, updated: 1, unchanged: 2 });
-    const r = await client.query(`SELECT rate::text AS rate FROM "${schema}".ecb_rate WHERE currency = 'USD' AND rate_date = '2026-04-13'`);
-    expect(r.rows[0].rate).toBe('1.168500');
-  });
-
-  it('validates everything before writing anything', async () => {
-    const before = await count();
-    const ok = { date: '2026-04-15', currency: 'USD', rate: '1.17' };
-    await expect(importEcbObservations(sql, [ok, { date: '2026-04-15', currency: 'JPY', rate: '1.1234567' }], undefined, { schema })).rejects.toThrow(
-      /numeric\(18,6\)/,
-    );
-    await expect(importEcbObservations(sql, [ok, { ...ok, rate: '1.18' }], undefined, { schema })).rejects.toThrow(/conflicting/);
-    await expect(importEcbObservations(sql, [ok, { ...ok, currency: 'EUR' }], undefined, { schema })).rejects.toThrow(/currency/);
-    await expect(importEcbObservations(sql, [ok, { ...ok, date: '2026-02-29' }], undefined, { schema })).rejects.toThrow(/date/);
-    await expect(importEcbObservations(sql, [ok, { ...ok, rate: '0' }], undefined, { schema })).rejects.toThrow(/rate/);
-    expect(await count()).toBe(before);
-    // identical duplicates collapse (the same day in two files)
-    const res = await importEcbObservations(sql, [ok, { ...ok, rate: '1.170' }], undefined, { schema });
-    expect(res).toMatchObject({ total: 1, inserted: 1 });
-  });
-
-  it('imports the whole shipped history idempotently and reads back exactly', async () => {
-    await client.query(`TRUNCATE "${schema}".ecb_rate`);
-    const obs = detectAndParseEcb('eurofxref-hist.csv', SHIPPED);
-    let last: [number, number] = [0, 0];
-    let calls = 0;
-    const first = await importEcbObservations(sql, obs, (d, t) => {
-      calls++;
-      expect(d).toBeGreaterThan(last[0]);
-      last = [d, t];
-    }, { schema });
-    expect(first).toMatchObject({ total: obs.length, inserted: obs.length, updated: 0, firstDate: '1999-01-04', lastDate: '2026-04-13' });
-    expect(first.currencies).toHaveLength(41);
-    expect(last).toEqual([obs.length, obs.length]);
-    expect(calls).toBe(Math.ceil(obs.length / 1000));
-
-    const second = await importEcbObservations(sql, obs, undefined, { schema });
-    expect(second).toMatchObject({ inserted: 0, updated: 0, unchanged: obs.length });
-
-    // read back through the lookup module: every rate equals the file's decimal
-    const rows = (await client.query<{ currency: string; rate_date: string; rate: string }>(ecbRateSelectSql(schema))).rows;
-    expect(rows).toHaveLength(obs.length);
-    const fromDb = EcbRateTable.fromDbRows(rows);
-    const fromFile = EcbRateTable.fromObservations(obs);
-    const mismatches = obs.filter((o) => fromDb.rateOn(o.currency, o.date)?.decimal !== fromFile.rateOn(o.currency, o.date)?.decimal);
-    expect(mismatches).toEqual([]);
-    expect(fromDb.rateOnOrNextPublication('USD', '2024-03-29')?.rateDate).toBe('2024-04-02');
-    expect(fromDb.lastPublicationDate()).toBe('2026-04-13');
-
-    // the rows node-postgres returns without casts (Date, numeric string) load too
-    const plain = await client.query(`SELECT currency, rate_date, rate FROM "${schema}".ecb_rate WHERE rate_date >= '2024-03-01' AND rate_date < '2024-05-01'`);
-    const t2 = EcbRateTable.fromDbRows(plain.rows);
-    expect(t2.rateOn('USD', '2024-04-02')?.decimal).toBe(fromFile.rateOn('USD', '2024-04-02')?.decimal);
-  }, 180_000);
 });

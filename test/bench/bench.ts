@@ -1,40 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, requireBackends } from '../support/env';
+import { freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc } from '../support/processes';
+import { summarizeCpuProfile } from './cpu-profile';
+import { measureEmbeddedStart } from './embedded-start';
+import { ingestBench } from './ingest';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(TSX, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.resume();
-  return child;
-}
-
-async function waitFor(url: string, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${url}`);
-}
+const CONNECTIONS = 64;
 
 /** Peak resident set size of a process (VmHWM), in MB. */
 function peakRssMb(pid: number): number {
@@ -45,9 +24,8 @@ function peakRssMb(pid: number): number {
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 async function run(name: string, opts: autocannon.Options): Promise<Result> {
-  const r = await autocannon({ duration: DURATION, connections: 64, pipelining: 1, ...opts });
-  const res = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-  return res;
+  const r = await autocannon({ duration: DURATION, connections: CONNECTIONS, pipelining: 1, ...opts });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
 function table(rows: Result[], base: number): void {
@@ -56,61 +34,88 @@ function table(rows: Result[], base: number): void {
   for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / base).toFixed(3)} | ${r.errors} | ${r.non2xx} |`);
 }
 
-const backends = await requireBackends(['postgres']);
-if (!backends.ok) process.exit(0);
-const db = await freshDatabase({ prefix: 'vat_bench' });
-const children: ChildProcess[] = [];
-const cleanup = async () => {
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  await db.drop();
-};
-try {
-  const helloPort = await freePort();
-  const hello = start(['test/bench/hello.ts', String(helloPort)], {});
-  children.push(hello);
+async function ready(base: string, procs: Proc[]): Promise<void> {
+  await waitFor(`${base}/ready`, async () => {
+    for (const p of procs) if (p.exited()) throw new Error(`${p.name} exited:\n${p.output()}`);
+    return (await fetch(`${base}/ready`).catch(() => undefined))?.ok;
+  }, { timeoutMs: 180_000, intervalMs: 100 });
+}
+
+async function createKey(env: Record<string, string>): Promise<string> {
+  const r = await runAdmin<{ key: string }>(['keys', 'create', '--account', 'bench', '--scope', 'full'], env);
+  if (r.code !== 0) throw new Error(`admin keys create exited ${r.code}: ${r.stderr}`);
+  return r.json.key;
+}
+
+const runId = Date.now().toString(36);
+let seq = 0;
+/** Persisted calculate with a fresh Idempotency-Key per request. */
+function calculate(base: string, key: string): autocannon.Options {
+  return {
+    url: base,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/vat/calculate',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+        setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${runId}-${seq++}` } }),
+      },
+    ],
+  };
+}
+
+/** One process (`all`) on PostgreSQL; optionally under the V8 CPU profiler. */
+async function startOneProcess(databaseUrl: string, profileDir?: string): Promise<{ proc: Proc; base: string }> {
   const port = await freePort();
-  const server = start(['deploy/src/main.ts', 'all'], { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' });
-  children.push(server);
+  const env = { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
+  const proc = profileDir
+    ? spawnProcess('main all (profiled)', NODE, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', 'deploy/src/main.ts', 'all'], { env })
+    : spawnMain('all', env);
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`http://127.0.0.1:${helloPort}/`);
-  await waitFor(`${base}/ready`);
-  const keyOut = await new Promise<string>((resolve, reject) => {
-    const c = spawn(TSX, ['deploy/src/admin.ts', 'keys', 'create', '--account', 'bench', '--scope', 'full'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url } });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`admin exited ${code}`))));
-  });
-  const key = JSON.parse(keyOut).key as string;
-  console.log(`bench: ${DURATION}s per scenario, 64 connections, server pid ${server.pid} on PostgreSQL, Node ${process.version}`);
+  await ready(base, [proc]);
+  return { proc, base };
+}
 
-  const results: Result[] = [];
-  results.push(await run('bare Fastify hello-world', { url: `http://127.0.0.1:${helloPort}/` }));
-  results.push(await run('GET /health', { url: `${base}/health` }));
-  results.push(await run('GET /v1/sources (authenticated)', { url: `${base}/v1/sources`, headers: { 'x-api-key': key } }));
-  results.push(await run('GET /v1/tax-classes?country=DE (public)', { url: `${base}/v1/tax-classes?country=DE` }));
-  let n = 0;
-  const runId = Date.now().toString(36);
-  results.push(
-    await run('POST /v1/vat/calculate (persisted, Idempotency-Key)', {
-      url: base,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/vat/calculate',
-          headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
-          setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${runId}-${n++}` } }),
-        },
-      ],
-    }),
-  );
-  table(results, results[0]!.rps);
-  const calc = results[results.length - 1]!;
-  console.log(`\npersisted calculate: ratio ${(calc.rps / results[0]!.rps).toFixed(3)} (target >= 0.25), p99 ${calc.p99} ms (target <= 10 ms)`);
+const URL_VARS: Record<ServiceName, string> = {
+  calculation: 'CALCULATION_URL',
+  classification: 'CLASSIFICATION_URL',
+  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
+  thresholds: 'THRESHOLDS_URL',
+  ledger: 'LEDGER_URL',
+};
 
-  // Export: fill the account with EXPORT_ROWS stored calculations (cloned from a real one), then stream them.
-  const client = new pg.Client({ connectionString: db.url });
+/** Distributed mode: five service processes and the gateway (HTTP/2 Connect), a private NATS. */
+async function startDistributed(databaseUrl: string): Promise<{ base: string; stop(): Promise<void> }> {
+  const nats = await startPrivateNats();
+  const ports = {} as Record<ServiceName, number>;
+  for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
+  const gatewayPort = await freePort();
+  const env = {
+    DATABASE_URL: databaseUrl,
+    NATS_URL: nats.url,
+    INTERNAL_TOKEN: `bench-internal-${runId}-token`,
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    LOG_LEVEL: 'warn',
+    ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])),
+  };
+  const procs = SERVICE_NAMES.map((n) => spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]) }));
+  procs.push(spawnMain('gateway', { ...env, PORT: String(gatewayPort) }));
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  await ready(base, procs);
+  return {
+    base,
+    async stop() {
+      for (const p of procs) await stopProcess(p);
+      await nats.stop();
+    },
+  };
+}
+
+async function exportBench(databaseUrl: string, base: string, key: string, server: Proc): Promise<void> {
+  // Fill the account with EXPORT_ROWS stored calculations (cloned from a real one), then stream them.
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const existing = Number((await client.query('select count(*) from calculation.calculation')).rows[0].count);
   const need = Math.max(0, EXPORT_ROWS - existing);
@@ -139,11 +144,81 @@ try {
       for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
     }
     const secs = Number(process.hrtime.bigint() - started) / 1e9;
-    const rows = lines - 1;
-    console.log(`export v${version}: ${rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${secs.toFixed(2)} s = ${Math.round(rows / secs)} rows/s (target >= 250000)`);
+    console.log(`export v${version}: ${lines - 1} rows, ${(bytes / 1e6).toFixed(1)} MB in ${secs.toFixed(2)} s = ${Math.round((lines - 1) / secs)} rows/s (target >= 250000)`);
   }
-  console.log(`server peak RSS (VmHWM) over the whole run: ${peakRssMb(server.pid!).toFixed(1)} MB (target <= 150 MB)`);
+  console.log(`server peak RSS (VmHWM) over the one-process run: ${peakRssMb(server.pid).toFixed(1)} MB (target <= 150 MB)`);
+}
+
+const backends = await requireBackends(['postgres']);
+if (!backends.ok) process.exit(0);
+// `npm run bench -- ingest` runs only the issue-8 ingestion section.
+if (process.argv[2] === 'ingest') {
+  try {
+    console.log(await ingestBench());
+  } finally {
+    await stopAll();
+  }
+  process.exit(0);
+}
+const db = await freshDatabase({ prefix: 'vat_bench' });
+const summary: string[] = [];
+try {
+  const helloPort = await freePort();
+  const hello = spawnProcess('hello', NODE, ['--import', 'tsx', 'test/bench/hello.ts', String(helloPort)]);
+  await waitFor('hello-world', async () => (await fetch(`http://127.0.0.1:${helloPort}/`).catch(() => undefined))?.ok, { timeoutMs: 60_000 });
+  const one = await startOneProcess(db.url);
+  const key = await createKey({ DATABASE_URL: db.url });
+  console.log(`bench: ${DURATION}s per scenario, ${CONNECTIONS} connections, server pid ${one.proc.pid} on PostgreSQL, Node ${process.version}`);
+
+  const results: Result[] = [];
+  results.push(await run('bare Fastify hello-world', { url: `http://127.0.0.1:${helloPort}/` }));
+  const helloRps = results[0]!.rps;
+  results.push(await run('GET /health', { url: `${one.base}/health` }));
+  const sources = await run('GET /v1/sources (authenticated)', { url: `${one.base}/v1/sources`, headers: { 'x-api-key': key } });
+  const taxClasses = await run('GET /v1/tax-classes?country=DE (public)', { url: `${one.base}/v1/tax-classes?country=DE` });
+  const calcOne = await run('POST /v1/vat/calculate (persisted, Idempotency-Key)', calculate(one.base, key));
+  results.push(sources, taxClasses, calcOne);
+
+  const dist = await startDistributed(db.url);
+  const calcDist = await run('POST /v1/vat/calculate, distributed (gateway → calculation over HTTP/2)', calculate(dist.base, key));
+  results.push(calcDist);
+  await dist.stop();
+  table(results, helloRps);
+
+  await exportBench(db.url, one.base, key, one.proc);
+  await stopProcess(one.proc);
+
+  // A CPU profile of the persisted calculation alone, in a fresh one-process server.
+  const profileDir = mkdtempSync(join(tmpdir(), 'vat-prof-'));
+  const profiled = await startOneProcess(db.url, profileDir);
+  await autocannon({ ...calculate(profiled.base, key), duration: Math.min(DURATION, 8), connections: CONNECTIONS });
+  await stopProcess(profiled.proc);
+  const prof = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  const profileText = prof ? summarizeCpuProfile(join(profileDir, prof)) : 'no CPU profile was written';
+  rmSync(profileDir, { recursive: true, force: true });
+  await stopProcess(hello);
+
+  const start = await measureEmbeddedStart(3);
+
+  const ratio = (r: Result) => (r.rps / helloRps).toFixed(3);
+  summary.push(
+    '\n## Issue 7 targets (same run)\n',
+    '| scenario | measured | target |',
+    '|---|---|---|',
+    `| GET /v1/tax-classes?country=DE | ${ratio(taxClasses)} | ≥ 0.25 |`,
+    `| GET /v1/sources (authenticated) | ${ratio(sources)} | ≥ 0.25 |`,
+    `| POST /v1/vat/calculate persisted with Idempotency-Key | ${ratio(calcOne)}, p99 ${calcOne.p99} ms | ≥ 0.12, p99 ≤ 50 ms |`,
+    `| same, distributed mode | ${ratio(calcDist)} = ${(calcDist.rps / calcOne.rps).toFixed(2)} × one-process, p99 ${calcDist.p99} ms | ≥ 0.6 × one-process |`,
+    `| first start to /ready, embedded, empty data dir (median of 3) | ${(start.firstMs / 1000).toFixed(2)} s | ≤ 3 s |`,
+    `| restart to /ready, embedded (median of 3) | ${(start.restartMs / 1000).toFixed(2)} s | ≤ 2 s |`,
+    '',
+    '## CPU profile of the persisted calculation (one process)\n',
+    profileText,
+  );
+  console.log(summary.join('\n'));
+  console.log(await ingestBench());
 } finally {
-  await cleanup();
+  await stopAll();
+  await db.drop();
 }
 process.exit(0);

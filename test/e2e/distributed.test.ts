@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createClient, ConnectError, Code } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
@@ -58,6 +59,7 @@ describe.skipIf(!backends.ok || !natsBinary)('distributed: five services + gatew
       NATS_URL: nats.url,
       REDIS_URL: REDIS_TEST_URL,
       INTERNAL_TOKEN,
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       OUTBOX_POLL_MS: '100',
       LOG_LEVEL: 'warn',
       ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${servicePorts[n]}`])),

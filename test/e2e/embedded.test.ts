@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, http, runAdmin, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
+import { tcpListenPorts } from '../support/tcp-listeners';
 
 /**
  * The real `npm start` path: `tsx deploy/src/main.ts all` as a child process on embedded PGlite in
@@ -40,10 +41,14 @@ describe('npm start (embedded PGlite) as a real process', () => {
     expect(ready.json.status).toBe('ready');
     expect(timings.firstStartMs).toBeLessThan(60_000);
     expect((await http('GET', `${base}/health`)).json).toEqual({ status: 'ok' });
-    // The running server advertises its wire address for operator commands.
-    const rt = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number; url: string };
-    expect(rt.pid).toBe(server.pid);
-    expect(rt.url).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+    // The running server advertises its database's Unix socket (inside DATA_DIR) for operator commands.
+    const runtimeFile = join(dataDir, 'runtime.json');
+    expect(JSON.parse(readFileSync(runtimeFile, 'utf8'))).toEqual({ pid: server.pid, socketDir: join(dataDir, 'run') });
+    expect(statSync(runtimeFile).mode & 0o777).toBe(0o600);
+    expect(lstatSync(join(dataDir, 'run', '.s.PGSQL.5432')).isSocket()).toBe(true);
+    // The gateway's HTTP port is the only TCP port the process listens on.
+    expect(tcpListenPorts(server.pid)).toEqual([port]);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   }, 75_000);
 
   it('the admin CLI creates a key in the running server\'s database while it runs', async () => {
@@ -132,4 +137,12 @@ describe('npm start (embedded PGlite) as a real process', () => {
     const code2 = await stopProcess(server, 'SIGTERM', 20_000);
     expect(code2, server.output()).toBe(0);
   }, 90_000);
+
+  it('without npm start running, the admin CLI opens DATA_DIR itself', async () => {
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    const list = await admin(['keys', 'list', '--account', 'e2e-embedded']);
+    expect(list.json.map((k: { id: string }) => k.id)).toContain(laterKey.id);
+    expect(existsSync(join(dataDir, 'run', '.s.PGSQL.5432'))).toBe(false);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+  }, 60_000);
 });

@@ -30,9 +30,10 @@ export async function ensureTemplate(serverUrl: string): Promise<string> {
   try {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (exists.rowCount) return name;
-    // Templates of older migrations/seeds are never used again: drop them (skipping any in use).
+    // Templates of older migrations/seeds are never used again: drop them (skipping any in use). Only in CI:
+    // locally, several work trees may share one PostgreSQL server, each with its own template.
     const stale = await admin.query(`select datname from pg_database where datname ~ '^vat_tpl_[0-9a-f]{16}$' and datname <> $1`, [name]);
-    for (const row of stale.rows as { datname: string }[]) await admin.query(`drop database if exists ${row.datname}`).catch(() => undefined);
+    if (process.env.CI === 'true') for (const row of stale.rows as { datname: string }[]) await admin.query(`drop database if exists ${row.datname}`).catch(() => undefined);
     const building = `${name}_b${process.pid}`;
     await admin.query(`create database ${building}`);
     const url = new URL(serverUrl);

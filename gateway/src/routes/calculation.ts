@@ -1,5 +1,4 @@
 import type { Clients } from '@vat/platform/clients';
-import { isValidIdempotencyKey, isValidSourceId } from '@vat/platform/http-inputs';
 import { HttpError } from '../errors';
 import { calculationResultJson } from '../json';
 import type { RouteDef } from '../route';
@@ -7,6 +6,7 @@ import { body, country, currency, str } from './schemas';
 
 export const CALCULATE_SCOPES = ['full', 'calculate-only'] as const;
 
+/** A header sent twice is an HTTP-level ambiguity the gateway refuses before any RPC. */
 function singleHeader(value: string | string[] | undefined, code: string, name: string): string | undefined {
   if (Array.isArray(value)) throw new HttpError(400, code, `Send ${name} once.`);
   return value;
@@ -41,12 +41,7 @@ export function calculationRoutes(clients: Clients): RouteDef[] {
         ),
       },
       handler: async ({ req, call }) => {
-        const sourceId = singleHeader(req.headers['x-source-id'], 'invalid_source_id', 'X-Source-ID');
-        const key = singleHeader(req.headers['idempotency-key'], 'invalid_idempotency_key', 'Idempotency-Key');
-        if (sourceId !== undefined && !isValidSourceId(sourceId)) throw new HttpError(400, 'invalid_source_id', 'X-Source-ID must be 1 to 100 letters, digits, _, - or /.');
-        if (key !== undefined && !isValidIdempotencyKey(key)) throw new HttpError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
         const b = req.body as { country: string; currency: string; tax_class_id: string; gross_amount_minor: number; price_includes_vat: boolean; transaction_date?: string };
-        if (key !== undefined && b.transaction_date === undefined) throw new HttpError(400, 'transaction_date_required_for_idempotency', 'An Idempotency-Key needs an explicit transaction_date.');
         const res = await clients.calculation.calculate(
           {
             country: b.country,
@@ -55,8 +50,8 @@ export function calculationRoutes(clients: Clients): RouteDef[] {
             amountMinor: BigInt(b.gross_amount_minor),
             priceIncludesVat: b.price_includes_vat,
             transactionDate: b.transaction_date,
-            idempotencyKey: key,
-            sourceId,
+            idempotencyKey: singleHeader(req.headers['idempotency-key'], 'invalid_idempotency_key', 'Idempotency-Key'),
+            sourceId: singleHeader(req.headers['x-source-id'], 'invalid_source_id', 'X-Source-ID'),
           },
           call,
         );

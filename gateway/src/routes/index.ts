@@ -5,10 +5,11 @@ import { classificationRoutes } from './classification';
 import { referenceRoutes } from './reference';
 import { registrationRoutes } from './registrations';
 import { sourceRoutes } from './sources';
+import { supplyEventRoutes, type IntegrationOwnership } from './supply-events';
 import { transactionRoutes } from './transactions';
 
 /** Every resource's route table, in one list the gateway registers. */
-export function allRoutes(clients: Clients): RouteTable {
+export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnership): RouteTable {
   return [
     ...referenceRoutes(clients),
     ...classificationRoutes(clients),
@@ -16,5 +17,6 @@ export function allRoutes(clients: Clients): RouteTable {
     ...transactionRoutes(clients),
     ...sourceRoutes(clients),
     ...registrationRoutes(clients),
+    ...supplyEventRoutes(clients, integrationOwned),
   ];
 }

@@ -1,9 +1,7 @@
 import type { Clients } from '@vat/platform/clients';
-import { parseSmeRequest } from '@vat/thresholds/sme/eligibility';
-import { HttpError } from '../errors';
 import { num, opt, rateJson, taxClassJson } from '../json';
 import type { RouteDef } from '../route';
-import { body, country, query, str } from './schemas';
+import { body, boolParam, country, currency, query, str } from './schemas';
 
 const at = str('invalid_at', { maxLength: 40, description: 'RFC 3339 timestamp or YYYY-MM-DD; default now (UTC)' });
 
@@ -50,7 +48,7 @@ export function referenceRoutes(clients: Clients): RouteDef[] {
       tags: ['reference'],
       schema: {
         querystring: query(
-          { country: country(), tax_class_id: str('tax_class_not_found', { maxLength: 60 }), at, history: str('invalid_history', { enum: ['true', 'false'] }) },
+          { country: country(), tax_class_id: str('tax_class_not_found', { maxLength: 60 }), at, history: boolParam('invalid_history') },
           ['country'],
         ),
       },
@@ -68,18 +66,20 @@ export function referenceRoutes(clients: Clients): RouteDef[] {
       tags: ['reference'],
       schema: {
         body: body(
-          { country: { type: 'string' }, annual_turnover_nac: { type: 'integer', minimum: 0 }, currency: { type: 'string' }, reference_date: { type: 'string', format: 'date' } },
+          {
+            country: country(),
+            annual_turnover_nac: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, 'x-error': 'invalid_turnover', description: 'minor units of the national currency' },
+            currency: currency(),
+            reference_date: str('invalid_reference_date', { format: 'date', description: 'default today (UTC)' }),
+          },
           ['country', 'annual_turnover_nac', 'currency'],
+          'invalid_json',
         ),
       },
-      // The SME parser gives the spec's exact codes; the schema above only documents the body.
-      validate: false,
       handler: async ({ req, call }) => {
-        const parsed = parseSmeRequest(req.body, new Date().toISOString().slice(0, 10));
-        if (!parsed.ok) throw new HttpError(parsed.status, parsed.error, parsed.detail);
-        const v = parsed.value;
+        const b = req.body as { country: string; annual_turnover_nac: number; currency: string; reference_date?: string };
         const res = await clients.sme.checkSmeEligibility(
-          { country: v.country, currency: v.currency, annualTurnoverNac: BigInt(v.annual_turnover_nac), referenceDate: v.reference_date },
+          { country: b.country, currency: b.currency, annualTurnoverNac: BigInt(b.annual_turnover_nac), referenceDate: b.reference_date },
           call,
         );
         const r = res.result!;

@@ -1,9 +1,8 @@
 import type { Clients } from '@vat/platform/clients';
 import { num, sourceProfileJson } from '../json';
 import type { RouteDef } from '../route';
-import { body, query, str } from './schemas';
+import { body, intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
-import { HttpError } from '../errors';
 
 const optionalText = (code: string, max: number) => ({ type: ['string', 'null'], maxLength: max, 'x-error': code, description: 'empty string clears; null or omitted keeps' });
 
@@ -21,6 +20,23 @@ const mutable = {
 };
 
 const undef = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+type Body = Record<string, string | boolean | null | undefined>;
+
+/** The mutable fields of a profile body; null means "keep", like absence (the service decides the rest). */
+function mutableFields(b: Body) {
+  return {
+    displayName: undef(b.display_name as string | null),
+    channelType: undef(b.channel_type as string | null),
+    platform: undef(b.platform as string | null),
+    defaultCountry: undef(b.default_country as string | null),
+    defaultCurrency: undef(b.default_currency as string | null),
+    supplierEstablishmentCountry: undef(b.supplier_establishment_country as string | null),
+    dispatchCountry: undef(b.dispatch_country as string | null),
+    marketplaceDeemedSupplier: undef(b.marketplace_deemed_supplier as boolean | null),
+    active: undef(b.active as boolean | null),
+  };
+}
 
 export function sourceRoutes(clients: Clients): RouteDef[] {
   return [
@@ -44,22 +60,8 @@ export function sourceRoutes(clients: Clients): RouteDef[] {
       tags: ['sources'],
       schema: { body: body({ source_key: str('invalid_source_key', { minLength: 1, maxLength: 100 }), ...mutable }, ['source_key', 'display_name', 'channel_type']) },
       handler: async ({ req, reply, call }) => {
-        const b = req.body as Record<string, string | boolean | null | undefined>;
-        const r = await clients.sources.createSource(
-          {
-            sourceKey: b.source_key as string,
-            displayName: b.display_name as string,
-            channelType: b.channel_type as string,
-            platform: undef(b.platform as string | null) || undefined,
-            defaultCountry: undef(b.default_country as string | null) || undefined,
-            defaultCurrency: undef(b.default_currency as string | null) || undefined,
-            supplierEstablishmentCountry: undef(b.supplier_establishment_country as string | null) || undefined,
-            dispatchCountry: undef(b.dispatch_country as string | null) || undefined,
-            marketplaceDeemedSupplier: undef(b.marketplace_deemed_supplier as boolean | null),
-            active: undef(b.active as boolean | null),
-          },
-          call,
-        );
+        const b = req.body as Body;
+        const r = await clients.sources.createSource({ ...mutableFields(b), sourceKey: b.source_key as string, displayName: b.display_name as string, channelType: b.channel_type as string }, call);
         reply.status(201);
         return sourceProfileJson(r.source!);
       },
@@ -76,25 +78,8 @@ export function sourceRoutes(clients: Clients): RouteDef[] {
       },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
-        // A malformed id is just another id that names no profile of this account.
-        if (!/^[0-9]{1,18}$/.test(id)) throw new HttpError(404, 'source_not_found', 'No such source profile.');
-        const b = (req.body ?? {}) as Record<string, string | boolean | null | undefined>;
-        if (b.source_key !== undefined) throw new HttpError(400, 'source_key_immutable', 'source_key cannot change; create a new profile instead.');
-        const r = await clients.sources.updateSource(
-          {
-            id: BigInt(id),
-            displayName: undef(b.display_name as string | null),
-            channelType: undef(b.channel_type as string | null),
-            platform: undef(b.platform as string | null),
-            defaultCountry: undef(b.default_country as string | null),
-            defaultCurrency: undef(b.default_currency as string | null),
-            supplierEstablishmentCountry: undef(b.supplier_establishment_country as string | null),
-            dispatchCountry: undef(b.dispatch_country as string | null),
-            marketplaceDeemedSupplier: undef(b.marketplace_deemed_supplier as boolean | null),
-            active: undef(b.active as boolean | null),
-          },
-          call,
-        );
+        const b = (req.body ?? {}) as Body;
+        const r = await clients.sources.updateSource({ ...mutableFields(b), id, sourceKey: b.source_key === undefined ? undefined : String(b.source_key) }, call);
         return sourceProfileJson(r.source!);
       },
     },
@@ -104,12 +89,10 @@ export function sourceRoutes(clients: Clients): RouteDef[] {
       access: { scopes: READ_SCOPES },
       summary: 'Raw X-Source-ID tags seen in transactions that have no profile',
       tags: ['sources'],
-      schema: { querystring: query({ limit: str('invalid_limit', { pattern: '^[0-9]{1,3}$' }) }) },
+      schema: { querystring: query({ limit: { ...intParam('invalid_limit'), description: '1-500, default 50' } }) },
       handler: async ({ req, call }) => {
         const q = req.query as { limit?: string };
-        const limit = q.limit === undefined ? 0 : Number(q.limit);
-        if (q.limit !== undefined && (limit < 1 || limit > 500)) throw new HttpError(400, 'invalid_limit', 'limit must be 1 to 500.');
-        const r = await clients.sources.listUnknownSources({ limit }, call);
+        const r = await clients.sources.listUnknownSources({ limit: intOf(q.limit) }, call);
         return { items: r.items.map((i) => ({ source_id: i.sourceId, transaction_count: num(i.transactionCount), first_seen: i.firstSeen, last_seen: i.lastSeen })) };
       },
     },

@@ -4,7 +4,7 @@ import type { TransactionFilter } from '@vat/gen/vat/calculation/v1/calculation_
 import { calculationResultJson, num, opt, rateProvenanceJson, transactionSummaryJson } from '../json';
 import type { RouteDef } from '../route';
 import { HttpError } from '../errors';
-import { country, currency, date, intString, query, str } from './schemas';
+import { boolParam, country, currency, date, intOf, intParam, query, str } from './schemas';
 
 export const READ_SCOPES = ['full', 'read-only'] as const;
 const access = { scopes: READ_SCOPES };
@@ -16,7 +16,7 @@ const filterProps = {
   currency: currency(),
   tax_class_id: str('invalid_tax_class_id', { maxLength: 60 }),
   source_id: str('invalid_source_id', { maxLength: 100 }),
-  api_key_id: intString('invalid_api_key_id'),
+  api_key_id: intParam('invalid_api_key_id', 18),
 };
 
 function filterOf(req: FastifyRequest): Omit<TransactionFilter, '$typeName'> {
@@ -42,12 +42,10 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       access,
       summary: 'List stored calculations, newest first (keyset cursor)',
       tags: ['transactions'],
-      schema: { querystring: query({ ...filterProps, cursor: str('invalid_cursor', { maxLength: 64 }), limit: str('invalid_limit', { pattern: '^[0-9]{1,3}$' }) }) },
+      schema: { querystring: query({ ...filterProps, cursor: str('invalid_cursor', { maxLength: 64 }), limit: { ...intParam('invalid_limit'), description: '1-500, default 50' } }) },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
-        const limit = q.limit === undefined ? 0 : Number(q.limit);
-        if (q.limit !== undefined && (limit < 1 || limit > 500)) throw new HttpError(400, 'invalid_limit', 'limit must be 1 to 500.');
-        const res = await clients.calculation.listTransactions({ filter: filterOf(req), cursor: q.cursor, limit }, call);
+        const res = await clients.calculation.listTransactions({ filter: filterOf(req), cursor: q.cursor, limit: intOf(q.limit) }, call);
         return { items: res.items.map(transactionSummaryJson), next_cursor: opt(res.nextCursor) };
       },
     },
@@ -57,12 +55,10 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       access,
       summary: 'CSV export (from/to required, at most 367 days, capped at 1,000,000 rows)',
       tags: ['transactions'],
-      schema: { querystring: query({ ...filterProps, export_version: str('invalid_export_version', { maxLength: 4 }) }, ['from', 'to']) },
+      schema: { querystring: query({ ...filterProps, export_version: { ...intParam('invalid_export_version'), description: '1 (default) or 2' } }, ['from', 'to']) },
       handler: async ({ req, reply, call }) => {
         const q = req.query as Record<string, string | undefined>;
-        const v = q.export_version ?? '1';
-        if (v !== '1' && v !== '2') throw new HttpError(400, 'invalid_export_version', 'export_version must be 1 or 2.');
-        const stream = clients.calculation.exportTransactions({ filter: filterOf(req), exportVersion: Number(v) }, call)[Symbol.asyncIterator]();
+        const stream = clients.calculation.exportTransactions({ filter: filterOf(req), exportVersion: intOf(q.export_version) }, call)[Symbol.asyncIterator]();
         // Pull the first chunk before committing to 200, so validation errors still answer as JSON.
         const first = await stream.next();
         reply.header('content-type', 'text/csv; charset=utf-8');
@@ -88,7 +84,7 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       schema: { querystring: query({ from: filterProps.from, to: filterProps.to, group_by: str('invalid_group_by', { enum: ['country', 'tax_class', 'month'] }), country: filterProps.country, source_id: filterProps.source_id, currency: filterProps.currency, api_key_id: filterProps.api_key_id }) },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
-        const res = await clients.calculation.aggregateTransactions({ filter: filterOf(req), groupBy: q.group_by ?? 'country' }, call);
+        const res = await clients.calculation.aggregateTransactions({ filter: filterOf(req), groupBy: q.group_by }, call);
         return {
           group_by: res.groupBy,
           period: { from: res.periodFrom, to: res.periodTo },
@@ -147,7 +143,10 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
-        if (req.body !== undefined && req.body !== null && !(typeof req.body === 'object' && Object.keys(req.body as object).length === 0)) {
+        // No body, or an empty object: anything else (including null and []) is a body this route does not take.
+        const b = req.body;
+        const empty = b === undefined || (typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).length === 0);
+        if (!empty) {
           throw new HttpError(400, 'unexpected_body', 'Replay takes no request body.');
         }
         const r = await clients.calculation.replayTransaction({ id }, call);

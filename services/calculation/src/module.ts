@@ -1,39 +1,40 @@
 import type { ServiceModule } from '@vat/platform/service-module';
+import { stopwatch } from '@vat/platform/stopwatch';
+import { calculationContext, type CalculationDeps } from './context';
 import { calculationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { seedEcbRates, seedVatRates } from './reference/seed';
 import { routes } from './routes';
-import { storesFor } from './stores';
 
-export const calculationModule: ServiceModule = {
+export const calculationModule: ServiceModule<CalculationDeps> = {
   name: 'calculation',
   schema: 'calculation',
   entities: calculationEntities,
   migrations,
   migrationsPath: MIGRATIONS_PATH,
+  context: calculationContext,
+  // Reference data is stored and then held in memory before the service counts as started: /ready means loaded.
   seed: async (deps) => {
-    const rates = await seedVatRates(deps.orm, deps.now());
-    if (rates.loaded) deps.log.info({ digest: rates.digest }, 'VAT rate release loaded');
-    const started = Date.now();
-    const ecb = await seedEcbRates(deps.orm, deps.databaseUrl);
-    if (ecb.loaded) deps.log.info({ ms: Date.now() - started }, 'ECB reference rates loaded');
-    const stores = storesFor(deps);
-    await stores.rates.refresh();
-    // The ECB table (200k+ rates) is only needed by conversions: warm it without delaying start.
-    void stores.fx.current().catch((err: Error) => deps.log.warn({ err: err.message }, 'ECB table not loaded yet'));
+    let elapsed = stopwatch();
+    const rates = await seedVatRates(deps.pool, deps.now());
+    deps.log.info({ digest: rates.digest, ...elapsed() }, rates.loaded ? 'VAT rate release stored' : 'VAT rate release already stored');
+    elapsed = stopwatch();
+    const ecb = await seedEcbRates(deps.pool);
+    deps.log.info(elapsed(), ecb.loaded ? 'ECB reference rates stored' : 'ECB reference rates already stored');
+    elapsed = stopwatch();
+    const snapshot = await deps.rates.refresh();
+    const table = ecb.everything ? await deps.fx.holdFirstImport(ecb.everything) : await deps.fx.current();
+    deps.log.info({ ...elapsed(), rateWindows: snapshot.windows.length, ecbRates: table.size }, 'reference data loaded into memory');
   },
-  routes: (deps) => routes(deps, storesFor(deps)),
-  stop: (deps) => storesFor(deps).close(),
+  routes,
+  // In memory, so cheap: the stores re-check the database at most every few seconds.
   readiness: async (deps) => {
-    const stores = storesFor(deps);
-    const snap = await stores.rates.current().catch(() => undefined);
-    const ecb = (await deps.orm.em.fork().getConnection().execute(
-      `select count(*)::int as n, max(version) as last from "calculation".reference_release where kind = 'ecb'`,
-    )) as { n: number; last: string | null }[];
-    const ecbLoaded = (ecb[0]?.n ?? 0) > 0;
+    const snap = await deps.rates.current().catch(() => undefined);
+    const fx = await deps.fx.current().catch(() => undefined);
+    const last = fx?.lastPublicationDate();
     return [
       { name: 'calculation.reference_data.vat_rates', ok: !!snap && snap.classes.length > 0, detail: snap ? `release ${snap.release.version}, ${snap.windows.length} rate windows` : 'not loaded' },
-      { name: 'calculation.reference_data.ecb_rates', ok: ecbLoaded, detail: ecbLoaded ? `ECB rates imported to ${ecb[0]!.last}` : 'not loaded' },
+      { name: 'calculation.reference_data.ecb_rates', ok: last !== undefined, detail: last ? `${fx!.size} ECB rates to ${last}` : 'not loaded' },
     ];
   },
 };

@@ -1,26 +1,28 @@
 import type { ConnectRouter } from '@connectrpc/connect';
-import { CalculationService, ExchangeRateService, TaxClassService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
-import type { ServiceDeps } from '@vat/platform/service-module';
-import { createCalculate } from './handlers/calculate';
-import { exchangeRateService } from './handlers/exchange-rates';
-import { taxClassService } from './handlers/tax-classes';
-import { transactionHandlers } from './handlers/transactions';
-import { sourceService } from './handlers/sources';
-import type { CalculationStores } from './stores';
+import { CalculationService, ExchangeRateService, SourceService, TaxClassService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { bindHandlers } from '@vat/platform/service-module';
+import type { CalculationDeps } from './context';
+import { aggregateTransactions } from './handlers/aggregate-transactions';
+import { calculate } from './handlers/calculate';
+import { createSource } from './handlers/create-source';
+import { exportTransactions } from './handlers/export-transactions';
+import { getExchangeRates } from './handlers/get-exchange-rates';
+import { getTaxClass } from './handlers/get-tax-class';
+import { getTransaction } from './handlers/get-transaction';
+import { listRates } from './handlers/list-rates';
+import { listSources } from './handlers/list-sources';
+import { listTaxClasses } from './handlers/list-tax-classes';
+import { listTransactions } from './handlers/list-transactions';
+import { listUnknownSources } from './handlers/list-unknown-sources';
+import { lookupCalculations } from './handlers/lookup-calculations';
+import { replayTransaction } from './handlers/replay-transaction';
+import { updateSource } from './handlers/update-source';
 
-export function routes(deps: ServiceDeps, stores: CalculationStores) {
-  const tx = transactionHandlers(deps, stores.fx, stores.db);
+export function routes(deps: CalculationDeps) {
   return (router: ConnectRouter) => {
-    router.service(CalculationService, {
-      calculate: createCalculate(deps, stores.rates),
-      getTransaction: tx.getTransaction,
-      listTransactions: tx.listTransactions,
-      replayTransaction: tx.replayTransaction,
-      exportTransactions: tx.exportTransactions,
-      aggregateTransactions: tx.aggregateTransactions,
-    });
-    router.service(TaxClassService, taxClassService(deps, stores.rates));
-    router.service(ExchangeRateService, exchangeRateService(stores.fx));
-    sourceService(deps)(router);
+    router.service(CalculationService, bindHandlers(deps, { calculate, getTransaction, listTransactions, replayTransaction, exportTransactions, aggregateTransactions, lookupCalculations }));
+    router.service(SourceService, bindHandlers(deps, { listSources, createSource, updateSource, listUnknownSources }));
+    router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates }));
+    router.service(ExchangeRateService, bindHandlers(deps, { getExchangeRates }));
   };
 }

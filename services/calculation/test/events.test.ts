@@ -155,7 +155,7 @@ describe.skipIf(!backends.ok)('CalculationRecorded events (outbox -> bus -> gate
     expect(await until(() => countFor('ev-redeliver', key.id), (v) => v >= 1)).toBe(1);
     const [row] = await eventsFor(c.calculation_id);
     const bus = h.built.services.find((s) => s.module.name === 'calculation')!.deps.bus;
-    await bus.publish({ id: `${row!.id}-again`, subject: row!.subject, data: new Uint8Array(row!.payload) });
+    await bus.publish([{ id: `${row!.id}-again`, subject: row!.subject, data: new Uint8Array(row!.payload) }]);
     await new Promise((r) => setTimeout(r, 200));
     expect(await countFor('ev-redeliver', key.id)).toBe(1);
   });

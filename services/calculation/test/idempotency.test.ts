@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../../test/support/env';
 import { startHarness, type Harness } from '../../../test/support/harness';
-import { storesFor } from '../src/stores';
+import type { CalculationDeps } from '../src/context';
 
 const backends = await requireBackends(['postgres']);
 
@@ -170,7 +170,7 @@ describe.skipIf(!backends.ok)('v1 calculation idempotency (PostgreSQL)', () => {
     const first = await calc(a.key, body({ gross_amount_minor: 20000 }), { 'idempotency-key': 'before-rate-change' });
     expect(first.json().vat_rate_bps).toBe(1900);
     const svc = h.built.services.find((s) => s.module.name === 'calculation')!;
-    const rates = storesFor(svc.deps).rates;
+    const rates = (svc.deps as CalculationDeps).rates;
     const prev = await db.query(`select id from "calculation".reference_release where kind = 'vat_rates' order by id desc limit 1`);
     const rel = await db.query(
       `insert into "calculation".reference_release (kind, digest, version, row_count, loaded_at) values ('vat_rates', 'sha256:test-release-idempotency', 'test-2099', 0, now()) returning id`,

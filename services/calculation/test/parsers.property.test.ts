@@ -7,7 +7,7 @@ import { digestOf } from '@vat/platform/canonical-json';
 import { reasonOf } from '@vat/platform/rpc-errors';
 import { requireBackends } from '../../../test/support/env';
 import { startHarness, type Harness } from '../../../test/support/harness';
-import { canonicalize } from '../src/handlers/calculate';
+import { canonicalize } from '../src/domain/canonical-request';
 import type { CanonicalRequest } from '../src/evidence';
 
 const EU27 = ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'];

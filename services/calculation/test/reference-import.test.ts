@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
 import { importEcbFile } from '../src/reference/ecb-import';
 import { FxStore } from '../src/reference/fx-store';
 import { requireBackends } from '../../../test/support/env';
 import { startHarness, type Harness } from '../../../test/support/harness';
+import { runAdmin } from '../../../test/support/processes';
 
 const backends = await requireBackends(['postgres']);
 
@@ -16,13 +20,15 @@ const DAILY = (date: string, usd: string) => `<?xml version="1.0" encoding="UTF-
 
 describe.skipIf(!backends.ok)('operator imports a newer ECB file', () => {
   let h: Harness;
+  let pool: pg.Pool;
   beforeAll(async () => {
     h = await startHarness();
+    pool = h.built.services.find((s) => s.module.name === 'calculation')!.deps.pool;
   });
   afterAll(async () => h?.close());
 
   it('the shipped history is loaded and ends 2026-04-13', async () => {
-    const fx = new FxStore(h.databaseUrl, 0);
+    const fx = new FxStore(pool, 0);
     const table = await fx.current();
     expect(table.lastPublicationDate()).toBe('2026-04-13');
     const csv = readFileSync(new URL('../../../seeds/ecb/eurofxref-hist.csv', import.meta.url), 'utf8');
@@ -32,11 +38,11 @@ describe.skipIf(!backends.ok)('operator imports a newer ECB file', () => {
   });
 
   it('new days are served after import; re-importing changes nothing', async () => {
-    const fx = new FxStore(h.databaseUrl, 0);
+    const fx = new FxStore(pool, 0);
     expect((await fx.current()).rateOn('USD', '2026-04-14')).toBeUndefined();
-    const first = await importEcbFile(h.databaseUrl, 'eurofxref-daily.xml', DAILY('2026-04-14', '1.1734'));
+    const first = await importEcbFile(pool, 'eurofxref-daily.xml', DAILY('2026-04-14', '1.1734'));
     expect(first.inserted).toBe(2);
-    const again = await importEcbFile(h.databaseUrl, 'eurofxref-daily.xml', DAILY('2026-04-14', '1.1734'));
+    const again = await importEcbFile(pool, 'eurofxref-daily.xml', DAILY('2026-04-14', '1.1734'));
     expect(again.inserted + again.updated).toBe(0);
     const table = await fx.current();
     expect(table.rateOn('USD', '2026-04-14')?.decimal).toBe('1.1734');
@@ -54,8 +60,27 @@ describe.skipIf(!backends.ok)('operator imports a newer ECB file', () => {
   });
 
   it('a file with garbage is refused and nothing is written', async () => {
-    await expect(importEcbFile(h.databaseUrl, 'eurofxref-daily.xml', DAILY('2026-04-15', 'abc'))).rejects.toThrow();
-    const table = await new FxStore(h.databaseUrl, 0).current();
+    await expect(importEcbFile(pool, 'eurofxref-daily.xml', DAILY('2026-04-15', 'abc'))).rejects.toThrow();
+    const table = await new FxStore(pool, 0).current();
     expect(table.rateOn('JPY', '2026-04-15')).toBeUndefined();
   });
+
+  it('the admin CLI imports a file idempotently with progress on stderr, and records a rate review', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vat-ecb-cli-'));
+    try {
+      const file = join(dir, 'eurofxref-daily.xml');
+      writeFileSync(file, DAILY('2026-04-16', '1.1755'));
+      const env = { DATABASE_URL: h.databaseUrl };
+      const first = await runAdmin(['ecb', 'import', file], env);
+      expect(first.json).toMatchObject({ total: 2, inserted: 2, updated: 0, unchanged: 0, firstDate: '2026-04-16', currencies: ['JPY', 'USD'] });
+      expect(first.stderr).toContain('imported 2/2 rates');
+      const again = await runAdmin(['ecb', 'import', file], env);
+      expect(again.json).toMatchObject({ total: 2, inserted: 0, updated: 0, unchanged: 2 });
+      expect((await new FxStore(pool, 0).current()).rateOn('USD', '2026-04-16')?.decimal).toBe('1.1755');
+      const approved = await runAdmin(['rates', 'approve', '--reviewer', 'Ada Reviewer'], env);
+      expect(approved.json).toMatchObject({ kind: 'vat_rates', approved_by: 'Ada Reviewer' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -5,7 +5,7 @@ import { createClient, createRouterTransport } from '@connectrpc/connect';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalculationService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
-import { principalHeaders } from '@vat/platform/principal';
+import { principalHeaders, principalInterceptor } from '@vat/platform/principal';
 import { requireBackends } from '../../../test/support/env';
 import { startHarness, type Harness } from '../../../test/support/harness';
 import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from '../src/domain/algorithm-manifest';
@@ -221,7 +221,23 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
       expect(await q('currency=EUR&tax_class_id=books')).toEqual(pick('r4'));
       expect(await q('tax_class_id=food')).toEqual(pick('r5'));
       expect(await q('country=DE&tax_class_id=food&currency=EUR')).toEqual(pick('r5'));
-      expect(await q('tax_class_id=no_such_class')).toEqual([]);
+    });
+
+    it('well-formed but unknown filter values are refused, not answered with an empty page', async () => {
+      for (const [query, code] of [
+        ['tax_class_id=no_such_class', 'invalid_tax_class_id'],
+        ['currency=ZZZ', 'invalid_currency'],
+        ['country=US', 'invalid_country'],
+        ['api_key_id=0', 'invalid_api_key_id'],
+      ]) {
+        // the aggregation has no tax_class_id filter (its own unknown_parameter case is tested elsewhere)
+        const paths = ['/v1/transactions', '/v1/transactions/export', ...(query!.startsWith('tax_class_id') ? [] : ['/v1/transactions/aggregated'])];
+        for (const path of paths) {
+          const r = await h.inject({ method: 'GET', url: `${path}?from=2024-01-01&to=2024-12-31&${query}`, headers: { 'x-api-key': f1.key } });
+          expect(r.statusCode, `${path} ${query}: ${r.body}`).toBe(400);
+          expect(r.json().error).toBe(code);
+        }
+      }
     });
 
     it('source_id matches the raw tag, also one that starts with "-" and one with a profile', async () => {
@@ -402,10 +418,17 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
       }
     });
 
-    it('takes no body', async () => {
+    it('takes no body: an object with members, null, an array, a number or a string is 400 unexpected_body', async () => {
       const c = await calc(k.key);
-      const r = await replay(k.key, c.calculation_id, { rate_bps: 1 });
-      expect(r.statusCode).toBe(400);
+      for (const payload of ['{"rate_bps":1}', 'null', '[]', '[{}]', '0', '"x"', 'true']) {
+        const r = await h.inject({ method: 'POST', url: `/v1/transactions/${c.calculation_id}/replay`, headers: { 'x-api-key': k.key, 'content-type': 'application/json' }, payload });
+        expect(r.statusCode, payload).toBe(400);
+        expect(r.json().error, payload).toBe('unexpected_body');
+      }
+      for (const payload of ['{}', undefined]) {
+        const r = await h.inject({ method: 'POST', url: `/v1/transactions/${c.calculation_id}/replay`, headers: { 'x-api-key': k.key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
+        expect(r.statusCode, String(payload)).toBe(200);
+      }
     });
 
     const tampers: [string, string][] = [
@@ -542,7 +565,7 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
 
     it('at the row cap the download completes and ends with a truncation comment row', async () => {
       const svc = h.built.services.find((s) => s.module.name === 'calculation')!;
-      const client = createClient(CalculationService, createRouterTransport(svc.routes));
+      const client = createClient(CalculationService, createRouterTransport(svc.routes, { router: { interceptors: [principalInterceptor(undefined)] } }));
       const headers = principalHeaders({ accountId: BigInt(k.accountId), apiKeyId: BigInt(k.id), keyKind: 'v2', scope: 'read-only' });
       const collect = async (maxRows: bigint) => {
         let text = '';

@@ -9,5 +9,6 @@ export const classificationModule: ServiceModule = {
   entities: classificationEntities,
   migrations,
   migrationsPath: MIGRATIONS_PATH,
+  context: (deps) => deps,
   routes,
 };

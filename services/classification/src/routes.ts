@@ -20,13 +20,23 @@ export function normalizeCode(scheme: string, code: string): string | undefined 
   return undefined;
 }
 
+/** An edition as imported: a CN year (`2022`) or a CPA version (`2.1`); the scheme is given separately. */
+const CATALOG_VERSION = { cn: /^(19|20)[0-9]{2}$/, cpa: /^[0-9]{1,2}\.[0-9]{1,2}$/ } as const;
+
+function checkCatalogVersion(scheme: 'cn' | 'cpa', version: string | undefined): void {
+  if (version !== undefined && !CATALOG_VERSION[scheme].test(version)) {
+    throw invalidArgument('invalid_catalog_version', scheme === 'cn' ? 'catalog_version of a CN code is the edition year, e.g. 2022.' : 'catalog_version of a CPA code is the version, e.g. 2.1.');
+  }
+}
+
 export function routes(deps: ServiceDeps) {
   return (router: ConnectRouter) =>
     router.service(ClassificationService, {
       async getClassificationCode(req) {
         if (req.scheme !== 'cn' && req.scheme !== 'cpa') throw invalidArgument('invalid_scheme', 'scheme must be cn or cpa.');
         const normalized = normalizeCode(req.scheme, req.code);
-        if (!normalized) throw invalidArgument('invalid_code', `"${req.code}" is not an exact ${req.scheme.toUpperCase()} code.`);
+        if (!normalized) throw invalidArgument('invalid_code', `"${req.code.slice(0, 40)}" is not an exact ${req.scheme.toUpperCase()} code.`);
+        checkCatalogVersion(req.scheme, req.catalogVersion);
         if (req.legalDate !== undefined && !isValidDate(req.legalDate)) throw invalidArgument('invalid_legal_date', 'legal_date must be YYYY-MM-DD.');
         const legalDate = req.legalDate ?? deps.now().toISOString().slice(0, 10);
         const em = deps.orm.em.fork();
@@ -56,7 +66,8 @@ export function routes(deps: ServiceDeps) {
       },
       async resolveTaxClass(req) {
         if (req.scheme !== 'cn' && req.scheme !== 'cpa') throw invalidArgument('invalid_scheme', 'scheme must be cn or cpa.');
-        if (!normalizeCode(req.scheme, req.exactCode)) throw invalidArgument('invalid_code', `"${req.exactCode}" is not an exact ${req.scheme.toUpperCase()} code.`);
+        if (!normalizeCode(req.scheme, req.exactCode)) throw invalidArgument('invalid_code', `"${req.exactCode.slice(0, 40)}" is not an exact ${req.scheme.toUpperCase()} code.`);
+        checkCatalogVersion(req.scheme, req.catalogVersion);
         if (!/^[A-Z]{2}$/.test(req.jurisdiction)) throw invalidArgument('invalid_jurisdiction', 'jurisdiction must be an ISO 3166-1 alpha-2 code.');
         if (!isValidDate(req.legalDate)) throw invalidArgument('invalid_legal_date', 'legal_date must be YYYY-MM-DD.');
         const manifest = await deps.orm.em.fork().findOne(CoverageManifest, { name: COVERAGE_MANIFEST });

@@ -1,13 +1,17 @@
+import { supplyProjectionConsumer } from '@vat/platform/supply-projection';
 import type { ServiceModule } from '@vat/platform/service-module';
+import { complianceReportsContext, type ComplianceReportsDeps } from './context';
 import { complianceEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { routes } from './routes';
 
-export const complianceReportsModule: ServiceModule = {
+export const complianceReportsModule: ServiceModule<ComplianceReportsDeps> = {
   name: 'compliance-reports',
   schema: 'compliance_reports',
   entities: complianceEntities,
   migrations,
   migrationsPath: MIGRATIONS_PATH,
+  context: complianceReportsContext,
   routes,
+  consumers: (deps) => [supplyProjectionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-supply-projection')],
 };

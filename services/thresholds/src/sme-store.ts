@@ -1,35 +1,50 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
 import { loadSmeThresholds, parseSmeDocument, type SmeThresholdRow } from './sme/data';
-import { SmeThresholdRelease } from './entities/index';
 
-/** Loads the shipped SME data into the service schema once per content digest (idempotent). */
-export async function seedSmeThresholds(orm: MikroORM, now: Date): Promise<string> {
+const RELEASES = '"thresholds".sme_threshold_release';
+
+/**
+ * Stores the shipped SME data once per content digest (one statement, safe when replicas start together)
+ * and returns its digest and rows.
+ */
+export async function seedSmeThresholds(pool: pg.Pool, now: Date): Promise<{ digest: string; rows: SmeThresholdRow[] }> {
   const doc = loadSmeThresholds();
   const digest = digestOf(doc);
-  const em = orm.em.fork();
-  const existing = await em.findOne(SmeThresholdRelease, { digest });
-  if (!existing) {
-    em.create(SmeThresholdRelease, { digest, document: doc, rowCount: doc.rows.length, loadedAt: now });
-    await em.flush();
-  }
-  return digest;
+  await pool.query(
+    `insert into ${RELEASES} (digest, document, row_count, loaded_at) values ($1, $2::jsonb, $3, $4) on conflict (digest) do nothing`,
+    [digest, JSON.stringify(doc), doc.rows.length, now],
+  );
+  return { digest, rows: doc.rows };
 }
 
-/** Serves the most recently loaded release, parsed once and cached by digest. */
+/**
+ * Serves the most recently loaded release from memory, parsed once per digest. It re-checks which release is
+ * current at most every `recheckMs` (one indexed query), so a newly loaded release is picked up without a restart.
+ */
 export class SmeThresholdStore {
   private cached: { digest: string; rows: SmeThresholdRow[] } | undefined;
-  constructor(private readonly orm: MikroORM) {}
+  private checkedAt = 0;
+
+  constructor(private readonly pool: pg.Pool, private readonly recheckMs = 5000) {}
+
+  /** Holds rows the caller just stored under `digest` (the seed), sparing a read of the document. */
+  remember(digest: string, rows: SmeThresholdRow[]): void {
+    this.cached = { digest, rows };
+  }
 
   async rows(): Promise<SmeThresholdRow[]> {
-    const em = this.orm.em.fork();
-    const [latest] = await em.find(SmeThresholdRelease, {}, { orderBy: { loadedAt: 'desc' }, limit: 1, fields: ['digest', 'loadedAt'] });
-    if (!latest) throw new Error('no SME threshold release loaded');
-    if (this.cached?.digest === latest.digest) return this.cached.rows;
-    const full = await em.findOneOrFail(SmeThresholdRelease, { digest: latest.digest });
-    const parsed = parseSmeDocument(full.document);
-    if (!parsed.ok) throw new Error('stored SME threshold release does not validate');
-    this.cached = { digest: latest.digest, rows: parsed.document.rows };
+    if (this.cached && Date.now() - this.checkedAt < this.recheckMs) return this.cached.rows;
+    const latest = await this.pool.query<{ digest: string }>(`select digest from ${RELEASES} order by loaded_at desc limit 1`);
+    const digest = latest.rows[0]?.digest;
+    if (digest === undefined) throw new Error('no SME threshold release loaded');
+    if (this.cached?.digest !== digest) {
+      const full = await this.pool.query<{ document: unknown }>(`select document from ${RELEASES} where digest = $1`, [digest]);
+      const parsed = parseSmeDocument(full.rows[0]?.document);
+      if (!parsed.ok) throw new Error('stored SME threshold release does not validate');
+      this.cached = { digest, rows: parsed.document.rows };
+    }
+    this.checkedAt = Date.now();
     return this.cached.rows;
   }
 }

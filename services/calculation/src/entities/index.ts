@@ -62,14 +62,16 @@ export const VatRate = defineEntity({
   indexes: [{ properties: ['releaseId', 'country', 'taxClassId', 'validFrom'] }],
 });
 
-/** ECB euro reference rate: units of `currency` per 1 EUR on `rateDate`, exact decimal. */
-export const EcbRate = defineEntity({
-  name: 'EcbRate',
-  tableName: 'ecb_rate',
+/**
+ * One ECB publication day: every currency quoted that day mapped to its units per 1 EUR, as canonical exact
+ * decimal strings (`{"USD":"1.1684","JPY":"186.75"}`). A day per row keeps the 25-year history at ~7,000 rows.
+ */
+export const EcbRateDay = defineEntity({
+  name: 'EcbRateDay',
+  tableName: 'ecb_rate_day',
   properties: {
-    currency: p.string().length(3).primary(),
-    rateDate: p.string().length(10).primary(),
-    rate: p.decimal('string').precision(18).scale(6),
+    rateDate: p.date().primary(),
+    rates: p.json<Record<string, string>>().columnType('json'),
   },
 });
 
@@ -137,4 +139,4 @@ export const SourceProfile = defineEntity({
 
 export const Outbox = defineOutboxEntity();
 
-export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRate, Calculation, SourceProfile, Outbox];
+export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRateDay, Calculation, SourceProfile, Outbox];

@@ -1,16 +1,28 @@
-import pg from 'pg';
-import { EcbRateTable } from '@vat/platform/fx';
-import { ecbRateSelectSql } from '@vat/seeds/ecb';
-import { ECB_SCHEMA } from './ecb-import';
+import type pg from 'pg';
+import { EcbRateTable, type EcbPublicationDay } from '@vat/platform/fx';
+import { ecbState, loadEcbDays, type EcbMarker } from './ecb-repository';
 
 /** The ECB table in memory, reloaded when a newer import is recorded (checked at most every `recheckMs`). */
 export class FxStore {
   private table: EcbRateTable | undefined;
-  private marker = '';
+  private marker: EcbMarker = '';
   private checkedAt = 0;
   private loading: Promise<EcbRateTable> | undefined;
 
-  constructor(private readonly databaseUrl: string, private readonly recheckMs = 10_000) {}
+  constructor(private readonly pool: pg.Pool, private readonly recheckMs = 10_000) {}
+
+  /**
+   * Holds the days of the first import into an empty store, sparing a read back of the same rows; reads
+   * everything instead if another import was recorded meanwhile.
+   */
+  async holdFirstImport(days: readonly EcbPublicationDay[]): Promise<EcbRateTable> {
+    const { marker, imports } = await ecbState(this.pool);
+    if (imports !== 1) return this.current();
+    this.table = EcbRateTable.fromDays(days);
+    this.marker = marker;
+    this.checkedAt = Date.now();
+    return this.table;
+  }
 
   async current(): Promise<EcbRateTable> {
     if (this.table && Date.now() - this.checkedAt < this.recheckMs) return this.table;
@@ -19,20 +31,12 @@ export class FxStore {
   }
 
   private async reload(): Promise<EcbRateTable> {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    await client.connect();
-    try {
-      const m = await client.query(`select coalesce(max(id), 0)::text as id, count(*)::text as n from ${ECB_SCHEMA}.reference_release where kind = 'ecb'`);
-      const marker = `${m.rows[0].id}:${m.rows[0].n}`;
-      if (!this.table || marker !== this.marker) {
-        const res = await client.query(ecbRateSelectSql(ECB_SCHEMA));
-        this.table = EcbRateTable.fromDbRows(res.rows);
-        this.marker = marker;
-      }
-      this.checkedAt = Date.now();
-      return this.table;
-    } finally {
-      await client.end();
+    const { marker } = await ecbState(this.pool);
+    if (!this.table || marker !== this.marker) {
+      this.table = EcbRateTable.fromDays(await loadEcbDays(this.pool));
+      this.marker = marker;
     }
+    this.checkedAt = Date.now();
+    return this.table;
   }
 }

@@ -1,5 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { ReferenceRelease, TaxClass, VatRate, type RateSource } from '../entities/index';
+import type pg from 'pg';
+import type { RateSource } from '../entities/index';
+import { latestRateRelease, rateWindowsOf, storedTaxClasses } from './rate-repository';
 
 export type RateWindow = {
   id: bigint;
@@ -80,7 +81,7 @@ export class RateStore {
   private checkedAt = 0;
   private refreshing: Promise<RateSnapshot> | undefined;
 
-  constructor(private readonly orm: MikroORM, private readonly recheckMs = 5000) {}
+  constructor(private readonly pool: pg.Pool, private readonly recheckMs = 5000) {}
 
   async current(): Promise<RateSnapshot> {
     if (this.snapshot && Date.now() - this.checkedAt < this.recheckMs) return this.snapshot;
@@ -94,35 +95,10 @@ export class RateStore {
 
   /** Forces a reload (used after seeding or approval in the same process). */
   async refresh(): Promise<RateSnapshot> {
-    const em = this.orm.em.fork();
-    const [latest] = await em.find(ReferenceRelease, { kind: 'vat_rates' }, { orderBy: { id: 'desc' }, limit: 1 });
+    const latest = await latestRateRelease(this.pool);
     if (!latest) throw new Error('no VAT rate release loaded');
     const same = this.snapshot?.release.id === latest.id && this.snapshot.release.approvedAt?.getTime() === latest.approvedAt?.getTime();
-    if (!same) {
-      const classes = await em.find(TaxClass, {}, { orderBy: { sortOrder: 'asc' } });
-      const rows = await em.find(VatRate, { releaseId: latest.id });
-      this.snapshot = new RateSnapshot(
-        { id: latest.id, digest: latest.digest, version: latest.version, approvedAt: latest.approvedAt ?? null, approvedBy: latest.approvedBy ?? null },
-        classes.map((c) => ({ id: c.id, name: c.name, description: c.description, source: c.source, groupSlug: c.groupSlug, groupName: c.groupName, tags: c.tags, annexIiiPoints: c.annexIiiPoints })),
-        rows.map((r) => ({
-          id: r.id,
-          country: r.country,
-          taxClassId: r.taxClassId,
-          rateBps: r.rateBps,
-          validFrom: r.validFrom,
-          validTo: r.validTo ?? null,
-          rateType: r.rateType,
-          conditional: r.conditional,
-          conditions: r.conditions ?? null,
-          sources: r.sources,
-          legalRef: r.legalRef ?? null,
-          tedbCategory: r.tedbCategory ?? null,
-          reviewStatus: r.reviewStatus,
-          note: r.note ?? null,
-          rowDigest: r.rowDigest,
-        })),
-      );
-    }
+    if (!same) this.snapshot = new RateSnapshot(latest, await storedTaxClasses(this.pool), await rateWindowsOf(this.pool, latest.id));
     this.checkedAt = Date.now();
     return this.snapshot!;
   }

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
 import { loadTaxClasses, loadVatRates, seedDigest, validateRateSeeds } from '@vat/seeds/vat-rates';
-import { ReferenceRelease, TaxClass, VatRate } from '../entities/index';
-import { importEcbFile } from './ecb-import';
+import type { EcbDay } from './ecb-days';
+import { ecbFileDigest, parseEcbFile, storeEcbFile } from './ecb-import';
+import { ecbState } from './ecb-repository';
+import { rateReleaseStored, storeRateRelease, type NewRateRelease } from './rate-repository';
 
 export const SHIPPED_ECB_FILE = new URL('../../../../seeds/ecb/eurofxref-hist.csv', import.meta.url);
 
@@ -17,70 +19,64 @@ export function rateRowDigest(country: string, row: Record<string, unknown>): st
  * A new digest (an operator updated the seed files) becomes the current release; old releases and
  * the rows they pinned stay, so stored calculations keep their evidence.
  */
-export async function seedVatRates(orm: MikroORM, now: Date): Promise<{ digest: string; loaded: boolean }> {
+export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: string; loaded: boolean }> {
   const classes = loadTaxClasses();
   const rates = loadVatRates();
   const problems = validateRateSeeds(classes, rates);
   if (problems.length) throw new Error(`VAT rate seed data is invalid:\n- ${problems.join('\n- ')}`);
   const digest = `sha256:${seedDigest(classes, rates)}`;
-  const em = orm.em.fork();
-  if (await em.findOne(ReferenceRelease, { kind: 'vat_rates', digest })) return { digest, loaded: false };
-  await em.transactional(async (tx) => {
-    const release = tx.create(ReferenceRelease, { kind: 'vat_rates', digest, version: classes.as_of, rowCount: 0, loadedAt: now });
-    await tx.flush();
-    const groups = new Map(classes.groups.map((g) => [g.slug, g.name]));
-    await tx.nativeDelete(TaxClass, {});
-    classes.classes.forEach((c, i) =>
-      tx.create(TaxClass, {
-        id: c.id,
-        name: c.name,
-        description: c.description,
-        source: c.source,
-        groupSlug: c.group_slug,
-        groupName: groups.get(c.group_slug) ?? c.group_slug,
-        tags: c.tags,
-        annexIiiPoints: c.annex_iii_points,
-        sortOrder: i,
-      }),
-    );
-    let count = 0;
-    for (const file of rates) {
+  if (await rateReleaseStored(pool, digest)) return { digest, loaded: false };
+  const groups = new Map(classes.groups.map((g) => [g.slug, g.name]));
+  const release: NewRateRelease = {
+    digest,
+    version: classes.as_of,
+    loadedAt: now,
+    classes: classes.classes.map((c) => ({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      source: c.source,
+      groupSlug: c.group_slug,
+      groupName: groups.get(c.group_slug) ?? c.group_slug,
+      tags: c.tags,
+      annexIiiPoints: c.annex_iii_points,
+    })),
+    windows: rates.flatMap((file) => {
       const sources = new Map(file.sources.map((s) => [s.id, s]));
-      for (const row of file.rates) {
-        tx.create(VatRate, {
-          releaseId: release.id,
-          country: file.country,
-          taxClassId: row.tax_class_id,
-          rateBps: row.rate_bps,
-          validFrom: row.valid_from,
-          validTo: row.valid_to,
-          rateType: row.rate_type,
-          conditional: row.conditional,
-          conditions: row.conditions,
-          sources: row.source_ids.map((id) => {
-            const s = sources.get(id)!;
-            return { source_id: s.id, title: s.title, url: s.url, as_of: s.as_of };
-          }),
-          legalRef: row.legal_ref,
-          tedbCategory: row.tedb_category,
-          reviewStatus: row.review_status,
-          note: row.note ?? null,
-          rowDigest: rateRowDigest(file.country, row),
-        });
-        count++;
-      }
-    }
-    release.rowCount = count;
-  });
-  return { digest, loaded: true };
+      return file.rates.map((row) => ({
+        country: file.country,
+        taxClassId: row.tax_class_id,
+        rateBps: row.rate_bps,
+        validFrom: row.valid_from,
+        validTo: row.valid_to,
+        rateType: row.rate_type,
+        conditional: row.conditional,
+        conditions: row.conditions,
+        sources: row.source_ids.map((id) => {
+          const s = sources.get(id)!;
+          return { source_id: s.id, title: s.title, url: s.url, as_of: s.as_of };
+        }),
+        legalRef: row.legal_ref,
+        tedbCategory: row.tedb_category,
+        reviewStatus: row.review_status,
+        note: row.note ?? null,
+        rowDigest: rateRowDigest(file.country, row),
+      }));
+    }),
+  };
+  return { digest, loaded: await storeRateRelease(pool, release) };
 }
 
-/** Imports the shipped ECB history once (by file digest); later files come in through the admin CLI. */
-export async function seedEcbRates(orm: MikroORM, databaseUrl: string): Promise<{ loaded: boolean }> {
+/**
+ * Imports the shipped ECB history once (by file digest, one query to check); later files come in through the
+ * admin CLI. When nothing was stored before, the imported days are everything stored: they are returned so the
+ * caller need not read them back.
+ */
+export async function seedEcbRates(pool: pg.Pool): Promise<{ loaded: boolean; everything?: EcbDay[] }> {
   const text = readFileSync(SHIPPED_ECB_FILE, 'utf8');
-  const { createHash } = await import('node:crypto');
-  const digest = `sha256:${createHash('sha256').update(text).digest('hex')}`;
-  if (await orm.em.fork().findOne(ReferenceRelease, { kind: 'ecb', digest })) return { loaded: false };
-  await importEcbFile(databaseUrl, 'eurofxref-hist.csv', text);
-  return { loaded: true };
+  const state = await ecbState(pool, ecbFileDigest(text));
+  if (state.imported) return { loaded: false };
+  const file = parseEcbFile('eurofxref-hist.csv', text);
+  await storeEcbFile(pool, file);
+  return { loaded: true, everything: state.imports === 0 ? file.days : undefined };
 }

@@ -1,27 +1,59 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { defineOutboxEntity } from '@vat/platform/outbox';
 
-/** A committed, filing-grade supply event (sale, refund, cancellation, credit note, adjustment). */
+/**
+ * A committed, filing-grade supply event: append-only (a trigger refuses UPDATE and DELETE), with
+ * the ledger's knowledge time and the account's ledger position.
+ */
 export const SupplyEvent = defineEntity({
   name: 'SupplyEvent',
   tableName: 'supply_event',
   properties: {
     id: p.uuid().primary(),
-    accountId: p.bigint().index(),
+    accountId: p.bigint(),
+    sequence: p.bigint(),
+    eventId: p.string().length(100),
+    contentDigest: p.string().length(80),
+    recordedAt: p.datetime(),
     eventType: p.string().length(20),
-    supplyKind: p.string().length(40),
-    classificationStatus: p.string().length(20),
-    occurredAt: p.datetime().index(),
-    memberStateOfConsumption: p.string().length(2),
+    originalEventId: p.string().length(100).nullable(),
+    occurredAt: p.datetime(),
+    supplyKind: p.string().length(30),
+    customerType: p.string().length(3),
+    countryOfConsumption: p.string().length(2),
+    dispatchCountry: p.string().length(2).nullable(),
+    supplierEstablishmentCountry: p.string().length(2).nullable(),
     currency: p.string().length(3),
-    taxableAmountMinor: p.bigint(),
+    netAmountMinor: p.bigint(),
     vatAmountMinor: p.bigint(),
     vatRateBps: p.integer(),
     rateCategory: p.string().length(20),
-    originalEventId: p.uuid().nullable(),
-    committedAt: p.datetime().onCreate(() => new Date()),
+    classificationStatus: p.string().length(20),
+    taxClassId: p.string().length(60).nullable(),
+    productReference: p.string().length(200).nullable(),
+    variantReference: p.string().length(200).nullable(),
+    orderReference: p.string().length(200).nullable(),
+    integrationId: p.bigint().nullable(),
+    sourceId: p.string().length(100).nullable(),
+    calculationId: p.uuid().nullable(),
+    consignmentReference: p.string().length(100).nullable(),
+    intrinsicValueEurMinor: p.bigint().nullable(),
+    thirdCountryOrigin: p.string().length(2).nullable(),
+    exciseGoods: p.boolean().nullable(),
+  },
+  uniques: [{ properties: ['accountId', 'eventId'] }, { properties: ['accountId', 'sequence'] }],
+  indexes: [{ properties: ['accountId', 'occurredAt'] }],
+});
+
+/** The account's ledger position: the sequence of its last committed event (rows are locked to commit). */
+export const LedgerHead = defineEntity({
+  name: 'LedgerHead',
+  tableName: 'ledger_head',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    sequence: p.bigint(),
   },
 });
 
 export const Outbox = defineOutboxEntity();
-export const ledgerEntities = [SupplyEvent, Outbox];
+export const ledgerEntities = [SupplyEvent, LedgerHead, Outbox];

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { defineOutboxEntity } from '@vat/platform/outbox';
+import { defineInboxEntity, defineOutboxEntity } from '@vat/platform/outbox';
+import { defineSupplyProjectionEntities } from '@vat/platform/supply-projection';
 
 /** A loaded release of the SME threshold data set (the seeded, cited JSON), keyed by its digest. */
 export const SmeThresholdRelease = defineEntity({
@@ -14,4 +15,6 @@ export const SmeThresholdRelease = defineEntity({
 });
 
 export const Outbox = defineOutboxEntity();
-export const thresholdEntities = [SmeThresholdRelease, Outbox];
+export const ProcessedEvent = defineInboxEntity();
+export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
+export const thresholdEntities = [SmeThresholdRelease, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/calculation/v1/calculation_service.proto.
  */
 export const file_vat_calculation_v1_calculation_service: GenFile = /*@__PURE__*/
-  fileDesc("Cix2YXQvY2FsY3VsYXRpb24vdjEvY2FsY3VsYXRpb25fc2VydmljZS5wcm90bxISdmF0LmNhbGN1bGF0aW9uLnYxIokCChBDYWxjdWxhdGVSZXF1ZXN0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSFAoMdGF4X2NsYXNzX2lkGAMgASgJEhQKDGFtb3VudF9taW5vchgEIAEoAxIaChJwcmljZV9pbmNsdWRlc192YXQYBSABKAgSHQoQdHJhbnNhY3Rpb25fZGF0ZRgGIAEoCUgAiAEBEhwKD2lkZW1wb3RlbmN5X2tleRgHIAEoCUgBiAEBEhYKCXNvdXJjZV9pZBgIIAEoCUgCiAEBQhMKEV90cmFuc2FjdGlvbl9kYXRlQhIKEF9pZGVtcG90ZW5jeV9rZXlCDAoKX3NvdXJjZV9pZCJcChFDYWxjdWxhdGVSZXNwb25zZRI1CgZyZXN1bHQYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRpb25SZXN1bHQSEAoIcmVwbGF5ZWQYAiABKAgiIwoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJIlQKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USOgoLdHJhbnNhY3Rpb24YASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25EZXRhaWwihwIKEVRyYW5zYWN0aW9uRmlsdGVyEhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhQKB2NvdW50cnkYAyABKAlIAogBARIVCghjdXJyZW5jeRgEIAEoCUgDiAEBEhkKDHRheF9jbGFzc19pZBgFIAEoCUgEiAEBEhYKCXNvdXJjZV9pZBgGIAEoCUgFiAEBEhcKCmFwaV9rZXlfaWQYByABKANIBogBAUIHCgVfZnJvbUIFCgNfdG9CCgoIX2NvdW50cnlCCwoJX2N1cnJlbmN5Qg8KDV90YXhfY2xhc3NfaWRCDAoKX3NvdXJjZV9pZEINCgtfYXBpX2tleV9pZCJ/ChdMaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBI1CgZmaWx0ZXIYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25GaWx0ZXISEwoGY3Vyc29yGAIgASgJSACIAQESDQoFbGltaXQYAyABKAVCCQoHX2N1cnNvciJ7ChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USNQoFaXRlbXMYASADKAsyJi52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25TdW1tYXJ5EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIiYKGFJlcGxheVRyYW5zYWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSLzAgoZUmVwbGF5VHJhbnNhY3Rpb25SZXNwb25zZRITCgtleGFjdF9tYXRjaBgBIAEoCBIWCg5jYWxjdWxhdGlvbl9pZBgCIAEoCRIPCgdjb3VudHJ5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhQKDHZhdF9yYXRlX2JwcxgFIAEoBRIaChJncm9zc19hbW91bnRfbWlub3IYBiABKAMSGAoQbmV0X2Ftb3VudF9taW5vchgHIAEoAxIYChB2YXRfYW1vdW50X21pbm9yGAggASgDEhgKEHRyYW5zYWN0aW9uX2RhdGUYCSABKAkSOwoPcmF0ZV9wcm92ZW5hbmNlGAogASgLMiIudmF0LmNhbGN1bGF0aW9uLnYxLlJhdGVQcm92ZW5hbmNlEkkKFmNhbGN1bGF0aW9uX3Byb3ZlbmFuY2UYCyABKAsyKS52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRpb25Qcm92ZW5hbmNlInwKGUV4cG9ydFRyYW5zYWN0aW9uc1JlcXVlc3QSNQoGZmlsdGVyGAEgASgLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uRmlsdGVyEhYKDmV4cG9ydF92ZXJzaW9uGAIgASgFEhAKCG1heF9yb3dzGAMgASgDIi8KGkV4cG9ydFRyYW5zYWN0aW9uc1Jlc3BvbnNlEhEKCWNzdl9jaHVuaxgBIAEoCSJnChxBZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0EjUKBmZpbHRlchgBIAEoCzIlLnZhdC5jYWxjdWxhdGlvbi52MS5UcmFuc2FjdGlvbkZpbHRlchIQCghncm91cF9ieRgCIAEoCSKGAgodQWdncmVnYXRlVHJhbnNhY3Rpb25zUmVzcG9uc2USEAoIZ3JvdXBfYnkYASABKAkSEwoLcGVyaW9kX2Zyb20YAiABKAkSEQoJcGVyaW9kX3RvGAMgASgJEi4KBHJvd3MYBCADKAsyIC52YXQuY2FsY3VsYXRpb24udjEuQWdncmVnYXRlUm93EhwKFGNvbnZlcnRlZF9jdXJyZW5jaWVzGAUgAygJEh4KFnVuY29udmVydGVkX2N1cnJlbmNpZXMYBiADKAkSEAoIZXVyX29ubHkYByABKAgSEgoKZGlzY2xhaW1lchgIIAEoCRIXCg9jb252ZXJzaW9uX3J1bGUYCSABKAkiFAoSTGlzdFNvdXJjZXNSZXF1ZXN0IqYBChNMaXN0U291cmNlc1Jlc3BvbnNlEjAKBWl0ZW1zGAEgAygLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSFAoMYWN0aXZlX2NvdW50GAIgASgFEhQKDG1heF9wcm9maWxlcxgDIAEoBRIUCgxzdG9yZWRfY291bnQYBCABKAUSGwoTbWF4X3N0b3JlZF9wcm9maWxlcxgFIAEoBSLNAwoTQ3JlYXRlU291cmNlUmVxdWVzdBISCgpzb3VyY2Vfa2V5GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIUCgxjaGFubmVsX3R5cGUYAyABKAkSFQoIcGxhdGZvcm0YBCABKAlIAIgBARIcCg9kZWZhdWx0X2NvdW50cnkYBSABKAlIAYgBARIdChBkZWZhdWx0X2N1cnJlbmN5GAYgASgJSAKIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAcgASgJSAOIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgIIAEoCUgEiAEBEigKG21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllchgJIAEoCEgFiAEBEhMKBmFjdGl2ZRgKIAEoCEgGiAEBQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlIkkKFENyZWF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIvEDChNVcGRhdGVTb3VyY2VSZXF1ZXN0EgoKAmlkGAEgASgDEhkKDGRpc3BsYXlfbmFtZRgCIAEoCUgAiAEBEhkKDGNoYW5uZWxfdHlwZRgDIAEoCUgBiAEBEhUKCHBsYXRmb3JtGAQgASgJSAKIAQESHAoPZGVmYXVsdF9jb3VudHJ5GAUgASgJSAOIAQESHQoQZGVmYXVsdF9jdXJyZW5jeRgGIAEoCUgEiAEBEisKHnN1cHBsaWVyX2VzdGFibGlzaG1lbnRfY291bnRyeRgHIAEoCUgFiAEBEh0KEGRpc3BhdGNoX2NvdW50cnkYCCABKAlIBogBARIoChttYXJrZXRwbGFjZV9kZWVtZWRfc3VwcGxpZXIYCSABKAhIB4gBARITCgZhY3RpdmUYCiABKAhICIgBAUIPCg1fZGlzcGxheV9uYW1lQg8KDV9jaGFubmVsX3R5cGVCCwoJX3BsYXRmb3JtQhIKEF9kZWZhdWx0X2NvdW50cnlCEwoRX2RlZmF1bHRfY3VycmVuY3lCIQofX3N1cHBsaWVyX2VzdGFibGlzaG1lbnRfY291bnRyeUITChFfZGlzcGF0Y2hfY291bnRyeUIeChxfbWFya2V0cGxhY2VfZGVlbWVkX3N1cHBsaWVyQgkKB19hY3RpdmUiSQoUVXBkYXRlU291cmNlUmVzcG9uc2USMQoGc291cmNlGAEgASgLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUiKgoZTGlzdFVua25vd25Tb3VyY2VzUmVxdWVzdBINCgVsaW1pdBgBIAEoBSJOChpMaXN0VW5rbm93blNvdXJjZXNSZXNwb25zZRIwCgVpdGVtcxgBIAMoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Vbmtub3duU291cmNlIp8BChVMaXN0VGF4Q2xhc3Nlc1JlcXVlc3QSDgoBcRgBIAEoCUgAiAEBEhIKBWdyb3VwGAIgASgJSAGIAQESEAoDdGFnGAMgASgJSAKIAQESFAoHY291bnRyeRgEIAEoCUgDiAEBEg8KAmF0GAUgASgJSASIAQFCBAoCX3FCCAoGX2dyb3VwQgYKBF90YWdCCgoIX2NvdW50cnlCBQoDX2F0IkUKFkxpc3RUYXhDbGFzc2VzUmVzcG9uc2USKwoFaXRlbXMYASADKAsyHC52YXQuY2FsY3VsYXRpb24udjEuVGF4Q2xhc3MiWgoSR2V0VGF4Q2xhc3NSZXF1ZXN0EgoKAmlkGAEgASgJEhQKB2NvdW50cnkYAiABKAlIAIgBARIPCgJhdBgDIAEoCUgBiAEBQgoKCF9jb3VudHJ5QgUKA19hdCJGChNHZXRUYXhDbGFzc1Jlc3BvbnNlEi8KCXRheF9jbGFzcxgBIAEoCzIcLnZhdC5jYWxjdWxhdGlvbi52MS5UYXhDbGFzcyJ4ChBMaXN0UmF0ZXNSZXF1ZXN0Eg8KB2NvdW50cnkYASABKAkSGQoMdGF4X2NsYXNzX2lkGAIgASgJSACIAQESDwoCYXQYAyABKAlIAYgBARIPCgdoaXN0b3J5GAQgASgIQg8KDV90YXhfY2xhc3NfaWRCBQoDX2F0IooBChFMaXN0UmF0ZXNSZXNwb25zZRIPCgdjb3VudHJ5GAEgASgJEg8KAmF0GAIgASgJSACIAQESLwoFcmF0ZXMYAyADKAsyIC52YXQuY2FsY3VsYXRpb24udjEuVGF4Q2xhc3NSYXRlEhsKE2RhdGFfcmVsZWFzZV9kaWdlc3QYBCABKAlCBQoDX2F0IlEKF0dldEV4Y2hhbmdlUmF0ZXNSZXF1ZXN0EjYKB3F1ZXJpZXMYASADKAsyJS52YXQuY2FsY3VsYXRpb24udjEuRXhjaGFuZ2VSYXRlUXVlcnkicgoYR2V0RXhjaGFuZ2VSYXRlc1Jlc3BvbnNlEjcKB2Fuc3dlcnMYASADKAsyJi52YXQuY2FsY3VsYXRpb24udjEuRXhjaGFuZ2VSYXRlQW5zd2VyEh0KFWxhc3RfcHVibGljYXRpb25fZGF0ZRgCIAEoCTKtBQoSQ2FsY3VsYXRpb25TZXJ2aWNlElgKCUNhbGN1bGF0ZRIkLnZhdC5jYWxjdWxhdGlvbi52MS5DYWxjdWxhdGVSZXF1ZXN0GiUudmF0LmNhbGN1bGF0aW9uLnYxLkNhbGN1bGF0ZVJlc3BvbnNlEmcKDkdldFRyYW5zYWN0aW9uEikudmF0LmNhbGN1bGF0aW9uLnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBoqLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRUcmFuc2FjdGlvblJlc3BvbnNlEm0KEExpc3RUcmFuc2FjdGlvbnMSKy52YXQuY2FsY3VsYXRpb24udjEuTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QaLC52YXQuY2FsY3VsYXRpb24udjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEnAKEVJlcGxheVRyYW5zYWN0aW9uEiwudmF0LmNhbGN1bGF0aW9uLnYxLlJlcGxheVRyYW5zYWN0aW9uUmVxdWVzdBotLnZhdC5jYWxjdWxhdGlvbi52MS5SZXBsYXlUcmFuc2FjdGlvblJlc3BvbnNlEnUKEkV4cG9ydFRyYW5zYWN0aW9ucxItLnZhdC5jYWxjdWxhdGlvbi52MS5FeHBvcnRUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4udmF0LmNhbGN1bGF0aW9uLnYxLkV4cG9ydFRyYW5zYWN0aW9uc1Jlc3BvbnNlMAESfAoVQWdncmVnYXRlVHJhbnNhY3Rpb25zEjAudmF0LmNhbGN1bGF0aW9uLnYxLkFnZ3JlZ2F0ZVRyYW5zYWN0aW9uc1JlcXVlc3QaMS52YXQuY2FsY3VsYXRpb24udjEuQWdncmVnYXRlVHJhbnNhY3Rpb25zUmVzcG9uc2UyqgMKDVNvdXJjZVNlcnZpY2USXgoLTGlzdFNvdXJjZXMSJi52YXQuY2FsY3VsYXRpb24udjEuTGlzdFNvdXJjZXNSZXF1ZXN0GicudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RTb3VyY2VzUmVzcG9uc2USYQoMQ3JlYXRlU291cmNlEicudmF0LmNhbGN1bGF0aW9uLnYxLkNyZWF0ZVNvdXJjZVJlcXVlc3QaKC52YXQuY2FsY3VsYXRpb24udjEuQ3JlYXRlU291cmNlUmVzcG9uc2USYQoMVXBkYXRlU291cmNlEicudmF0LmNhbGN1bGF0aW9uLnYxLlVwZGF0ZVNvdXJjZVJlcXVlc3QaKC52YXQuY2FsY3VsYXRpb24udjEuVXBkYXRlU291cmNlUmVzcG9uc2UScwoSTGlzdFVua25vd25Tb3VyY2VzEi0udmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RVbmtub3duU291cmNlc1JlcXVlc3QaLi52YXQuY2FsY3VsYXRpb24udjEuTGlzdFVua25vd25Tb3VyY2VzUmVzcG9uc2UytAIKD1RheENsYXNzU2VydmljZRJnCg5MaXN0VGF4Q2xhc3NlcxIpLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0VGF4Q2xhc3Nlc1JlcXVlc3QaKi52YXQuY2FsY3VsYXRpb24udjEuTGlzdFRheENsYXNzZXNSZXNwb25zZRJeCgtHZXRUYXhDbGFzcxImLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRUYXhDbGFzc1JlcXVlc3QaJy52YXQuY2FsY3VsYXRpb24udjEuR2V0VGF4Q2xhc3NSZXNwb25zZRJYCglMaXN0UmF0ZXMSJC52YXQuY2FsY3VsYXRpb24udjEuTGlzdFJhdGVzUmVxdWVzdBolLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0UmF0ZXNSZXNwb25zZTKEAQoTRXhjaGFuZ2VSYXRlU2VydmljZRJtChBHZXRFeGNoYW5nZVJhdGVzEisudmF0LmNhbGN1bGF0aW9uLnYxLkdldEV4Y2hhbmdlUmF0ZXNSZXF1ZXN0GiwudmF0LmNhbGN1bGF0aW9uLnYxLkdldEV4Y2hhbmdlUmF0ZXNSZXNwb25zZWIGcHJvdG8z", [file_vat_calculation_v1_resources]);
+  fileDesc("Cix2YXQvY2FsY3VsYXRpb24vdjEvY2FsY3VsYXRpb25fc2VydmljZS5wcm90bxISdmF0LmNhbGN1bGF0aW9uLnYxIokCChBDYWxjdWxhdGVSZXF1ZXN0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSFAoMdGF4X2NsYXNzX2lkGAMgASgJEhQKDGFtb3VudF9taW5vchgEIAEoAxIaChJwcmljZV9pbmNsdWRlc192YXQYBSABKAgSHQoQdHJhbnNhY3Rpb25fZGF0ZRgGIAEoCUgAiAEBEhwKD2lkZW1wb3RlbmN5X2tleRgHIAEoCUgBiAEBEhYKCXNvdXJjZV9pZBgIIAEoCUgCiAEBQhMKEV90cmFuc2FjdGlvbl9kYXRlQhIKEF9pZGVtcG90ZW5jeV9rZXlCDAoKX3NvdXJjZV9pZCJcChFDYWxjdWxhdGVSZXNwb25zZRI1CgZyZXN1bHQYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRpb25SZXN1bHQSEAoIcmVwbGF5ZWQYAiABKAgiIwoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJIlQKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USOgoLdHJhbnNhY3Rpb24YASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25EZXRhaWwihwIKEVRyYW5zYWN0aW9uRmlsdGVyEhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhQKB2NvdW50cnkYAyABKAlIAogBARIVCghjdXJyZW5jeRgEIAEoCUgDiAEBEhkKDHRheF9jbGFzc19pZBgFIAEoCUgEiAEBEhYKCXNvdXJjZV9pZBgGIAEoCUgFiAEBEhcKCmFwaV9rZXlfaWQYByABKANIBogBAUIHCgVfZnJvbUIFCgNfdG9CCgoIX2NvdW50cnlCCwoJX2N1cnJlbmN5Qg8KDV90YXhfY2xhc3NfaWRCDAoKX3NvdXJjZV9pZEINCgtfYXBpX2tleV9pZCKOAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSNQoGZmlsdGVyGAEgASgLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uRmlsdGVyEhMKBmN1cnNvchgCIAEoCUgAiAEBEhIKBWxpbWl0GAMgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQiewoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjUKBWl0ZW1zGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uU3VtbWFyeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciImChhSZXBsYXlUcmFuc2FjdGlvblJlcXVlc3QSCgoCaWQYASABKAki8wIKGVJlcGxheVRyYW5zYWN0aW9uUmVzcG9uc2USEwoLZXhhY3RfbWF0Y2gYASABKAgSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSDwoHY291bnRyeRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIUCgx2YXRfcmF0ZV9icHMYBSABKAUSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAYgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYByABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgIIAEoAxIYChB0cmFuc2FjdGlvbl9kYXRlGAkgASgJEjsKD3JhdGVfcHJvdmVuYW5jZRgKIAEoCzIiLnZhdC5jYWxjdWxhdGlvbi52MS5SYXRlUHJvdmVuYW5jZRJJChZjYWxjdWxhdGlvbl9wcm92ZW5hbmNlGAsgASgLMikudmF0LmNhbGN1bGF0aW9uLnYxLkNhbGN1bGF0aW9uUHJvdmVuYW5jZSKUAQoZRXhwb3J0VHJhbnNhY3Rpb25zUmVxdWVzdBI1CgZmaWx0ZXIYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25GaWx0ZXISGwoOZXhwb3J0X3ZlcnNpb24YAiABKAVIAIgBARIQCghtYXhfcm93cxgDIAEoA0IRCg9fZXhwb3J0X3ZlcnNpb24iLwoaRXhwb3J0VHJhbnNhY3Rpb25zUmVzcG9uc2USEQoJY3N2X2NodW5rGAEgASgJIigKGUxvb2t1cENhbGN1bGF0aW9uc1JlcXVlc3QSCwoDaWRzGAEgAygJIlMKGkxvb2t1cENhbGN1bGF0aW9uc1Jlc3BvbnNlEjUKBWl0ZW1zGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uU3VtbWFyeSJ5ChxBZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0EjUKBmZpbHRlchgBIAEoCzIlLnZhdC5jYWxjdWxhdGlvbi52MS5UcmFuc2FjdGlvbkZpbHRlchIVCghncm91cF9ieRgCIAEoCUgAiAEBQgsKCV9ncm91cF9ieSKGAgodQWdncmVnYXRlVHJhbnNhY3Rpb25zUmVzcG9uc2USEAoIZ3JvdXBfYnkYASABKAkSEwoLcGVyaW9kX2Zyb20YAiABKAkSEQoJcGVyaW9kX3RvGAMgASgJEi4KBHJvd3MYBCADKAsyIC52YXQuY2FsY3VsYXRpb24udjEuQWdncmVnYXRlUm93EhwKFGNvbnZlcnRlZF9jdXJyZW5jaWVzGAUgAygJEh4KFnVuY29udmVydGVkX2N1cnJlbmNpZXMYBiADKAkSEAoIZXVyX29ubHkYByABKAgSEgoKZGlzY2xhaW1lchgIIAEoCRIXCg9jb252ZXJzaW9uX3J1bGUYCSABKAkiFAoSTGlzdFNvdXJjZXNSZXF1ZXN0IqYBChNMaXN0U291cmNlc1Jlc3BvbnNlEjAKBWl0ZW1zGAEgAygLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSFAoMYWN0aXZlX2NvdW50GAIgASgFEhQKDG1heF9wcm9maWxlcxgDIAEoBRIUCgxzdG9yZWRfY291bnQYBCABKAUSGwoTbWF4X3N0b3JlZF9wcm9maWxlcxgFIAEoBSLNAwoTQ3JlYXRlU291cmNlUmVxdWVzdBISCgpzb3VyY2Vfa2V5GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIUCgxjaGFubmVsX3R5cGUYAyABKAkSFQoIcGxhdGZvcm0YBCABKAlIAIgBARIcCg9kZWZhdWx0X2NvdW50cnkYBSABKAlIAYgBARIdChBkZWZhdWx0X2N1cnJlbmN5GAYgASgJSAKIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAcgASgJSAOIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgIIAEoCUgEiAEBEigKG21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllchgJIAEoCEgFiAEBEhMKBmFjdGl2ZRgKIAEoCEgGiAEBQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlIkkKFENyZWF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIp8EChNVcGRhdGVTb3VyY2VSZXF1ZXN0EgoKAmlkGAsgASgJEhcKCnNvdXJjZV9rZXkYDCABKAlIAIgBARIZCgxkaXNwbGF5X25hbWUYAiABKAlIAYgBARIZCgxjaGFubmVsX3R5cGUYAyABKAlIAogBARIVCghwbGF0Zm9ybRgEIAEoCUgDiAEBEhwKD2RlZmF1bHRfY291bnRyeRgFIAEoCUgEiAEBEh0KEGRlZmF1bHRfY3VycmVuY3kYBiABKAlIBYgBARIrCh5zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnkYByABKAlIBogBARIdChBkaXNwYXRjaF9jb3VudHJ5GAggASgJSAeIAQESKAobbWFya2V0cGxhY2VfZGVlbWVkX3N1cHBsaWVyGAkgASgISAiIAQESEwoGYWN0aXZlGAogASgISAmIAQFCDQoLX3NvdXJjZV9rZXlCDwoNX2Rpc3BsYXlfbmFtZUIPCg1fY2hhbm5lbF90eXBlQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlSgQIARACIkkKFFVwZGF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIjkKGUxpc3RVbmtub3duU291cmNlc1JlcXVlc3QSEgoFbGltaXQYASABKAVIAIgBAUIICgZfbGltaXQiTgoaTGlzdFVua25vd25Tb3VyY2VzUmVzcG9uc2USMAoFaXRlbXMYASADKAsyIS52YXQuY2FsY3VsYXRpb24udjEuVW5rbm93blNvdXJjZSKfAQoVTGlzdFRheENsYXNzZXNSZXF1ZXN0Eg4KAXEYASABKAlIAIgBARISCgVncm91cBgCIAEoCUgBiAEBEhAKA3RhZxgDIAEoCUgCiAEBEhQKB2NvdW50cnkYBCABKAlIA4gBARIPCgJhdBgFIAEoCUgEiAEBQgQKAl9xQggKBl9ncm91cEIGCgRfdGFnQgoKCF9jb3VudHJ5QgUKA19hdCJFChZMaXN0VGF4Q2xhc3Nlc1Jlc3BvbnNlEisKBWl0ZW1zGAEgAygLMhwudmF0LmNhbGN1bGF0aW9uLnYxLlRheENsYXNzIloKEkdldFRheENsYXNzUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgdjb3VudHJ5GAIgASgJSACIAQESDwoCYXQYAyABKAlIAYgBAUIKCghfY291bnRyeUIFCgNfYXQiRgoTR2V0VGF4Q2xhc3NSZXNwb25zZRIvCgl0YXhfY2xhc3MYASABKAsyHC52YXQuY2FsY3VsYXRpb24udjEuVGF4Q2xhc3MieAoQTGlzdFJhdGVzUmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhkKDHRheF9jbGFzc19pZBgCIAEoCUgAiAEBEg8KAmF0GAMgASgJSAGIAQESDwoHaGlzdG9yeRgEIAEoCEIPCg1fdGF4X2NsYXNzX2lkQgUKA19hdCKKAQoRTGlzdFJhdGVzUmVzcG9uc2USDwoHY291bnRyeRgBIAEoCRIPCgJhdBgCIAEoCUgAiAEBEi8KBXJhdGVzGAMgAygLMiAudmF0LmNhbGN1bGF0aW9uLnYxLlRheENsYXNzUmF0ZRIbChNkYXRhX3JlbGVhc2VfZGlnZXN0GAQgASgJQgUKA19hdCJRChdHZXRFeGNoYW5nZVJhdGVzUmVxdWVzdBI2CgdxdWVyaWVzGAEgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLkV4Y2hhbmdlUmF0ZVF1ZXJ5InIKGEdldEV4Y2hhbmdlUmF0ZXNSZXNwb25zZRI3CgdhbnN3ZXJzGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLkV4Y2hhbmdlUmF0ZUFuc3dlchIdChVsYXN0X3B1YmxpY2F0aW9uX2RhdGUYAiABKAkyogYKEkNhbGN1bGF0aW9uU2VydmljZRJYCglDYWxjdWxhdGUSJC52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRlUmVxdWVzdBolLnZhdC5jYWxjdWxhdGlvbi52MS5DYWxjdWxhdGVSZXNwb25zZRJnCg5HZXRUcmFuc2FjdGlvbhIpLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaKi52YXQuY2FsY3VsYXRpb24udjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJtChBMaXN0VHJhbnNhY3Rpb25zEisudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0GiwudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJwChFSZXBsYXlUcmFuc2FjdGlvbhIsLnZhdC5jYWxjdWxhdGlvbi52MS5SZXBsYXlUcmFuc2FjdGlvblJlcXVlc3QaLS52YXQuY2FsY3VsYXRpb24udjEuUmVwbGF5VHJhbnNhY3Rpb25SZXNwb25zZRJ1ChJFeHBvcnRUcmFuc2FjdGlvbnMSLS52YXQuY2FsY3VsYXRpb24udjEuRXhwb3J0VHJhbnNhY3Rpb25zUmVxdWVzdBouLnZhdC5jYWxjdWxhdGlvbi52MS5FeHBvcnRUcmFuc2FjdGlvbnNSZXNwb25zZTABEnwKFUFnZ3JlZ2F0ZVRyYW5zYWN0aW9ucxIwLnZhdC5jYWxjdWxhdGlvbi52MS5BZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0GjEudmF0LmNhbGN1bGF0aW9uLnYxLkFnZ3JlZ2F0ZVRyYW5zYWN0aW9uc1Jlc3BvbnNlEnMKEkxvb2t1cENhbGN1bGF0aW9ucxItLnZhdC5jYWxjdWxhdGlvbi52MS5Mb29rdXBDYWxjdWxhdGlvbnNSZXF1ZXN0Gi4udmF0LmNhbGN1bGF0aW9uLnYxLkxvb2t1cENhbGN1bGF0aW9uc1Jlc3BvbnNlMqoDCg1Tb3VyY2VTZXJ2aWNlEl4KC0xpc3RTb3VyY2VzEiYudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RTb3VyY2VzUmVxdWVzdBonLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0U291cmNlc1Jlc3BvbnNlEmEKDENyZWF0ZVNvdXJjZRInLnZhdC5jYWxjdWxhdGlvbi52MS5DcmVhdGVTb3VyY2VSZXF1ZXN0GigudmF0LmNhbGN1bGF0aW9uLnYxLkNyZWF0ZVNvdXJjZVJlc3BvbnNlEmEKDFVwZGF0ZVNvdXJjZRInLnZhdC5jYWxjdWxhdGlvbi52MS5VcGRhdGVTb3VyY2VSZXF1ZXN0GigudmF0LmNhbGN1bGF0aW9uLnYxLlVwZGF0ZVNvdXJjZVJlc3BvbnNlEnMKEkxpc3RVbmtub3duU291cmNlcxItLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0VW5rbm93blNvdXJjZXNSZXF1ZXN0Gi4udmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RVbmtub3duU291cmNlc1Jlc3BvbnNlMrQCCg9UYXhDbGFzc1NlcnZpY2USZwoOTGlzdFRheENsYXNzZXMSKS52YXQuY2FsY3VsYXRpb24udjEuTGlzdFRheENsYXNzZXNSZXF1ZXN0GioudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUYXhDbGFzc2VzUmVzcG9uc2USXgoLR2V0VGF4Q2xhc3MSJi52YXQuY2FsY3VsYXRpb24udjEuR2V0VGF4Q2xhc3NSZXF1ZXN0GicudmF0LmNhbGN1bGF0aW9uLnYxLkdldFRheENsYXNzUmVzcG9uc2USWAoJTGlzdFJhdGVzEiQudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RSYXRlc1JlcXVlc3QaJS52YXQuY2FsY3VsYXRpb24udjEuTGlzdFJhdGVzUmVzcG9uc2UyhAEKE0V4Y2hhbmdlUmF0ZVNlcnZpY2USbQoQR2V0RXhjaGFuZ2VSYXRlcxIrLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRFeGNoYW5nZVJhdGVzUmVxdWVzdBosLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRFeGNoYW5nZVJhdGVzUmVzcG9uc2ViBnByb3RvMw", [file_vat_calculation_v1_resources]);
 
 /**
  * @generated from message vat.calculation.v1.CalculateRequest
@@ -188,9 +188,11 @@ export type ListTransactionsRequest = Message<"vat.calculation.v1.ListTransactio
   cursor?: string | undefined;
 
   /**
-   * @generated from field: int32 limit = 3;
+   * Absent: the default page size; the service checks the range.
+   *
+   * @generated from field: optional int32 limit = 3;
    */
-  limit: number;
+  limit?: number | undefined;
 };
 
 /**
@@ -316,9 +318,11 @@ export type ExportTransactionsRequest = Message<"vat.calculation.v1.ExportTransa
   filter?: TransactionFilter | undefined;
 
   /**
-   * @generated from field: int32 export_version = 2;
+   * Absent: version 1; the service checks the value.
+   *
+   * @generated from field: optional int32 export_version = 2;
    */
-  exportVersion: number;
+  exportVersion?: number | undefined;
 
   /**
    * Defaults to 1,000,000; lowered only by tests.
@@ -355,6 +359,42 @@ export const ExportTransactionsResponseSchema: GenMessage<ExportTransactionsResp
   messageDesc(file_vat_calculation_v1_calculation_service, 10);
 
 /**
+ * @generated from message vat.calculation.v1.LookupCalculationsRequest
+ */
+export type LookupCalculationsRequest = Message<"vat.calculation.v1.LookupCalculationsRequest"> & {
+  /**
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+};
+
+/**
+ * Describes the message vat.calculation.v1.LookupCalculationsRequest.
+ * Use `create(LookupCalculationsRequestSchema)` to create a new message.
+ */
+export const LookupCalculationsRequestSchema: GenMessage<LookupCalculationsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 11);
+
+/**
+ * @generated from message vat.calculation.v1.LookupCalculationsResponse
+ */
+export type LookupCalculationsResponse = Message<"vat.calculation.v1.LookupCalculationsResponse"> & {
+  /**
+   * Only calculations of the calling account; unknown, malformed or other accounts' ids are absent.
+   *
+   * @generated from field: repeated vat.calculation.v1.TransactionSummary items = 1;
+   */
+  items: TransactionSummary[];
+};
+
+/**
+ * Describes the message vat.calculation.v1.LookupCalculationsResponse.
+ * Use `create(LookupCalculationsResponseSchema)` to create a new message.
+ */
+export const LookupCalculationsResponseSchema: GenMessage<LookupCalculationsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 12);
+
+/**
  * @generated from message vat.calculation.v1.AggregateTransactionsRequest
  */
 export type AggregateTransactionsRequest = Message<"vat.calculation.v1.AggregateTransactionsRequest"> & {
@@ -364,9 +404,11 @@ export type AggregateTransactionsRequest = Message<"vat.calculation.v1.Aggregate
   filter?: TransactionFilter | undefined;
 
   /**
-   * @generated from field: string group_by = 2;
+   * Absent: country; the service checks the value.
+   *
+   * @generated from field: optional string group_by = 2;
    */
-  groupBy: string;
+  groupBy?: string | undefined;
 };
 
 /**
@@ -374,7 +416,7 @@ export type AggregateTransactionsRequest = Message<"vat.calculation.v1.Aggregate
  * Use `create(AggregateTransactionsRequestSchema)` to create a new message.
  */
 export const AggregateTransactionsRequestSchema: GenMessage<AggregateTransactionsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 11);
+  messageDesc(file_vat_calculation_v1_calculation_service, 13);
 
 /**
  * @generated from message vat.calculation.v1.AggregateTransactionsResponse
@@ -431,7 +473,7 @@ export type AggregateTransactionsResponse = Message<"vat.calculation.v1.Aggregat
  * Use `create(AggregateTransactionsResponseSchema)` to create a new message.
  */
 export const AggregateTransactionsResponseSchema: GenMessage<AggregateTransactionsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 12);
+  messageDesc(file_vat_calculation_v1_calculation_service, 14);
 
 /**
  * @generated from message vat.calculation.v1.ListSourcesRequest
@@ -444,7 +486,7 @@ export type ListSourcesRequest = Message<"vat.calculation.v1.ListSourcesRequest"
  * Use `create(ListSourcesRequestSchema)` to create a new message.
  */
 export const ListSourcesRequestSchema: GenMessage<ListSourcesRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 13);
+  messageDesc(file_vat_calculation_v1_calculation_service, 15);
 
 /**
  * @generated from message vat.calculation.v1.ListSourcesResponse
@@ -481,7 +523,7 @@ export type ListSourcesResponse = Message<"vat.calculation.v1.ListSourcesRespons
  * Use `create(ListSourcesResponseSchema)` to create a new message.
  */
 export const ListSourcesResponseSchema: GenMessage<ListSourcesResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 14);
+  messageDesc(file_vat_calculation_v1_calculation_service, 16);
 
 /**
  * @generated from message vat.calculation.v1.CreateSourceRequest
@@ -543,7 +585,7 @@ export type CreateSourceRequest = Message<"vat.calculation.v1.CreateSourceReques
  * Use `create(CreateSourceRequestSchema)` to create a new message.
  */
 export const CreateSourceRequestSchema: GenMessage<CreateSourceRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 15);
+  messageDesc(file_vat_calculation_v1_calculation_service, 17);
 
 /**
  * @generated from message vat.calculation.v1.CreateSourceResponse
@@ -560,7 +602,7 @@ export type CreateSourceResponse = Message<"vat.calculation.v1.CreateSourceRespo
  * Use `create(CreateSourceResponseSchema)` to create a new message.
  */
 export const CreateSourceResponseSchema: GenMessage<CreateSourceResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 16);
+  messageDesc(file_vat_calculation_v1_calculation_service, 18);
 
 /**
  * Omitted fields keep their value; an empty string clears an optional text field.
@@ -569,9 +611,18 @@ export const CreateSourceResponseSchema: GenMessage<CreateSourceResponse> = /*@_
  */
 export type UpdateSourceRequest = Message<"vat.calculation.v1.UpdateSourceRequest"> & {
   /**
-   * @generated from field: int64 id = 1;
+   * The profile id as the caller wrote it (path parameter); the service decides what names a profile.
+   *
+   * @generated from field: string id = 11;
    */
-  id: bigint;
+  id: string;
+
+  /**
+   * Present only to be refused: source_key is immutable.
+   *
+   * @generated from field: optional string source_key = 12;
+   */
+  sourceKey?: string | undefined;
 
   /**
    * @generated from field: optional string display_name = 2;
@@ -624,7 +675,7 @@ export type UpdateSourceRequest = Message<"vat.calculation.v1.UpdateSourceReques
  * Use `create(UpdateSourceRequestSchema)` to create a new message.
  */
 export const UpdateSourceRequestSchema: GenMessage<UpdateSourceRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 17);
+  messageDesc(file_vat_calculation_v1_calculation_service, 19);
 
 /**
  * @generated from message vat.calculation.v1.UpdateSourceResponse
@@ -641,16 +692,16 @@ export type UpdateSourceResponse = Message<"vat.calculation.v1.UpdateSourceRespo
  * Use `create(UpdateSourceResponseSchema)` to create a new message.
  */
 export const UpdateSourceResponseSchema: GenMessage<UpdateSourceResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 18);
+  messageDesc(file_vat_calculation_v1_calculation_service, 20);
 
 /**
  * @generated from message vat.calculation.v1.ListUnknownSourcesRequest
  */
 export type ListUnknownSourcesRequest = Message<"vat.calculation.v1.ListUnknownSourcesRequest"> & {
   /**
-   * @generated from field: int32 limit = 1;
+   * @generated from field: optional int32 limit = 1;
    */
-  limit: number;
+  limit?: number | undefined;
 };
 
 /**
@@ -658,7 +709,7 @@ export type ListUnknownSourcesRequest = Message<"vat.calculation.v1.ListUnknownS
  * Use `create(ListUnknownSourcesRequestSchema)` to create a new message.
  */
 export const ListUnknownSourcesRequestSchema: GenMessage<ListUnknownSourcesRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 19);
+  messageDesc(file_vat_calculation_v1_calculation_service, 21);
 
 /**
  * @generated from message vat.calculation.v1.ListUnknownSourcesResponse
@@ -675,7 +726,7 @@ export type ListUnknownSourcesResponse = Message<"vat.calculation.v1.ListUnknown
  * Use `create(ListUnknownSourcesResponseSchema)` to create a new message.
  */
 export const ListUnknownSourcesResponseSchema: GenMessage<ListUnknownSourcesResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 20);
+  messageDesc(file_vat_calculation_v1_calculation_service, 22);
 
 /**
  * @generated from message vat.calculation.v1.ListTaxClassesRequest
@@ -712,7 +763,7 @@ export type ListTaxClassesRequest = Message<"vat.calculation.v1.ListTaxClassesRe
  * Use `create(ListTaxClassesRequestSchema)` to create a new message.
  */
 export const ListTaxClassesRequestSchema: GenMessage<ListTaxClassesRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 21);
+  messageDesc(file_vat_calculation_v1_calculation_service, 23);
 
 /**
  * @generated from message vat.calculation.v1.ListTaxClassesResponse
@@ -729,7 +780,7 @@ export type ListTaxClassesResponse = Message<"vat.calculation.v1.ListTaxClassesR
  * Use `create(ListTaxClassesResponseSchema)` to create a new message.
  */
 export const ListTaxClassesResponseSchema: GenMessage<ListTaxClassesResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 22);
+  messageDesc(file_vat_calculation_v1_calculation_service, 24);
 
 /**
  * @generated from message vat.calculation.v1.GetTaxClassRequest
@@ -756,7 +807,7 @@ export type GetTaxClassRequest = Message<"vat.calculation.v1.GetTaxClassRequest"
  * Use `create(GetTaxClassRequestSchema)` to create a new message.
  */
 export const GetTaxClassRequestSchema: GenMessage<GetTaxClassRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 23);
+  messageDesc(file_vat_calculation_v1_calculation_service, 25);
 
 /**
  * @generated from message vat.calculation.v1.GetTaxClassResponse
@@ -773,7 +824,7 @@ export type GetTaxClassResponse = Message<"vat.calculation.v1.GetTaxClassRespons
  * Use `create(GetTaxClassResponseSchema)` to create a new message.
  */
 export const GetTaxClassResponseSchema: GenMessage<GetTaxClassResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 24);
+  messageDesc(file_vat_calculation_v1_calculation_service, 26);
 
 /**
  * @generated from message vat.calculation.v1.ListRatesRequest
@@ -807,7 +858,7 @@ export type ListRatesRequest = Message<"vat.calculation.v1.ListRatesRequest"> & 
  * Use `create(ListRatesRequestSchema)` to create a new message.
  */
 export const ListRatesRequestSchema: GenMessage<ListRatesRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 25);
+  messageDesc(file_vat_calculation_v1_calculation_service, 27);
 
 /**
  * @generated from message vat.calculation.v1.ListRatesResponse
@@ -839,7 +890,7 @@ export type ListRatesResponse = Message<"vat.calculation.v1.ListRatesResponse"> 
  * Use `create(ListRatesResponseSchema)` to create a new message.
  */
 export const ListRatesResponseSchema: GenMessage<ListRatesResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 26);
+  messageDesc(file_vat_calculation_v1_calculation_service, 28);
 
 /**
  * @generated from message vat.calculation.v1.GetExchangeRatesRequest
@@ -856,7 +907,7 @@ export type GetExchangeRatesRequest = Message<"vat.calculation.v1.GetExchangeRat
  * Use `create(GetExchangeRatesRequestSchema)` to create a new message.
  */
 export const GetExchangeRatesRequestSchema: GenMessage<GetExchangeRatesRequest> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 27);
+  messageDesc(file_vat_calculation_v1_calculation_service, 29);
 
 /**
  * @generated from message vat.calculation.v1.GetExchangeRatesResponse
@@ -878,7 +929,7 @@ export type GetExchangeRatesResponse = Message<"vat.calculation.v1.GetExchangeRa
  * Use `create(GetExchangeRatesResponseSchema)` to create a new message.
  */
 export const GetExchangeRatesResponseSchema: GenMessage<GetExchangeRatesResponse> = /*@__PURE__*/
-  messageDesc(file_vat_calculation_v1_calculation_service, 28);
+  messageDesc(file_vat_calculation_v1_calculation_service, 30);
 
 /**
  * v1 VAT calculation and calculation history.
@@ -933,6 +984,16 @@ export const CalculationService: GenService<{
     methodKind: "unary";
     input: typeof AggregateTransactionsRequestSchema;
     output: typeof AggregateTransactionsResponseSchema;
+  },
+  /**
+   * For other services (the ledger commits calculations): the caller's own calculations among `ids`.
+   *
+   * @generated from rpc vat.calculation.v1.CalculationService.LookupCalculations
+   */
+  lookupCalculations: {
+    methodKind: "unary";
+    input: typeof LookupCalculationsRequestSchema;
+    output: typeof LookupCalculationsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_calculation_v1_calculation_service, 0);
@@ -1012,7 +1073,7 @@ export const TaxClassService: GenService<{
   serviceDesc(file_vat_calculation_v1_calculation_service, 2);
 
 /**
- * ECB euro reference rates: every conversion in the system asks here.
+ * ECB euro reference rates for services that do not own the ECB table (a missing rate is found=false).
  *
  * @generated from service vat.calculation.v1.ExchangeRateService
  */

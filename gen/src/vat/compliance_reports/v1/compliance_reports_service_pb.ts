@@ -4,70 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { TaxRegistration } from "./resources_pb";
+import { file_vat_compliance_reports_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vat/compliance_reports/v1/compliance_reports_service.proto.
  */
 export const file_vat_compliance_reports_v1_compliance_reports_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjp2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2NvbXBsaWFuY2VfcmVwb3J0c19zZXJ2aWNlLnByb3RvEhl2YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxIo0DCg9UYXhSZWdpc3RyYXRpb24SCgoCaWQYASABKAMSEwoLc2NoZW1lX3R5cGUYAiABKAkSIwobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAMgASgJEisKHnZhdF9yZWdpc3RyYXRpb25fbnVtYmVyX21hc2tlZBgEIAEoCUgAiAEBEiMKFmlvc3NfaW50ZXJtZWRpYXJ5X25hbWUYBSABKAlIAYgBARIsCh9pb3NzX2ludGVybWVkaWFyeV9udW1iZXJfbWFza2VkGAYgASgJSAKIAQESFgoOZWZmZWN0aXZlX2Zyb20YByABKAkSGQoMZWZmZWN0aXZlX3RvGAggASgJSAOIAQESDgoGc3RhdHVzGAkgASgJQiEKH192YXRfcmVnaXN0cmF0aW9uX251bWJlcl9tYXNrZWRCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCIgogX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlcl9tYXNrZWRCDwoNX2VmZmVjdGl2ZV90byIdChtMaXN0VGF4UmVnaXN0cmF0aW9uc1JlcXVlc3QiWQocTGlzdFRheFJlZ2lzdHJhdGlvbnNSZXNwb25zZRI5CgVpdGVtcxgBIAMoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uMqIBChZUYXhSZWdpc3RyYXRpb25TZXJ2aWNlEocBChRMaXN0VGF4UmVnaXN0cmF0aW9ucxI2LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdFRheFJlZ2lzdHJhdGlvbnNSZXF1ZXN0GjcudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlYgZwcm90bzM");
-
-/**
- * @generated from message vat.compliance_reports.v1.TaxRegistration
- */
-export type TaxRegistration = Message<"vat.compliance_reports.v1.TaxRegistration"> & {
-  /**
-   * @generated from field: int64 id = 1;
-   */
-  id: bigint;
-
-  /**
-   * @generated from field: string scheme_type = 2;
-   */
-  schemeType: string;
-
-  /**
-   * @generated from field: string member_state_identification = 3;
-   */
-  memberStateIdentification: string;
-
-  /**
-   * @generated from field: optional string vat_registration_number_masked = 4;
-   */
-  vatRegistrationNumberMasked?: string | undefined;
-
-  /**
-   * @generated from field: optional string ioss_intermediary_name = 5;
-   */
-  iossIntermediaryName?: string | undefined;
-
-  /**
-   * @generated from field: optional string ioss_intermediary_number_masked = 6;
-   */
-  iossIntermediaryNumberMasked?: string | undefined;
-
-  /**
-   * @generated from field: string effective_from = 7;
-   */
-  effectiveFrom: string;
-
-  /**
-   * @generated from field: optional string effective_to = 8;
-   */
-  effectiveTo?: string | undefined;
-
-  /**
-   * @generated from field: string status = 9;
-   */
-  status: string;
-};
-
-/**
- * Describes the message vat.compliance_reports.v1.TaxRegistration.
- * Use `create(TaxRegistrationSchema)` to create a new message.
- */
-export const TaxRegistrationSchema: GenMessage<TaxRegistration> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 0);
+  fileDesc("Cjp2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2NvbXBsaWFuY2VfcmVwb3J0c19zZXJ2aWNlLnByb3RvEhl2YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxIh0KG0xpc3RUYXhSZWdpc3RyYXRpb25zUmVxdWVzdCJZChxMaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEjkKBWl0ZW1zGAEgAygLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24i8gIKHENyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QSEwoLc2NoZW1lX3R5cGUYASABKAkSIwobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAIgASgJEiQKF3ZhdF9yZWdpc3RyYXRpb25fbnVtYmVyGAMgASgJSACIAQESIwoWaW9zc19pbnRlcm1lZGlhcnlfbmFtZRgEIAEoCUgBiAEBEiUKGGlvc3NfaW50ZXJtZWRpYXJ5X251bWJlchgFIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAYgASgJEhkKDGVmZmVjdGl2ZV90bxgHIAEoCUgDiAEBEg4KBnN0YXR1cxgIIAEoCUIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIPCg1fZWZmZWN0aXZlX3RvImEKHUNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIuADChxVcGRhdGVUYXhSZWdpc3RyYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEhgKC3NjaGVtZV90eXBlGAIgASgJSACIAQESKAobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAMgASgJSAGIAQESJAoXdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXIYBCABKAlIAogBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAOIAQESJQoYaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyGAYgASgJSASIAQESGwoOZWZmZWN0aXZlX2Zyb20YByABKAlIBYgBARIZCgxlZmZlY3RpdmVfdG8YCCABKAlIBogBARITCgZzdGF0dXMYCSABKAlIB4gBAUIOCgxfc2NoZW1lX3R5cGVCHgocX21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbkIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIRCg9fZWZmZWN0aXZlX2Zyb21CDwoNX2VmZmVjdGl2ZV90b0IJCgdfc3RhdHVzImEKHVVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIjgKIlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSKRAQojUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2USQAoMcmVnaXN0cmF0aW9uGAEgASgLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24SFAoMcGVyaW9kX3N0YXJ0GAIgASgJEhIKCnBlcmlvZF9lbmQYAyABKAky2wQKFlRheFJlZ2lzdHJhdGlvblNlcnZpY2UShwEKFExpc3RUYXhSZWdpc3RyYXRpb25zEjYudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0VGF4UmVnaXN0cmF0aW9uc1JlcXVlc3QaNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RUYXhSZWdpc3RyYXRpb25zUmVzcG9uc2USigEKFUNyZWF0ZVRheFJlZ2lzdHJhdGlvbhI3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuQ3JlYXRlVGF4UmVnaXN0cmF0aW9uUmVxdWVzdBo4LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuQ3JlYXRlVGF4UmVnaXN0cmF0aW9uUmVzcG9uc2USigEKFVVwZGF0ZVRheFJlZ2lzdHJhdGlvbhI3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVXBkYXRlVGF4UmVnaXN0cmF0aW9uUmVxdWVzdBo4LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVXBkYXRlVGF4UmVnaXN0cmF0aW9uUmVzcG9uc2USnAEKG1Jlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvbhI9LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVxdWVzdBo+LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_vat_compliance_reports_v1_resources]);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListTaxRegistrationsRequest
@@ -80,13 +25,15 @@ export type ListTaxRegistrationsRequest = Message<"vat.compliance_reports.v1.Lis
  * Use `create(ListTaxRegistrationsRequestSchema)` to create a new message.
  */
 export const ListTaxRegistrationsRequestSchema: GenMessage<ListTaxRegistrationsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 1);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 0);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListTaxRegistrationsResponse
  */
 export type ListTaxRegistrationsResponse = Message<"vat.compliance_reports.v1.ListTaxRegistrationsResponse"> & {
   /**
+   * Most recent effective window first (effective_from descending, then id descending).
+   *
    * @generated from field: repeated vat.compliance_reports.v1.TaxRegistration items = 1;
    */
   items: TaxRegistration[];
@@ -97,10 +44,215 @@ export type ListTaxRegistrationsResponse = Message<"vat.compliance_reports.v1.Li
  * Use `create(ListTaxRegistrationsResponseSchema)` to create a new message.
  */
 export const ListTaxRegistrationsResponseSchema: GenMessage<ListTaxRegistrationsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 1);
+
+/**
+ * @generated from message vat.compliance_reports.v1.CreateTaxRegistrationRequest
+ */
+export type CreateTaxRegistrationRequest = Message<"vat.compliance_reports.v1.CreateTaxRegistrationRequest"> & {
+  /**
+   * Required fields arrive as plain strings; the service refuses an empty one as missing.
+   *
+   * @generated from field: string scheme_type = 1;
+   */
+  schemeType: string;
+
+  /**
+   * @generated from field: string member_state_identification = 2;
+   */
+  memberStateIdentification: string;
+
+  /**
+   * The full identifier: the VAT number for union_oss, EU + 9 digits for non_union_oss, the IOSS
+   * number IM + 10 digits for ioss. Encrypted at rest, never returned.
+   *
+   * @generated from field: optional string vat_registration_number = 3;
+   */
+  vatRegistrationNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string ioss_intermediary_name = 4;
+   */
+  iossIntermediaryName?: string | undefined;
+
+  /**
+   * IN + 10 digits; ioss only. Encrypted at rest, never returned.
+   *
+   * @generated from field: optional string ioss_intermediary_number = 5;
+   */
+  iossIntermediaryNumber?: string | undefined;
+
+  /**
+   * @generated from field: string effective_from = 6;
+   */
+  effectiveFrom: string;
+
+  /**
+   * @generated from field: optional string effective_to = 7;
+   */
+  effectiveTo?: string | undefined;
+
+  /**
+   * @generated from field: string status = 8;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.CreateTaxRegistrationRequest.
+ * Use `create(CreateTaxRegistrationRequestSchema)` to create a new message.
+ */
+export const CreateTaxRegistrationRequestSchema: GenMessage<CreateTaxRegistrationRequest> = /*@__PURE__*/
   messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 2);
 
 /**
- * OSS/IOSS registrations of an account (reports build on these).
+ * @generated from message vat.compliance_reports.v1.CreateTaxRegistrationResponse
+ */
+export type CreateTaxRegistrationResponse = Message<"vat.compliance_reports.v1.CreateTaxRegistrationResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.TaxRegistration registration = 1;
+   */
+  registration?: TaxRegistration | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.CreateTaxRegistrationResponse.
+ * Use `create(CreateTaxRegistrationResponseSchema)` to create a new message.
+ */
+export const CreateTaxRegistrationResponseSchema: GenMessage<CreateTaxRegistrationResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 3);
+
+/**
+ * Partial update: an absent field keeps its value; an empty string clears an optional one.
+ *
+ * @generated from message vat.compliance_reports.v1.UpdateTaxRegistrationRequest
+ */
+export type UpdateTaxRegistrationRequest = Message<"vat.compliance_reports.v1.UpdateTaxRegistrationRequest"> & {
+  /**
+   * The registration id as the caller wrote it (path parameter); the service decides what names a row.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Present only to be refused: scheme_type is immutable.
+   *
+   * @generated from field: optional string scheme_type = 2;
+   */
+  schemeType?: string | undefined;
+
+  /**
+   * @generated from field: optional string member_state_identification = 3;
+   */
+  memberStateIdentification?: string | undefined;
+
+  /**
+   * @generated from field: optional string vat_registration_number = 4;
+   */
+  vatRegistrationNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string ioss_intermediary_name = 5;
+   */
+  iossIntermediaryName?: string | undefined;
+
+  /**
+   * @generated from field: optional string ioss_intermediary_number = 6;
+   */
+  iossIntermediaryNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string effective_from = 7;
+   */
+  effectiveFrom?: string | undefined;
+
+  /**
+   * @generated from field: optional string effective_to = 8;
+   */
+  effectiveTo?: string | undefined;
+
+  /**
+   * @generated from field: optional string status = 9;
+   */
+  status?: string | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.UpdateTaxRegistrationRequest.
+ * Use `create(UpdateTaxRegistrationRequestSchema)` to create a new message.
+ */
+export const UpdateTaxRegistrationRequestSchema: GenMessage<UpdateTaxRegistrationRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 4);
+
+/**
+ * @generated from message vat.compliance_reports.v1.UpdateTaxRegistrationResponse
+ */
+export type UpdateTaxRegistrationResponse = Message<"vat.compliance_reports.v1.UpdateTaxRegistrationResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.TaxRegistration registration = 1;
+   */
+  registration?: TaxRegistration | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.UpdateTaxRegistrationResponse.
+ * Use `create(UpdateTaxRegistrationResponseSchema)` to create a new message.
+ */
+export const UpdateTaxRegistrationResponseSchema: GenMessage<UpdateTaxRegistrationResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 5);
+
+/**
+ * @generated from message vat.compliance_reports.v1.ResolveUnionOssRegistrationRequest
+ */
+export type ResolveUnionOssRegistrationRequest = Message<"vat.compliance_reports.v1.ResolveUnionOssRegistrationRequest"> & {
+  /**
+   * YYYY-Qn.
+   *
+   * @generated from field: string period_key = 1;
+   */
+  periodKey: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ResolveUnionOssRegistrationRequest.
+ * Use `create(ResolveUnionOssRegistrationRequestSchema)` to create a new message.
+ */
+export const ResolveUnionOssRegistrationRequestSchema: GenMessage<ResolveUnionOssRegistrationRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 6);
+
+/**
+ * @generated from message vat.compliance_reports.v1.ResolveUnionOssRegistrationResponse
+ */
+export type ResolveUnionOssRegistrationResponse = Message<"vat.compliance_reports.v1.ResolveUnionOssRegistrationResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.TaxRegistration registration = 1;
+   */
+  registration?: TaxRegistration | undefined;
+
+  /**
+   * The quarter's first and last day (YYYY-MM-DD).
+   *
+   * @generated from field: string period_start = 2;
+   */
+  periodStart: string;
+
+  /**
+   * @generated from field: string period_end = 3;
+   */
+  periodEnd: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ResolveUnionOssRegistrationResponse.
+ * Use `create(ResolveUnionOssRegistrationResponseSchema)` to create a new message.
+ */
+export const ResolveUnionOssRegistrationResponseSchema: GenMessage<ResolveUnionOssRegistrationResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 7);
+
+/**
+ * OSS/IOSS registrations of an account (reports build on these). Every RPC is scoped to the
+ * calling principal's account; another account's registration behaves as nonexistent.
  *
  * @generated from service vat.compliance_reports.v1.TaxRegistrationService
  */
@@ -112,6 +264,33 @@ export const TaxRegistrationService: GenService<{
     methodKind: "unary";
     input: typeof ListTaxRegistrationsRequestSchema;
     output: typeof ListTaxRegistrationsResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.TaxRegistrationService.CreateTaxRegistration
+   */
+  createTaxRegistration: {
+    methodKind: "unary";
+    input: typeof CreateTaxRegistrationRequestSchema;
+    output: typeof CreateTaxRegistrationResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.TaxRegistrationService.UpdateTaxRegistration
+   */
+  updateTaxRegistration: {
+    methodKind: "unary";
+    input: typeof UpdateTaxRegistrationRequestSchema;
+    output: typeof UpdateTaxRegistrationResponseSchema;
+  },
+  /**
+   * Internal (reports): the one Union OSS registration that makes a quarter eligible (spec rule 7),
+   * or FailedPrecondition `registration_required` / `registration_conflict` naming the blocking rows.
+   *
+   * @generated from rpc vat.compliance_reports.v1.TaxRegistrationService.ResolveUnionOssRegistration
+   */
+  resolveUnionOssRegistration: {
+    methodKind: "unary";
+    input: typeof ResolveUnionOssRegistrationRequestSchema;
+    output: typeof ResolveUnionOssRegistrationResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_compliance_reports_v1_compliance_reports_service, 0);

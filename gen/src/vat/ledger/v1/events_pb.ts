@@ -4,16 +4,18 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { SupplyEvent } from "./resources_pb";
+import { file_vat_ledger_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vat/ledger/v1/events.proto.
  */
 export const file_vat_ledger_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chp2YXQvbGVkZ2VyL3YxL2V2ZW50cy5wcm90bxINdmF0LmxlZGdlci52MSJkCg9TdXBwbHlDb21taXR0ZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxIXCg9zdXBwbHlfZXZlbnRfaWQYAyABKAkSEgoKZXZlbnRfdHlwZRgEIAEoCWIGcHJvdG8z");
+  fileDesc("Chp2YXQvbGVkZ2VyL3YxL2V2ZW50cy5wcm90bxINdmF0LmxlZGdlci52MSJVCg9TdXBwbHlDb21taXR0ZWQSEAoIZXZlbnRfaWQYASABKAkSMAoMc3VwcGx5X2V2ZW50GAIgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudGIGcHJvdG8z", [file_vat_ledger_v1_resources]);
 
 /**
- * Reserved: published when a supply event is committed to the ledger.
+ * Published for every committed supply event; carries the whole event (projections need no read-back).
  *
  * @generated from message vat.ledger.v1.SupplyCommitted
  */
@@ -24,19 +26,9 @@ export type SupplyCommitted = Message<"vat.ledger.v1.SupplyCommitted"> & {
   eventId: string;
 
   /**
-   * @generated from field: int64 account_id = 2;
+   * @generated from field: vat.ledger.v1.SupplyEvent supply_event = 2;
    */
-  accountId: bigint;
-
-  /**
-   * @generated from field: string supply_event_id = 3;
-   */
-  supplyEventId: string;
-
-  /**
-   * @generated from field: string event_type = 4;
-   */
-  eventType: string;
+  supplyEvent?: SupplyEvent | undefined;
 };
 
 /**

@@ -4,13 +4,218 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { SupplyEvent, SupplyEventInput } from "./resources_pb";
+import { file_vat_ledger_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vat/ledger/v1/ledger_service.proto.
  */
 export const file_vat_ledger_v1_ledger_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAzJ9ChNTdXBwbHlMZWRnZXJTZXJ2aWNlEmYKEUNvdW50U3VwcGx5RXZlbnRzEicudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1JlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiKQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAzKIBAoTU3VwcGx5TGVkZ2VyU2VydmljZRJpChJDb21taXRTdXBwbHlFdmVudHMSKC52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QaKS52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEl0KDkdldFN1cHBseUV2ZW50EiQudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlcXVlc3QaJS52YXQubGVkZ2VyLnYxLkdldFN1cHBseUV2ZW50UmVzcG9uc2USYwoQTGlzdFN1cHBseUV2ZW50cxImLnZhdC5sZWRnZXIudjEuTGlzdFN1cHBseUV2ZW50c1JlcXVlc3QaJy52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXNwb25zZRJaCg1HZXRMZWRnZXJIZWFkEiMudmF0LmxlZGdlci52MS5HZXRMZWRnZXJIZWFkUmVxdWVzdBokLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlc3BvbnNlEmYKEUNvdW50U3VwcGx5RXZlbnRzEicudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1JlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_vat_ledger_v1_resources]);
+
+/**
+ * @generated from message vat.ledger.v1.CommitSupplyEventsRequest
+ */
+export type CommitSupplyEventsRequest = Message<"vat.ledger.v1.CommitSupplyEventsRequest"> & {
+  /**
+   * @generated from field: repeated vat.ledger.v1.SupplyEventInput events = 1;
+   */
+  events: SupplyEventInput[];
+};
+
+/**
+ * Describes the message vat.ledger.v1.CommitSupplyEventsRequest.
+ * Use `create(CommitSupplyEventsRequestSchema)` to create a new message.
+ */
+export const CommitSupplyEventsRequestSchema: GenMessage<CommitSupplyEventsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 0);
+
+/**
+ * @generated from message vat.ledger.v1.CommittedSupplyEvent
+ */
+export type CommittedSupplyEvent = Message<"vat.ledger.v1.CommittedSupplyEvent"> & {
+  /**
+   * @generated from field: vat.ledger.v1.SupplyEvent event = 1;
+   */
+  event?: SupplyEvent | undefined;
+
+  /**
+   * false: the event_id was already committed with the same content (nothing written).
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message vat.ledger.v1.CommittedSupplyEvent.
+ * Use `create(CommittedSupplyEventSchema)` to create a new message.
+ */
+export const CommittedSupplyEventSchema: GenMessage<CommittedSupplyEvent> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 1);
+
+/**
+ * @generated from message vat.ledger.v1.CommitSupplyEventsResponse
+ */
+export type CommitSupplyEventsResponse = Message<"vat.ledger.v1.CommitSupplyEventsResponse"> & {
+  /**
+   * @generated from field: repeated vat.ledger.v1.CommittedSupplyEvent items = 1;
+   */
+  items: CommittedSupplyEvent[];
+};
+
+/**
+ * Describes the message vat.ledger.v1.CommitSupplyEventsResponse.
+ * Use `create(CommitSupplyEventsResponseSchema)` to create a new message.
+ */
+export const CommitSupplyEventsResponseSchema: GenMessage<CommitSupplyEventsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 2);
+
+/**
+ * @generated from message vat.ledger.v1.GetSupplyEventRequest
+ */
+export type GetSupplyEventRequest = Message<"vat.ledger.v1.GetSupplyEventRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message vat.ledger.v1.GetSupplyEventRequest.
+ * Use `create(GetSupplyEventRequestSchema)` to create a new message.
+ */
+export const GetSupplyEventRequestSchema: GenMessage<GetSupplyEventRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 3);
+
+/**
+ * @generated from message vat.ledger.v1.GetSupplyEventResponse
+ */
+export type GetSupplyEventResponse = Message<"vat.ledger.v1.GetSupplyEventResponse"> & {
+  /**
+   * @generated from field: vat.ledger.v1.SupplyEvent event = 1;
+   */
+  event?: SupplyEvent | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.GetSupplyEventResponse.
+ * Use `create(GetSupplyEventResponseSchema)` to create a new message.
+ */
+export const GetSupplyEventResponseSchema: GenMessage<GetSupplyEventResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 4);
+
+/**
+ * @generated from message vat.ledger.v1.ListSupplyEventsRequest
+ */
+export type ListSupplyEventsRequest = Message<"vat.ledger.v1.ListSupplyEventsRequest"> & {
+  /**
+   * @generated from field: optional string from = 1;
+   */
+  from?: string | undefined;
+
+  /**
+   * @generated from field: optional string to = 2;
+   */
+  to?: string | undefined;
+
+  /**
+   * @generated from field: optional string event_type = 3;
+   */
+  eventType?: string | undefined;
+
+  /**
+   * @generated from field: optional string country_of_consumption = 4;
+   */
+  countryOfConsumption?: string | undefined;
+
+  /**
+   * @generated from field: optional string supply_kind = 5;
+   */
+  supplyKind?: string | undefined;
+
+  /**
+   * @generated from field: optional string classification_status = 6;
+   */
+  classificationStatus?: string | undefined;
+
+  /**
+   * @generated from field: optional string source_id = 7;
+   */
+  sourceId?: string | undefined;
+
+  /**
+   * @generated from field: optional string cursor = 8;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 limit = 9;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ListSupplyEventsRequest.
+ * Use `create(ListSupplyEventsRequestSchema)` to create a new message.
+ */
+export const ListSupplyEventsRequestSchema: GenMessage<ListSupplyEventsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 5);
+
+/**
+ * @generated from message vat.ledger.v1.ListSupplyEventsResponse
+ */
+export type ListSupplyEventsResponse = Message<"vat.ledger.v1.ListSupplyEventsResponse"> & {
+  /**
+   * @generated from field: repeated vat.ledger.v1.SupplyEvent items = 1;
+   */
+  items: SupplyEvent[];
+
+  /**
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ListSupplyEventsResponse.
+ * Use `create(ListSupplyEventsResponseSchema)` to create a new message.
+ */
+export const ListSupplyEventsResponseSchema: GenMessage<ListSupplyEventsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 6);
+
+/**
+ * @generated from message vat.ledger.v1.GetLedgerHeadRequest
+ */
+export type GetLedgerHeadRequest = Message<"vat.ledger.v1.GetLedgerHeadRequest"> & {
+};
+
+/**
+ * Describes the message vat.ledger.v1.GetLedgerHeadRequest.
+ * Use `create(GetLedgerHeadRequestSchema)` to create a new message.
+ */
+export const GetLedgerHeadRequestSchema: GenMessage<GetLedgerHeadRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 7);
+
+/**
+ * @generated from message vat.ledger.v1.GetLedgerHeadResponse
+ */
+export type GetLedgerHeadResponse = Message<"vat.ledger.v1.GetLedgerHeadResponse"> & {
+  /**
+   * The sequence of the account's last committed event (0 when none).
+   *
+   * @generated from field: int64 sequence = 1;
+   */
+  sequence: bigint;
+};
+
+/**
+ * Describes the message vat.ledger.v1.GetLedgerHeadResponse.
+ * Use `create(GetLedgerHeadResponseSchema)` to create a new message.
+ */
+export const GetLedgerHeadResponseSchema: GenMessage<GetLedgerHeadResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 8);
 
 /**
  * @generated from message vat.ledger.v1.CountSupplyEventsRequest
@@ -32,7 +237,7 @@ export type CountSupplyEventsRequest = Message<"vat.ledger.v1.CountSupplyEventsR
  * Use `create(CountSupplyEventsRequestSchema)` to create a new message.
  */
 export const CountSupplyEventsRequestSchema: GenMessage<CountSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 0);
+  messageDesc(file_vat_ledger_v1_ledger_service, 9);
 
 /**
  * @generated from message vat.ledger.v1.CountSupplyEventsResponse
@@ -49,14 +254,51 @@ export type CountSupplyEventsResponse = Message<"vat.ledger.v1.CountSupplyEvents
  * Use `create(CountSupplyEventsResponseSchema)` to create a new message.
  */
 export const CountSupplyEventsResponseSchema: GenMessage<CountSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 1);
+  messageDesc(file_vat_ledger_v1_ledger_service, 10);
 
 /**
- * Committed supply events: the filing-grade record that reports and thresholds read.
+ * Committed supply events: the filing-grade, append-only record that reports and thresholds read.
  *
  * @generated from service vat.ledger.v1.SupplyLedgerService
  */
 export const SupplyLedgerService: GenService<{
+  /**
+   * Commits 1 to 1,000 events all-or-nothing. A repeat of an event_id with the same canonical
+   * content returns the stored event; different content refuses the whole batch.
+   *
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.CommitSupplyEvents
+   */
+  commitSupplyEvents: {
+    methodKind: "unary";
+    input: typeof CommitSupplyEventsRequestSchema;
+    output: typeof CommitSupplyEventsResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.GetSupplyEvent
+   */
+  getSupplyEvent: {
+    methodKind: "unary";
+    input: typeof GetSupplyEventRequestSchema;
+    output: typeof GetSupplyEventResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.ListSupplyEvents
+   */
+  listSupplyEvents: {
+    methodKind: "unary";
+    input: typeof ListSupplyEventsRequestSchema;
+    output: typeof ListSupplyEventsResponseSchema;
+  },
+  /**
+   * The account's ledger position: projections compare theirs with it.
+   *
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.GetLedgerHead
+   */
+  getLedgerHead: {
+    methodKind: "unary";
+    input: typeof GetLedgerHeadRequestSchema;
+    output: typeof GetLedgerHeadResponseSchema;
+  },
   /**
    * @generated from rpc vat.ledger.v1.SupplyLedgerService.CountSupplyEvents
    */

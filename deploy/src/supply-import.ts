@@ -1,0 +1,140 @@
+import pino from 'pino';
+import { createClient, createRouterTransport, type Client, type Transport } from '@connectrpc/connect';
+import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { InProcessBus } from '@vat/platform/bus';
+import { createClients, internalTokenInterceptor } from '@vat/platform/clients';
+import type { Config, ServiceName } from '@vat/platform/config';
+import { createLogger } from '@vat/platform/logger';
+import { principalHeaders } from '@vat/platform/principal';
+import { openGatewayOrm } from '@vat/gateway/start';
+import { KeyStore } from '@vat/gateway/keys';
+import { databaseForCli } from './database-for-cli';
+import { MODULES, serviceInterceptors, startService, type RunningService } from './compose';
+import { importSupplyEvents, type ImportStats, type Rejection } from './supply-import-pipeline';
+import { progressReporter } from './supply-import-progress';
+import type { ImportFormat } from './supply-import-records';
+
+export type SupplyImportArgs = { account: string; file: string; format: ImportFormat; concurrency?: number; retrySeconds?: number };
+
+export type SupplyImportSummary = {
+  account: string;
+  file: string;
+  format: ImportFormat;
+  ledger: string;
+  complete: boolean;
+  lines_read: number;
+  committed: number;
+  skipped: number;
+  rejected: number;
+  failed: number;
+  rejections: Rejection[];
+  rejections_listed: number;
+  retries: number;
+  elapsed_seconds: number;
+  lines_per_second: number;
+  error: string | null;
+};
+
+type LedgerAccess = { client: Client<typeof SupplyLedgerService>; where: string; close(): Promise<void> };
+
+/** A transport whose target is built (asynchronously) on the first call. */
+function deferredTransport(resolve: () => Promise<Transport>): Transport {
+  let t: Promise<Transport> | undefined;
+  const get = () => (t ??= resolve());
+  return {
+    unary: async (...args) => (await get()).unary(...args),
+    stream: async (...args) => (await get()).stream(...args),
+  };
+}
+
+/** The ledger process over HTTP/2 Connect with the internal token (distributed mode). */
+function networkLedger(url: string, config: Config): LedgerAccess {
+  const sessions = new Http2SessionManager(url);
+  const transport = createConnectTransport({ baseUrl: url, httpVersion: '2', sessionManager: sessions, interceptors: [internalTokenInterceptor(config.internalToken)] });
+  return { client: createClient(SupplyLedgerService, transport), where: url, close: async () => sessions.abort() };
+}
+
+/**
+ * The ledger module run in this process on the database, without its relay (the running
+ * `npm start` or the ledger processes publish the outbox; otherwise it waits for the next start).
+ * The calculation module is started only if an event links a calculation.
+ */
+async function inProcessLedger(config: Config, databaseUrl: string, poolMax: number): Promise<LedgerAccess> {
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'admin', pino.destination(2));
+  const bus = new InProcessBus();
+  const started = new Map<ServiceName, Promise<RunningService>>();
+  const transportOf = (svc: RunningService) =>
+    createRouterTransport(svc.routes, { router: { interceptors: serviceInterceptors(config) }, transport: { interceptors: [internalTokenInterceptor(config.internalToken)] } });
+  const clients = createClients((name) => deferredTransport(async () => transportOf(await start(name))));
+  const start = (name: ServiceName): Promise<RunningService> => {
+    let s = started.get(name);
+    if (!s) started.set(name, (s = startService(MODULES[name], config, databaseUrl, bus, log, poolMax, clients)));
+    return s;
+  };
+  const ledger = await start('ledger');
+  return {
+    client: createClient(SupplyLedgerService, transportOf(ledger)),
+    where: 'in-process',
+    async close() {
+      for (const s of started.values()) await (await s.catch(() => undefined))?.stop().catch(() => undefined);
+      await bus.close();
+    },
+  };
+}
+
+function summaryOf(args: SupplyImportArgs, where: string, stats: ImportStats, rejections: Rejection[], error: string | undefined): SupplyImportSummary {
+  return {
+    account: args.account,
+    file: args.file,
+    format: args.format,
+    ledger: where,
+    complete: error === undefined,
+    lines_read: stats.read,
+    committed: stats.committed,
+    skipped: stats.skipped,
+    rejected: stats.rejected,
+    failed: stats.failed,
+    rejections,
+    rejections_listed: rejections.length,
+    retries: stats.retries,
+    elapsed_seconds: Math.round(stats.elapsedMs) / 1000,
+    lines_per_second: stats.elapsedMs > 0 ? Math.round((stats.read * 1000) / stats.elapsedMs) : 0,
+    error: error ?? null,
+  };
+}
+
+/**
+ * `admin supply import`: commits a CSV or NDJSON file for an account through the ledger RPC,
+ * over HTTP/2 when `ledgerUrl` is given (distributed), else with the ledger module in-process.
+ */
+export async function runSupplyImport(args: SupplyImportArgs, config: Config, ledgerUrl: string | undefined): Promise<SupplyImportSummary> {
+  const db = await databaseForCli(config);
+  const embedded = !config.databaseUrl;
+  const orm = await openGatewayOrm(db.url, 2);
+  let ledger: LedgerAccess | undefined;
+  try {
+    const keys = new KeyStore(orm);
+    const account = await keys.findAccount(args.account);
+    if (!account) throw new Error(`no account named "${args.account}" (create it with: admin keys create --account ${args.account} --scope full)`);
+    ledger = ledgerUrl ? networkLedger(ledgerUrl, config) : await inProcessLedger(config, db.url, embedded ? 2 : 4);
+    const client = ledger.client;
+    const call = { headers: principalHeaders({ accountId: account.id, apiKeyId: 0n, keyKind: 'v2', scope: 'full' }), timeoutMs: 60_000 };
+    const progress = progressReporter(process.stderr);
+    const result = await importSupplyEvents({
+      file: args.file,
+      format: args.format,
+      concurrency: args.concurrency,
+      retryForMs: (args.retrySeconds ?? 120) * 1000,
+      commit: async (events) => (await client.commitSupplyEvents({ events }, call)).items,
+      integrationOwned: (id) => keys.integrationOwnedBy(id, account.id),
+      onProgress: (s) => progress.update(s),
+    });
+    progress.done(result.stats);
+    return summaryOf(args, ledger.where, result.stats, result.rejections, result.error);
+  } finally {
+    await ledger?.close();
+    await orm.close();
+    await db.close();
+  }
+}

@@ -1,0 +1,132 @@
+import type { Clients } from '@vat/platform/clients';
+import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { SUPPLY_EVENT_FIELDS, supplyEventInput, type SupplyEventItemError } from '@vat/platform/supply-event-json';
+import { HttpError } from '../errors';
+import { num, opt } from '../json';
+import type { RouteDef } from '../route';
+import { date, intOf, intParam, query, str } from './schemas';
+import { READ_SCOPES } from './transactions';
+
+/** Integration ownership is the gateway's own data (accounts, keys, integrations). */
+export type IntegrationOwnership = (integrationId: bigint, accountId: bigint) => Promise<boolean>;
+
+/** A batch of 1,000 events is far above the general body limit: this route has its own. */
+export const SUPPLY_EVENTS_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+export function supplyEventJson(e: SupplyEvent) {
+  return {
+    id: e.id,
+    sequence: num(e.sequence),
+    recorded_at: e.recordedAt,
+    event_id: e.eventId,
+    event_type: e.eventType,
+    original_event_id: opt(e.originalEventId),
+    occurred_at: e.occurredAt,
+    supply_kind: e.supplyKind,
+    customer_type: e.customerType,
+    country_of_consumption: e.countryOfConsumption,
+    dispatch_country: opt(e.dispatchCountry),
+    supplier_establishment_country: opt(e.supplierEstablishmentCountry),
+    currency: e.currency,
+    net_amount_minor: num(e.netAmountMinor),
+    vat_amount_minor: num(e.vatAmountMinor),
+    vat_rate_bps: e.vatRateBps,
+    rate_category: e.rateCategory,
+    classification_status: e.classificationStatus,
+    tax_class_id: opt(e.taxClassId),
+    product_reference: opt(e.productReference),
+    variant_reference: opt(e.variantReference),
+    order_reference: opt(e.orderReference),
+    integration_id: e.integrationId === undefined ? null : num(e.integrationId),
+    source_id: opt(e.sourceId),
+    calculation_id: opt(e.calculationId),
+    consignment_reference: opt(e.consignmentReference),
+    intrinsic_value_eur_minor: e.intrinsicValueEurMinor === undefined ? null : num(e.intrinsicValueEurMinor),
+    third_country_origin: opt(e.thirdCountryOrigin),
+    excise_goods: opt(e.exciseGoods),
+  };
+}
+
+const eventSchema = { type: 'object', additionalProperties: false, properties: Object.fromEntries(Object.entries(SUPPLY_EVENT_FIELDS).map(([k, f]) => [k, { type: [f.kind, 'null'], description: f.doc }])) };
+
+export function supplyEventRoutes(clients: Clients, integrationOwned: IntegrationOwnership): RouteDef[] {
+  return [
+    {
+      method: 'POST',
+      url: '/v1/supply-events',
+      access: { scopes: ['full'] },
+      bodyLimit: SUPPLY_EVENTS_BODY_LIMIT_BYTES,
+      summary: 'Commit one supply event, or { "events": [...] } (1-1,000, all-or-nothing, per-item errors on 400)',
+      tags: ['ledger'],
+      // Items are checked one by one below so every item's errors are listed; the schema documents them.
+      schema: { body: { type: 'object', description: 'one event, or { events: [event, ...] }', oneOf: [eventSchema, { type: 'object', additionalProperties: false, properties: { events: { type: 'array', items: eventSchema, minItems: 1, maxItems: 1000 } }, required: ['events'] }] } },
+      validate: false,
+      handler: async ({ req, reply, principal, call }) => {
+        const b = req.body;
+        if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(400, 'invalid_request', 'The body must be one event object or { "events": [ ... ] }.');
+        const isBatch = Object.hasOwn(b, 'events');
+        const raw = isBatch ? (b as { events: unknown }).events : b;
+        if (isBatch && Object.keys(b).length !== 1) throw new HttpError(400, 'unknown_field', 'A batch body has only the member "events".');
+        if (isBatch && !Array.isArray(raw)) throw new HttpError(400, 'invalid_request', '"events" must be an array of 1 to 1,000 events.');
+        const list = (isBatch ? raw : [raw]) as unknown[];
+        const errors: SupplyEventItemError[] = [];
+        const events = list.map((item, index) => supplyEventInput(item, index, errors));
+        const integrations = [...new Set(events.map((e) => e.integrationId).filter((id): id is string => id !== undefined && /^[1-9][0-9]{0,17}$/.test(id)))];
+        const owned = new Set<string>();
+        for (const id of integrations) if (await integrationOwned(BigInt(id), principal!.accountId)) owned.add(id);
+        events.forEach((e, index) => {
+          if (e.integrationId !== undefined && /^[1-9][0-9]{0,17}$/.test(e.integrationId) && !owned.has(e.integrationId)) {
+            errors.push({ index, event_id: e.eventId ?? null, field: 'integration_id', error: 'integration_not_found', detail: 'No integration of this account has this id.' });
+          }
+        });
+        if (errors.length) throw new HttpError(400, 'invalid_supply_events', `${new Set(errors.map((e) => e.index)).size} of ${list.length} events are invalid; nothing was stored.`, { errors });
+        const res = await clients.ledger.commitSupplyEvents({ events }, call);
+        const created = res.items.filter((i) => i.created).length;
+        reply.status(created > 0 ? 201 : 200);
+        if (!isBatch) return supplyEventJson(res.items[0]!.event!);
+        return { committed: created, existing: res.items.length - created, items: res.items.map((i) => ({ status: i.created ? 'committed' : 'existing', ...supplyEventJson(i.event!) })) };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/supply-events',
+      access: { scopes: READ_SCOPES },
+      summary: 'Committed supply events in ledger order (keyset cursor)',
+      tags: ['ledger'],
+      schema: {
+        querystring: query({
+          from: date('invalid_date', 'inclusive, UTC date of occurred_at'),
+          to: date('invalid_date', 'inclusive, UTC date of occurred_at'),
+          event_type: str('invalid_event_type'),
+          country_of_consumption: str('invalid_country_of_consumption'),
+          supply_kind: str('invalid_supply_kind'),
+          classification_status: str('invalid_classification_status'),
+          source_id: str('invalid_source_id'),
+          cursor: str('invalid_cursor'),
+          limit: { ...intParam('invalid_limit'), description: '1-500, default 50' },
+        }),
+      },
+      handler: async ({ req, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const r = await clients.ledger.listSupplyEvents(
+          { from: q.from, to: q.to, eventType: q.event_type, countryOfConsumption: q.country_of_consumption, supplyKind: q.supply_kind, classificationStatus: q.classification_status, sourceId: q.source_id, cursor: q.cursor, limit: intOf(q.limit) },
+          call,
+        );
+        return { items: r.items.map(supplyEventJson), next_cursor: opt(r.nextCursor) };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/supply-events/:id',
+      access: { scopes: READ_SCOPES },
+      summary: "One committed supply event by the ledger's id",
+      tags: ['ledger'],
+      schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      handler: async ({ req, call }) => {
+        const { id } = req.params as { id: string };
+        return supplyEventJson((await clients.ledger.getSupplyEvent({ id }, call)).event!);
+      },
+    },
+  ];
+}
+

@@ -1,0 +1,85 @@
+import { ConnectError, type Interceptor, type StreamResponse } from '@connectrpc/connect';
+import type pg from 'pg';
+import { Code, rpcError } from './rpc-errors';
+
+/** Socket-level failures reaching the database server. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATEs of a server that is going away or not taking connections (class 08 is matched by prefix). */
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+/** pg and pg-pool report these without a code. */
+const DRIVER_MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /Client has encountered a connection error and is not queryable/,
+  /Client was closed and is not queryable/,
+];
+
+/**
+ * Whether an error means the database cannot be reached right now (refused, dropped, shutting down,
+ * no connection in time), rather than that the statement failed. Looks through MikroORM's wrapped
+ * DriverException (it copies `code`), `cause` chains and AggregateErrors.
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (depth > 5 || typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SERVER_GONE.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
+  if (typeof e.message === 'string' && DRIVER_MESSAGES.some((m) => m.test(e.message as string))) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/** The RPC error a call answers while its database is unreachable: retryable, no internals. */
+function databaseUnavailable(): ConnectError {
+  return rpcError(Code.Unavailable, 'service_unavailable', 'The database is temporarily unavailable; retry the request.');
+}
+
+function translate(err: unknown): unknown {
+  return !(err instanceof ConnectError && err.code === Code.Unavailable) && isDatabaseUnavailable(err) ? databaseUnavailable() : err;
+}
+
+async function* translated<T>(messages: AsyncIterable<T>): AsyncIterable<T> {
+  try {
+    yield* messages;
+  } catch (err) {
+    throw translate(err);
+  }
+}
+
+/**
+ * Server-side interceptor: a call that fails because the database is unreachable answers
+ * `Unavailable` with reason `service_unavailable` (HTTP 503 at the gateway), not `Internal`; the
+ * next call after the database is back simply works. Streams are covered while they are read.
+ */
+export function databaseFaultInterceptor(): Interceptor {
+  return (next) => async (req) => {
+    try {
+      const res = await next(req);
+      if (!res.stream) return res;
+      return { ...res, message: translated(res.message) } as StreamResponse;
+    } catch (err) {
+      throw translate(err);
+    }
+  };
+}
+
+/**
+ * pg-pool keeps a client checked out until its holder releases it, and Kysely (under MikroORM) never
+ * releases a transaction's client when `begin`, `commit` or `rollback` fails, which is what happens
+ * when the connection drops. Every outage would leak clients until the pool is exhausted (every call
+ * then waits forever, and closing the ORM never returns). A client whose connection ended while
+ * checked out is therefore released with an error after `graceMs`, which removes it from the pool.
+ */
+export function releaseDeadClients(pool: pg.Pool, graceMs = 2_000): void {
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_err, client) => checkedOut.delete(client));
+  pool.on('connect', (client) => {
+    client.once('end', () => {
+      setTimeout(() => {
+        const held = client as pg.PoolClient;
+        if (!checkedOut.delete(held)) return;
+        held.release(new Error('connection ended while checked out'));
+      }, graceMs).unref();
+    });
+  });
+}

@@ -1,0 +1,132 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import type { Subscription } from './bus';
+import { decodeEvent, subjectOf } from './events';
+import { freshEvents } from './inbox';
+
+/**
+ * A service's own copy of committed supply events (from `SupplyCommitted`), and the position it
+ * reflects per account. Reports and thresholds read only their projection; a read that must be
+ * current compares `applied` with the ledger head (`GetLedgerHead`): equal means caught up, since
+ * the ledger numbers each account's events 1, 2, 3, … and each is applied exactly once.
+ */
+export function defineSupplyProjectionEntities() {
+  const SupplyFact = defineEntity({
+    name: 'SupplyFact',
+    tableName: 'supply_fact',
+    properties: {
+      id: p.uuid().primary(),
+      accountId: p.bigint(),
+      sequence: p.bigint(),
+      eventId: p.string().length(100),
+      recordedAt: p.datetime(),
+      eventType: p.string().length(20),
+      originalEventId: p.string().length(100).nullable(),
+      occurredAt: p.datetime(),
+      supplyKind: p.string().length(30),
+      customerType: p.string().length(3),
+      countryOfConsumption: p.string().length(2),
+      dispatchCountry: p.string().length(2).nullable(),
+      supplierEstablishmentCountry: p.string().length(2).nullable(),
+      currency: p.string().length(3),
+      netAmountMinor: p.bigint(),
+      vatAmountMinor: p.bigint(),
+      vatRateBps: p.integer(),
+      rateCategory: p.string().length(20),
+      classificationStatus: p.string().length(20),
+      taxClassId: p.string().length(60).nullable(),
+      productReference: p.string().length(200).nullable(),
+      orderReference: p.string().length(200).nullable(),
+      integrationId: p.bigint().nullable(),
+      sourceId: p.string().length(100).nullable(),
+      consignmentReference: p.string().length(100).nullable(),
+      intrinsicValueEurMinor: p.bigint().nullable(),
+      thirdCountryOrigin: p.string().length(2).nullable(),
+      exciseGoods: p.boolean().nullable(),
+    },
+    uniques: [{ properties: ['accountId', 'sequence'] }],
+    indexes: [{ properties: ['accountId', 'occurredAt'] }, { properties: ['accountId', 'eventId'] }],
+  });
+  const ProjectionPosition = defineEntity({
+    name: 'SupplyProjectionPosition',
+    tableName: 'supply_projection_position',
+    properties: {
+      accountId: p.bigint().primary().autoincrement(false),
+      applied: p.bigint(),
+    },
+  });
+  return { SupplyFact, ProjectionPosition };
+}
+
+/** Projection column → value of the event message, and its SQL type (the one mapping). */
+const COLUMNS: [string, string, (e: SupplyEvent) => unknown][] = [
+  ['id', 'uuid', (e) => e.id],
+  ['account_id', 'bigint', (e) => e.accountId.toString()],
+  ['sequence', 'bigint', (e) => e.sequence.toString()],
+  ['event_id', 'text', (e) => e.eventId],
+  ['recorded_at', 'timestamptz', (e) => e.recordedAt],
+  ['event_type', 'text', (e) => e.eventType],
+  ['original_event_id', 'text', (e) => e.originalEventId ?? null],
+  ['occurred_at', 'timestamptz', (e) => e.occurredAt],
+  ['supply_kind', 'text', (e) => e.supplyKind],
+  ['customer_type', 'text', (e) => e.customerType],
+  ['country_of_consumption', 'text', (e) => e.countryOfConsumption],
+  ['dispatch_country', 'text', (e) => e.dispatchCountry ?? null],
+  ['supplier_establishment_country', 'text', (e) => e.supplierEstablishmentCountry ?? null],
+  ['currency', 'text', (e) => e.currency],
+  ['net_amount_minor', 'bigint', (e) => e.netAmountMinor.toString()],
+  ['vat_amount_minor', 'bigint', (e) => e.vatAmountMinor.toString()],
+  ['vat_rate_bps', 'int', (e) => e.vatRateBps],
+  ['rate_category', 'text', (e) => e.rateCategory],
+  ['classification_status', 'text', (e) => e.classificationStatus],
+  ['tax_class_id', 'text', (e) => e.taxClassId ?? null],
+  ['product_reference', 'text', (e) => e.productReference ?? null],
+  ['order_reference', 'text', (e) => e.orderReference ?? null],
+  ['integration_id', 'bigint', (e) => e.integrationId?.toString() ?? null],
+  ['source_id', 'text', (e) => e.sourceId ?? null],
+  ['consignment_reference', 'text', (e) => e.consignmentReference ?? null],
+  ['intrinsic_value_eur_minor', 'bigint', (e) => e.intrinsicValueEurMinor?.toString() ?? null],
+  ['third_country_origin', 'text', (e) => e.thirdCountryOrigin ?? null],
+  ['excise_goods', 'boolean', (e) => e.exciseGoods ?? null],
+];
+
+/** One statement per batch: inbox, the facts of only fresh events, and the positions they advance. */
+function applySql(schema: string): string {
+  const cols = COLUMNS.map(([c]) => c).join(', ');
+  return `with ${freshEvents(schema)},
+    rows as (select * from jsonb_to_recordset($3::jsonb) as r(message_id text, ${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
+    ins as (
+      insert into "${schema}".supply_fact (${cols})
+      select distinct on (rows.id) ${COLUMNS.map(([c]) => `rows.${c}`).join(', ')} from rows join fresh on fresh.event_id = rows.message_id
+      on conflict (id) do nothing
+      returning account_id)
+    insert into "${schema}".supply_projection_position (account_id, applied)
+    select account_id, count(*) from ins group by account_id
+    on conflict (account_id) do update set applied = "${schema}".supply_projection_position.applied + excluded.applied`;
+}
+
+/** The durable consumer that keeps `schema`'s projection of the ledger, a batch per statement. */
+export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
+  const sql = applySql(schema);
+  return {
+    durable,
+    subjects: [subjectOf(SupplyCommittedSchema)],
+    handler: async (batch) => {
+      const rows = batch.flatMap((msg) => {
+        const ev = decodeEvent(SupplyCommittedSchema, msg.data);
+        if (!ev.supplyEvent) return [];
+        const e = ev.supplyEvent;
+        return [{ message_id: ev.eventId || msg.id, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(e)])) }];
+      });
+      await pool.query(sql, [batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).eventId || m.id), durable, JSON.stringify(rows)]);
+    },
+  };
+}
+
+/** How many of the account's ledger events the projection has applied (its ledger position). */
+export async function projectionPosition(pool: pg.Pool, schema: string, accountId: bigint): Promise<bigint> {
+  const res = await pool.query(`select applied::text as applied from "${schema}".supply_projection_position where account_id = $1`, [accountId.toString()]);
+  return res.rows[0] ? BigInt(res.rows[0].applied as string) : 0n;
+}

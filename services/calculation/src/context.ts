@@ -1,0 +1,23 @@
+import type { ServiceDeps } from '@vat/platform/service-module';
+import { FxStore } from './reference/fx-store';
+import { RateStore } from './reference/rate-store';
+import { CalculationRepository } from './repositories/calculations';
+import { SourceProfileRepository } from './repositories/source-profiles';
+
+/** The calculation service's deps: the platform's plus its repositories and reference stores. */
+export type CalculationDeps = ServiceDeps & {
+  calculations: CalculationRepository;
+  sourceProfiles: SourceProfileRepository;
+  rates: RateStore;
+  fx: FxStore;
+};
+
+export function calculationContext(deps: ServiceDeps): CalculationDeps {
+  return {
+    ...deps,
+    calculations: new CalculationRepository(deps.pool),
+    sourceProfiles: new SourceProfileRepository(deps.orm),
+    rates: new RateStore(deps.pool),
+    fx: new FxStore(deps.pool),
+  };
+}

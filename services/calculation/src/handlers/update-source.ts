@@ -1,0 +1,29 @@
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { UpdateSourceResponseSchema, type UpdateSourceRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { callerOf } from '@vat/platform/principal';
+import { Code, invalidArgument, notFound, rpcError } from '@vat/platform/rpc-errors';
+import type { CalculationDeps } from '../context';
+import { MAX_ACTIVE_PROFILES, profileChanges } from '../domain/source-profile-rules';
+import { sourceProfileMessage } from '../messages';
+
+const notFoundError = () => notFound('source_not_found', 'No such source profile.');
+
+/** Updates labels, channel metadata or archive state; a malformed or foreign id is simply not found. */
+export async function updateSource(deps: CalculationDeps, req: UpdateSourceRequest, ctx: HandlerContext) {
+  const { accountId } = callerOf(ctx);
+  if (!/^[1-9][0-9]{0,17}$/.test(req.id)) throw notFoundError();
+  if (req.sourceKey !== undefined) throw invalidArgument('source_key_immutable', 'source_key cannot change; create a new profile instead.');
+  const changes = profileChanges(req);
+  const profile = await deps.sourceProfiles.withAccountLock(accountId, async (profiles) => {
+    const p = await profiles.find(BigInt(req.id));
+    if (!p) throw notFoundError();
+    if (changes.active === true && !p.active && (await profiles.activeCount()) >= MAX_ACTIVE_PROFILES) {
+      throw rpcError(Code.FailedPrecondition, 'active_profile_limit_reached', `An account has at most ${MAX_ACTIVE_PROFILES} active source profiles; archive one first.`);
+    }
+    for (const [field, value] of Object.entries(changes)) if (value !== undefined) (p as Record<string, unknown>)[field] = value;
+    p.updatedAt = deps.now();
+    return p;
+  });
+  return create(UpdateSourceResponseSchema, { source: sourceProfileMessage(profile) });
+}

@@ -1,0 +1,85 @@
+/**
+ * The ECB aggregate's SQL, all of it: publication days (`ecb_rate_day`, one row per day with its rates as a `json`
+ * object: stored and returned as written, the cheapest form to load) and the import bookkeeping (`reference_release` rows of kind `ecb`, one per imported file digest).
+ * Everything runs through the service's one pool; rows are mapped by column name.
+ */
+import type pg from 'pg';
+import { insertRows, type Queryable } from '@vat/platform/sql-insert';
+import { planEcbImport, type EcbDay } from './ecb-days';
+
+const DAYS = '"calculation".ecb_rate_day';
+const RELEASES = '"calculation".reference_release';
+/** Days per write statement (about 30,000 rates): the whole history is seven statements. */
+const DAYS_PER_STATEMENT = 1000;
+
+/** Changes whenever an import is recorded; a reader holding the same marker holds the same data. */
+export type EcbMarker = string;
+
+/**
+ * One cheap query: the current import marker, whether the file with `digest` is already imported, and how many
+ * imports are recorded (days only ever arrive with an import recorded in the same transaction).
+ */
+export async function ecbState(db: Queryable, digest = ''): Promise<{ marker: EcbMarker; imported: boolean; imports: number }> {
+  const res = await db.query<{ marker: string; imported: boolean; imports: number }>(
+    `select coalesce(max(id), 0)::text || ':' || count(*)::text as marker, coalesce(bool_or(digest = $1), false) as imported, count(*)::int as imports
+     from ${RELEASES} where kind = 'ecb'`,
+    [digest],
+  );
+  return res.rows[0]!;
+}
+
+/** Every stored publication day, oldest first. */
+export async function loadEcbDays(db: Queryable): Promise<EcbDay[]> {
+  const res = await db.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date::text as rate_date, rates from ${DAYS} order by rate_date`);
+  return res.rows.map((r) => ({ date: r.rate_date, rates: r.rates }));
+}
+
+export type EcbRelease = { digest: string; version: string; rowCount: number };
+export type EcbStoreResult = { inserted: number; updated: number; unchanged: number };
+
+/**
+ * Stores imported days in one transaction, one import at a time (a table lock that leaves readers alone): reads
+ * the stored days in the imported range, writes only the days that change (stored rates of other currencies are
+ * kept), and records the file's release row. `onProgress(done, total)` counts imported rates after each batch.
+ */
+export async function storeEcbImport(pool: pg.Pool, days: readonly EcbDay[], release: EcbRelease, onProgress?: (done: number, total: number) => void): Promise<EcbStoreResult> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(`lock table ${DAYS} in share row exclusive mode`);
+    const stored = await storedDaysBetween(client, days[0]?.date, days.at(-1)?.date);
+    const result: EcbStoreResult = { inserted: 0, updated: 0, unchanged: 0 };
+    let done = 0;
+    for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
+      const batch = days.slice(i, i + DAYS_PER_STATEMENT);
+      const plan = planEcbImport(stored, batch);
+      const rows = plan.changed.map((d) => ({ rate_date: d.date, rates: d.rates }));
+      await insertRows(client, DAYS, { rate_date: 'date', rates: 'json' }, rows, 'on conflict (rate_date) do update set rates = excluded.rates');
+      result.inserted += plan.inserted;
+      result.updated += plan.updated;
+      result.unchanged += plan.unchanged;
+      done += plan.inserted + plan.updated + plan.unchanged;
+      onProgress?.(done, release.rowCount);
+    }
+    await client.query(
+      `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing`,
+      [release.digest, release.version, release.rowCount],
+    );
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function storedDaysBetween(db: Queryable, from: string | undefined, to: string | undefined): Promise<Map<string, Record<string, string>>> {
+  if (from === undefined || to === undefined) return new Map();
+  const res = await db.query<{ rate_date: string; rates: Record<string, string> }>(
+    `select rate_date::text as rate_date, rates from ${DAYS} where rate_date between $1::date and $2::date`,
+    [from, to],
+  );
+  return new Map(res.rows.map((r) => [r.rate_date, r.rates]));
+}

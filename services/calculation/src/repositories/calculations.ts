@@ -1,0 +1,288 @@
+import type pg from 'pg';
+import { insertStatement, keysetBatches, pgTimestamp, Where } from '@vat/platform/sql';
+import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
+
+const TABLE = '"calculation".calculation';
+const OUTBOX = '"calculation".outbox';
+
+/** A stored calculation with its sealed evidence, as the handlers use it. */
+export type CalculationRecord = {
+  seq: bigint;
+  id: string;
+  accountId: bigint;
+  apiKeyId: bigint;
+  createdAt: Date;
+  transactionDate: Date;
+  country: string;
+  currency: string;
+  taxClassId: string;
+  priceIncludesVat: boolean;
+  amountMinor: bigint;
+  netMinor: bigint;
+  vatMinor: bigint;
+  grossMinor: bigint;
+  vatRateBps: number;
+  sourceId: string | null;
+  idempotencyKey: string | null;
+  requestDigest: string;
+  canonicalRequest: CanonicalRequest;
+  rateEvidence: StoredRateEvidence;
+  rateEvidenceStatus: string;
+  replayStatus: string;
+  calculationVersion: string;
+  executionDigest: string;
+  manifestDigest: string;
+};
+
+export type NewCalculation = Omit<CalculationRecord, 'seq'>;
+
+/** Validated history filters (see domain/transaction-filter.ts). */
+export type TransactionQuery = {
+  from?: string;
+  to?: string;
+  country?: string;
+  currency?: string;
+  taxClassId?: string;
+  sourceId?: string;
+  apiKeyId?: bigint;
+};
+
+/** One export row: the stored columns the CSV needs, timestamps already as ISO strings. */
+export type ExportRow = {
+  seq: string;
+  id: string;
+  createdAt: string;
+  transactionDate: string;
+  country: string;
+  currency: string;
+  taxClassId: string;
+  priceIncludesVat: boolean;
+  vatRateBps: number;
+  netMinor: string;
+  vatMinor: string;
+  grossMinor: string;
+  sourceId: string | null;
+  apiKeyId: string;
+  rateEvidenceStatus: string;
+  replayStatus: string;
+  calculationVersion: string;
+  executionDigest: string;
+  manifestDigest: string;
+  rateReleaseDigest: string | null;
+  rateWindowDigest: string | null;
+  requestDigest: string;
+};
+
+/** Per group key, currency and UTC day: the sums aggregation converts to EUR. */
+export type DailyTotal = { key: string; currency: string; day: string; count: bigint; gross: bigint; net: bigint; vat: bigint };
+
+export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
+
+/** Column name of each record field (the one mapping between the table and the record). */
+const COLUMN: Record<keyof CalculationRecord, string> = {
+  seq: 'seq',
+  id: 'id',
+  accountId: 'account_id',
+  apiKeyId: 'api_key_id',
+  createdAt: 'created_at',
+  transactionDate: 'transaction_date',
+  country: 'country',
+  currency: 'currency',
+  taxClassId: 'tax_class_id',
+  priceIncludesVat: 'price_includes_vat',
+  amountMinor: 'amount_minor',
+  netMinor: 'net_minor',
+  vatMinor: 'vat_minor',
+  grossMinor: 'gross_minor',
+  vatRateBps: 'vat_rate_bps',
+  sourceId: 'source_id',
+  idempotencyKey: 'idempotency_key',
+  requestDigest: 'request_digest',
+  canonicalRequest: 'canonical_request',
+  rateEvidence: 'rate_evidence',
+  rateEvidenceStatus: 'rate_evidence_status',
+  replayStatus: 'replay_status',
+  calculationVersion: 'calculation_version',
+  executionDigest: 'execution_digest',
+  manifestDigest: 'manifest_digest',
+};
+
+type Row = Record<string, unknown>;
+
+function toRecord(r: Row): CalculationRecord {
+  const big = (k: keyof CalculationRecord) => BigInt(r[COLUMN[k]] as string);
+  const text = (k: keyof CalculationRecord) => r[COLUMN[k]] as string;
+  return {
+    seq: big('seq'),
+    id: text('id'),
+    accountId: big('accountId'),
+    apiKeyId: big('apiKeyId'),
+    createdAt: pgTimestamp(r.created_at),
+    transactionDate: pgTimestamp(r.transaction_date),
+    country: text('country'),
+    currency: text('currency'),
+    taxClassId: text('taxClassId'),
+    priceIncludesVat: r.price_includes_vat as boolean,
+    amountMinor: big('amountMinor'),
+    netMinor: big('netMinor'),
+    vatMinor: big('vatMinor'),
+    grossMinor: big('grossMinor'),
+    vatRateBps: Number(r.vat_rate_bps),
+    sourceId: (r.source_id as string | null) ?? null,
+    idempotencyKey: (r.idempotency_key as string | null) ?? null,
+    requestDigest: text('requestDigest'),
+    canonicalRequest: r.canonical_request as CanonicalRequest,
+    rateEvidence: r.rate_evidence as StoredRateEvidence,
+    rateEvidenceStatus: text('rateEvidenceStatus'),
+    replayStatus: text('replayStatus'),
+    calculationVersion: text('calculationVersion'),
+    executionDigest: text('executionDigest'),
+    manifestDigest: text('manifestDigest'),
+  };
+}
+
+function columnsOf(c: NewCalculation): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(COLUMN) as [keyof CalculationRecord, string][]) {
+    if (field === 'seq') continue;
+    const v = c[field];
+    row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' || field === 'rateEvidence' ? JSON.stringify(v) : v;
+  }
+  return row;
+}
+
+const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+// The position is selected under another name: `order by seq` must sort the bigint column, not text.
+const EXPORT_SELECT = `seq::text as position, id, ${ISO('created_at')} as created_at, ${ISO('transaction_date')} as transaction_date, country, currency,
+  tax_class_id, price_includes_vat, vat_rate_bps, net_minor::text as net_minor, vat_minor::text as vat_minor, gross_minor::text as gross_minor,
+  source_id, api_key_id::text as api_key_id, rate_evidence_status, replay_status, calculation_version, execution_digest, manifest_digest,
+  rate_evidence->>'release_digest' as rate_release_digest, rate_evidence->>'pinned_digest' as rate_window_digest, request_digest`;
+
+function toExportRow(r: Row): ExportRow {
+  return {
+    seq: r.position as string,
+    id: r.id as string,
+    createdAt: r.created_at as string,
+    transactionDate: r.transaction_date as string,
+    country: r.country as string,
+    currency: r.currency as string,
+    taxClassId: r.tax_class_id as string,
+    priceIncludesVat: r.price_includes_vat as boolean,
+    vatRateBps: Number(r.vat_rate_bps),
+    netMinor: r.net_minor as string,
+    vatMinor: r.vat_minor as string,
+    grossMinor: r.gross_minor as string,
+    sourceId: (r.source_id as string | null) ?? null,
+    apiKeyId: r.api_key_id as string,
+    rateEvidenceStatus: r.rate_evidence_status as string,
+    replayStatus: r.replay_status as string,
+    calculationVersion: r.calculation_version as string,
+    executionDigest: r.execution_digest as string,
+    manifestDigest: r.manifest_digest as string,
+    rateReleaseDigest: (r.rate_release_digest as string | null) ?? null,
+    rateWindowDigest: (r.rate_window_digest as string | null) ?? null,
+    requestDigest: r.request_digest as string,
+  };
+}
+
+function filterWhere(accountId: bigint, q: TransactionQuery): Where {
+  const w = new Where().and('account_id = ?', accountId.toString());
+  if (q.from !== undefined) w.and('transaction_date >= ?::date', q.from);
+  if (q.to !== undefined) w.and('transaction_date < ?::date + 1', q.to);
+  if (q.country !== undefined) w.and('country = ?', q.country);
+  if (q.currency !== undefined) w.and('currency = ?', q.currency);
+  if (q.taxClassId !== undefined) w.and('tax_class_id = ?', q.taxClassId);
+  if (q.sourceId !== undefined) w.and('source_id = ?', q.sourceId);
+  if (q.apiKeyId !== undefined) w.and('api_key_id = ?', q.apiKeyId.toString());
+  return w;
+}
+
+export const GROUP_KEY_SQL = { country: 'country', tax_class: 'tax_class_id', month: `to_char(transaction_date at time zone 'UTC', 'YYYY-MM')` } as const;
+export type GroupBy = keyof typeof GROUP_KEY_SQL;
+
+/** Every SQL statement of the `calculation` aggregate, through the service's one pool. */
+export class CalculationRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Stores a calculation and its outbox event in ONE statement (atomic without a transaction).
+   * Returns undefined when the account already used the idempotency key (nothing is written).
+   */
+  async insertOnce(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
+    const insert = insertStatement(TABLE, columnsOf(c), { canonical_request: 'jsonb', rate_evidence: 'jsonb' });
+    const n = insert.values.length;
+    const text = `with c as (${insert.text} on conflict (account_id, idempotency_key) do nothing returning *),
+      o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select $${n + 1}, $${n + 2}, $${n + 3}, now(), 0 from c)
+      select * from c`;
+    const res = await this.pool.query(text, [...insert.values, event.id, event.subject, Buffer.from(event.payload)]);
+    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+  }
+
+  async byIdempotencyKey(accountId: bigint, key: string): Promise<CalculationRecord | undefined> {
+    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and idempotency_key = $2`, [accountId.toString(), key]);
+    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+  }
+
+  /** The account's calculation with this id; another account's id is simply absent. */
+  async owned(accountId: bigint, id: string): Promise<CalculationRecord | undefined> {
+    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), id]);
+    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+  }
+
+  async ownedMany(accountId: bigint, ids: string[]): Promise<CalculationRecord[]> {
+    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = any($2::uuid[])`, [accountId.toString(), ids]);
+    return res.rows.map(toRecord);
+  }
+
+  /** Newest first; `beforeId` (the last row of the previous page) must be the account's own. */
+  async page(accountId: bigint, q: TransactionQuery, limit: number, beforeId?: string): Promise<{ rows: CalculationRecord[]; more: boolean } | undefined> {
+    const w = filterWhere(accountId, q);
+    if (beforeId !== undefined) {
+      const at = await this.pool.query(`select seq from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), beforeId]);
+      if (!at.rows[0]) return undefined;
+      w.and('seq < ?', at.rows[0].seq);
+    }
+    const res = await this.pool.query(`select * from ${TABLE} where ${w.sql} order by seq desc limit ${w.param(limit + 1)}`, w.values);
+    const rows = res.rows.map(toRecord);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  /** Export rows in storage order, in keyset batches (each its own short statement). */
+  async *exportRows(accountId: bigint, q: TransactionQuery, batchSize: number, signal?: AbortSignal): AsyncGenerator<ExportRow[]> {
+    const fetch = async (after: string | undefined) => {
+      const w = filterWhere(accountId, q);
+      if (after !== undefined) w.and('seq > ?', after);
+      const res = await this.pool.query(`select ${EXPORT_SELECT} from ${TABLE} where ${w.sql} order by seq limit ${w.param(batchSize)}`, w.values);
+      return res.rows.map(toExportRow);
+    };
+    yield* keysetBatches(fetch, (r) => r.seq, signal);
+  }
+
+  /** Sums per group key, currency and UTC transaction day. */
+  async dailyTotals(accountId: bigint, q: TransactionQuery, groupBy: GroupBy): Promise<DailyTotal[]> {
+    const w = filterWhere(accountId, q);
+    const res = await this.pool.query(
+      `select ${GROUP_KEY_SQL[groupBy]} as key, currency, to_char(transaction_date at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::text as n,
+              sum(gross_minor)::text as gross, sum(net_minor)::text as net, sum(vat_minor)::text as vat
+       from ${TABLE} where ${w.sql} group by 1, 2, 3 order by 1, 2, 3`,
+      w.values,
+    );
+    return res.rows.map((r: Row) => ({ key: r.key as string, currency: r.currency as string, day: r.day as string, count: BigInt(r.n as string), gross: BigInt(r.gross as string), net: BigInt(r.net as string), vat: BigInt(r.vat as string) }));
+  }
+
+  /** Raw `X-Source-ID` tags of the account's calculations that no source profile names, most frequent first. */
+  async unknownSourceTags(accountId: bigint, limit: number): Promise<{ sourceId: string; count: bigint; firstSeen: string; lastSeen: string }[]> {
+    const res = await this.pool.query(
+      `select c.source_id, count(*)::text as n,
+              to_char(min(c.transaction_date) at time zone 'UTC', 'YYYY-MM-DD') as first_seen,
+              to_char(max(c.transaction_date) at time zone 'UTC', 'YYYY-MM-DD') as last_seen
+       from ${TABLE} c
+       where c.account_id = $1 and c.source_id is not null
+         and not exists (select 1 from "calculation".source_profile p where p.account_id = c.account_id and p.source_key = c.source_id)
+       group by c.source_id order by count(*) desc, c.source_id limit $2`,
+      [accountId.toString(), limit],
+    );
+    return res.rows.map((r: Row) => ({ sourceId: r.source_id as string, count: BigInt(r.n as string), firstSeen: r.first_seen as string, lastSeen: r.last_seen as string }));
+  }
+}

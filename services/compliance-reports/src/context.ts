@@ -1,0 +1,20 @@
+import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
+import type { ServiceDeps } from '@vat/platform/service-module';
+import { IdentifierVault } from './identifier-vault';
+import { TaxRegistrationRepository } from './repositories/tax-registrations';
+
+/** The compliance-reports service's deps: the platform's plus its repositories and the identifier vault. */
+export type ComplianceReportsDeps = ServiceDeps & {
+  registrations: TaxRegistrationRepository;
+  identifiers: IdentifierVault;
+};
+
+/** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
+export function complianceReportsContext(deps: ServiceDeps): ComplianceReportsDeps {
+  const key = requireDataEncryptionKey(deps.config.dataEncryptionKey, 'the compliance-reports service');
+  return {
+    ...deps,
+    registrations: new TaxRegistrationRepository(deps.orm),
+    identifiers: new IdentifierVault(new FieldCipher(key)),
+  };
+}

@@ -1,0 +1,246 @@
+import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { isIsoCountry } from '@vat/platform/countries';
+import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
+import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
+
+/**
+ * The supply-event contract: every rule an event must satisfy to be committed, in one place.
+ * Pure and total: any input gives either a normalized event or the list of what is wrong with it.
+ */
+
+export const EVENT_TYPES = ['sale', 'refund', 'cancellation', 'credit_note', 'adjustment'] as const;
+export const SUPPLY_KINDS = ['goods', 'services', 'imported_goods', 'new_means_of_transport', 'installed_goods'] as const;
+export const CUSTOMER_TYPES = ['b2c', 'b2b'] as const;
+export const RATE_CATEGORIES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
+export const CLASSIFICATION_STATUSES = ['classified', 'needs_review', 'excluded'] as const;
+/** The largest amount of one event in minor units; sums over many events stay exact in bigint. */
+export const MAX_EVENT_AMOUNT_MINOR = 1_000_000_000_000_000n;
+export const MAX_RATE_BPS = 10_000;
+
+const EVENT_ID = /^[A-Za-z0-9_\-/.:]{1,100}$/;
+const TAX_CLASS_ID = /^[a-z][a-z0-9_]{0,59}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Member States as ISO 3166-1 codes (GR for Greece, as in the rest of the API). */
+export const EU_MEMBER_STATES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK']);
+
+/** A validated event, normalized (UTC tax point), as the ledger stores and publishes it. */
+export type NormalizedSupplyEvent = {
+  eventId: string;
+  eventType: (typeof EVENT_TYPES)[number];
+  originalEventId: string | null;
+  occurredAt: string;
+  supplyKind: (typeof SUPPLY_KINDS)[number];
+  customerType: (typeof CUSTOMER_TYPES)[number];
+  countryOfConsumption: string;
+  dispatchCountry: string | null;
+  supplierEstablishmentCountry: string | null;
+  currency: string;
+  netAmountMinor: bigint;
+  vatAmountMinor: bigint;
+  vatRateBps: number;
+  rateCategory: (typeof RATE_CATEGORIES)[number];
+  classificationStatus: (typeof CLASSIFICATION_STATUSES)[number];
+  taxClassId: string | null;
+  productReference: string | null;
+  variantReference: string | null;
+  orderReference: string | null;
+  integrationId: bigint | null;
+  sourceId: string | null;
+  calculationId: string | null;
+  consignmentReference: string | null;
+  intrinsicValueEurMinor: bigint | null;
+  thirdCountryOrigin: string | null;
+  exciseGoods: boolean | null;
+};
+
+export type RuleViolation = { field?: string; error: string; detail: string };
+
+/** half_up(|net| × bps / 10000) with the sign of net: the VAT an event's net amount implies. */
+export function impliedVat(net: bigint, bps: number): bigint {
+  const abs = net < 0n ? -net : net;
+  const v = (2n * abs * BigInt(bps) + 10_000n) / 20_000n;
+  return net < 0n ? -v : v;
+}
+
+const oneOf = <T extends string>(list: readonly T[], v: string | undefined): v is T => v !== undefined && (list as readonly string[]).includes(v);
+const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+
+/** Validates one event; `violations` is empty exactly when `event` is set. */
+export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSupplyEvent; violations: RuleViolation[] } {
+  const v: RuleViolation[] = [];
+  const bad = (field: string, detail: string, error = `invalid_${field}`) => v.push({ field, error, detail });
+  const text = (field: string, value: string | undefined, max: number) => {
+    if (value === undefined) return null;
+    if (value.length < 1 || value.length > max || CONTROL.test(value)) {
+      bad(field, `${field} must be 1 to ${max} characters without control characters.`);
+      return null;
+    }
+    return value;
+  };
+  const country = (field: string, value: string | undefined, required: boolean) => {
+    if (value === undefined) {
+      if (required) bad(field, `${field} is required (ISO 3166-1 alpha-2, GR for Greece).`);
+      return null;
+    }
+    if (!/^[A-Z]{2}$/.test(value) || !isIsoCountry(value)) {
+      bad(field, `${shown(value)} is not an ISO 3166-1 alpha-2 country code (GR for Greece).`);
+      return null;
+    }
+    return value;
+  };
+  const amount = (field: string, value: bigint | undefined, required: boolean) => {
+    if (value === undefined) {
+      if (required) bad(field, `${field} is required (integer minor units).`);
+      return null;
+    }
+    if (value > MAX_EVENT_AMOUNT_MINOR || value < -MAX_EVENT_AMOUNT_MINOR) {
+      bad(field, `${field} must be an integer from -${MAX_EVENT_AMOUNT_MINOR} to ${MAX_EVENT_AMOUNT_MINOR} minor units.`);
+      return null;
+    }
+    return value;
+  };
+
+  const eventId = i.eventId !== undefined && EVENT_ID.test(i.eventId) ? i.eventId : null;
+  if (eventId === null) bad('event_id', 'event_id is required: 1 to 100 of letters, digits, _ - / . :');
+  const eventType = oneOf(EVENT_TYPES, i.eventType) ? i.eventType : null;
+  if (eventType === null) bad('event_type', `event_type must be one of ${EVENT_TYPES.join(', ')}.`);
+
+  let originalEventId: string | null = null;
+  if (i.originalEventId !== undefined) {
+    if (eventType === 'sale') bad('original_event_id', 'A sale corrects nothing: original_event_id must be null or absent.');
+    else if (!EVENT_ID.test(i.originalEventId)) bad('original_event_id', 'original_event_id must be the event_id of a sale: 1 to 100 of letters, digits, _ - / . :');
+    else if (i.originalEventId === eventId) bad('original_event_id', 'An event cannot correct itself.');
+    else originalEventId = i.originalEventId;
+  }
+
+  let occurredAt: string | null = null;
+  const parsed = i.occurredAt === undefined ? undefined : parseTransactionDate(i.occurredAt);
+  if (!parsed?.ok) bad('occurred_at', 'occurred_at (the tax point) is required: YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.');
+  else occurredAt = parsed.iso;
+
+  const supplyKind = oneOf(SUPPLY_KINDS, i.supplyKind) ? i.supplyKind : null;
+  if (supplyKind === null) bad('supply_kind', `supply_kind must be one of ${SUPPLY_KINDS.join(', ')}.`);
+  const customerType = oneOf(CUSTOMER_TYPES, i.customerType) ? i.customerType : null;
+  if (customerType === null) bad('customer_type', 'customer_type must be b2c or b2b.');
+  const countryOfConsumption = country('country_of_consumption', i.countryOfConsumption, true);
+  const dispatchCountry = country('dispatch_country', i.dispatchCountry, false);
+  const supplierEstablishmentCountry = country('supplier_establishment_country', i.supplierEstablishmentCountry, false);
+
+  let currency: string | null = null;
+  if (i.currency === undefined || !/^[A-Z]{3}$/.test(i.currency) || !isKnownCurrency(i.currency) || minorUnits(i.currency) === undefined) {
+    bad('currency', 'currency is required: an ISO 4217 code with minor units.');
+  } else if (occurredAt && !isCurrencyValidOn(i.currency, occurredAt.slice(0, 10))) {
+    bad('currency', `${i.currency} was not a valid currency on ${occurredAt.slice(0, 10)}.`);
+  } else currency = i.currency;
+
+  const net = amount('net_amount_minor', i.netAmountMinor, true);
+  const vat = amount('vat_amount_minor', i.vatAmountMinor, true);
+  let bps: number | null = null;
+  if (i.vatRateBps === undefined || i.vatRateBps < 0n || i.vatRateBps > BigInt(MAX_RATE_BPS)) bad('vat_rate_bps', `vat_rate_bps is required: an integer from 0 to ${MAX_RATE_BPS}.`);
+  else bps = Number(i.vatRateBps);
+  const rateCategory = oneOf(RATE_CATEGORIES, i.rateCategory) ? i.rateCategory : null;
+  if (rateCategory === null) bad('rate_category', `rate_category must be one of ${RATE_CATEGORIES.join(', ')}.`);
+  if ((rateCategory === 'zero' || rateCategory === 'exempt') && bps !== null && bps !== 0) bad('vat_rate_bps', `A ${rateCategory} supply has vat_rate_bps 0.`);
+  const classificationStatus = oneOf(CLASSIFICATION_STATUSES, i.classificationStatus) ? i.classificationStatus : null;
+  if (classificationStatus === null) bad('classification_status', `classification_status must be one of ${CLASSIFICATION_STATUSES.join(', ')}.`);
+
+  // Sign convention: a sale is >= 0; refund, cancellation and credit note <= 0; an adjustment either way.
+  if (net !== null && vat !== null && eventType !== null) {
+    const positive = eventType === 'sale';
+    const negative = eventType === 'refund' || eventType === 'cancellation' || eventType === 'credit_note';
+    const wrong = (x: bigint) => (positive && x < 0n) || (negative && x > 0n);
+    if (wrong(net) || wrong(vat)) v.push({ field: wrong(net) ? 'net_amount_minor' : 'vat_amount_minor', error: 'invalid_amount_sign', detail: positive ? 'A sale has amounts >= 0.' : `A ${eventType.replace('_', ' ')} has amounts <= 0.` });
+    else if ((net > 0n && vat < 0n) || (net < 0n && vat > 0n)) v.push({ field: 'vat_amount_minor', error: 'invalid_amount_sign', detail: 'net_amount_minor and vat_amount_minor have the same sign.' });
+    else if (bps !== null) {
+      const implied = impliedVat(net, bps);
+      const diff = vat - implied;
+      if (diff > 1n || diff < -1n) v.push({ field: 'vat_amount_minor', error: 'vat_amount_mismatch', detail: `vat_amount_minor ${vat} differs from half-up(net × rate) = ${implied} by more than one minor unit.` });
+    }
+  }
+
+  let taxClassId: string | null = null;
+  if (i.taxClassId !== undefined) {
+    if (!TAX_CLASS_ID.test(i.taxClassId)) bad('tax_class_id', 'tax_class_id must be a tax class slug (see GET /v1/tax-classes).');
+    else taxClassId = i.taxClassId;
+  }
+  const productReference = text('product_reference', i.productReference, 200);
+  const variantReference = text('variant_reference', i.variantReference, 200);
+  const orderReference = text('order_reference', i.orderReference, 200);
+  let integrationId: bigint | null = null;
+  if (i.integrationId !== undefined) {
+    if (!/^[1-9][0-9]{0,17}$/.test(i.integrationId)) bad('integration_id', 'integration_id must be the id of one of the account\'s integrations.');
+    else integrationId = BigInt(i.integrationId);
+  }
+  let sourceId: string | null = null;
+  if (i.sourceId !== undefined) {
+    if (!isValidSourceId(i.sourceId)) bad('source_id', 'source_id must be 1 to 100 letters, digits, _, - or /.');
+    else sourceId = i.sourceId;
+  }
+  let calculationId: string | null = null;
+  if (i.calculationId !== undefined) {
+    if (!isUuid(i.calculationId)) bad('calculation_id', 'calculation_id must be the id of one of the account\'s calculations.');
+    else calculationId = i.calculationId.toLowerCase();
+  }
+
+  // Import facts belong to imported goods only.
+  const imported = supplyKind === 'imported_goods';
+  const importOnly = (field: string, present: boolean) => {
+    if (present && supplyKind !== null && !imported) bad(field, `${field} applies to imported_goods only.`);
+  };
+  importOnly('consignment_reference', i.consignmentReference !== undefined);
+  importOnly('intrinsic_value_eur_minor', i.intrinsicValueEurMinor !== undefined);
+  importOnly('third_country_origin', i.thirdCountryOrigin !== undefined);
+  importOnly('excise_goods', i.exciseGoods !== undefined);
+  const consignmentReference = imported ? text('consignment_reference', i.consignmentReference, 100) : null;
+  let intrinsicValueEurMinor: bigint | null = null;
+  if (imported && i.intrinsicValueEurMinor !== undefined) {
+    if (i.intrinsicValueEurMinor < 0n || i.intrinsicValueEurMinor > MAX_EVENT_AMOUNT_MINOR) bad('intrinsic_value_eur_minor', `intrinsic_value_eur_minor must be an integer from 0 to ${MAX_EVENT_AMOUNT_MINOR}.`);
+    else intrinsicValueEurMinor = i.intrinsicValueEurMinor;
+  }
+  let thirdCountryOrigin: string | null = null;
+  if (imported && i.thirdCountryOrigin !== undefined) {
+    const c = country('third_country_origin', i.thirdCountryOrigin, false);
+    if (c !== null && EU_MEMBER_STATES.has(c)) bad('third_country_origin', 'third_country_origin must be a country outside the EU.');
+    else thirdCountryOrigin = c;
+  }
+
+  if (v.length) return { violations: v };
+  return {
+    violations: [],
+    event: {
+      eventId: eventId!,
+      eventType: eventType!,
+      originalEventId,
+      occurredAt: occurredAt!,
+      supplyKind: supplyKind!,
+      customerType: customerType!,
+      countryOfConsumption: countryOfConsumption!,
+      dispatchCountry,
+      supplierEstablishmentCountry,
+      currency: currency!,
+      netAmountMinor: net!,
+      vatAmountMinor: vat!,
+      vatRateBps: bps!,
+      rateCategory: rateCategory!,
+      classificationStatus: classificationStatus!,
+      taxClassId,
+      productReference,
+      variantReference,
+      orderReference,
+      integrationId,
+      sourceId,
+      calculationId,
+      consignmentReference,
+      intrinsicValueEurMinor,
+      thirdCountryOrigin,
+      exciseGoods: imported ? (i.exciseGoods ?? null) : null,
+    },
+  };
+}
+
+/** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
+export function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const [k, val] of Object.entries(e)) out[k] = typeof val === 'bigint' ? val.toString() : val;
+  return out;
+}

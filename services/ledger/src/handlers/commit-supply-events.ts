@@ -1,0 +1,70 @@
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
+import type { TransactionSummary } from '@vat/gen/vat/calculation/v1/resources_pb';
+import { CommitSupplyEventsResponseSchema, type CommitSupplyEventsRequest } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { buildEvent } from '@vat/platform/events';
+import { isUuid } from '@vat/platform/http-inputs';
+import { uuidv7 } from '@vat/platform/uuid7';
+import { callerOf, principalHeaders, type Principal } from '@vat/platform/principal';
+import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
+import type { LedgerDeps } from '../context';
+import { linkCalculation } from '../domain/calculation-link';
+import { contentDigest } from '../domain/content-digest';
+import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
+import { supplyEventMessage } from '../messages';
+
+export const MAX_BATCH = 1000;
+
+type Rejection = { index: number; eventId?: string; field?: string; error: string; detail: string };
+
+/** A refused batch: one error for the request, every refused item in its details. */
+function refused(code: Code, reason: string, detail: string, items: Rejection[]): ConnectError {
+  return new ConnectError(detail, code, undefined, [
+    { desc: ErrorInfoSchema, value: { reason, domain: 'vat', metadata: {} } },
+    { desc: SupplyEventRejectionsSchema, value: { items } },
+  ]);
+}
+
+async function calculationsOf(deps: LedgerDeps, principal: Principal, inputs: SupplyEventInput[]): Promise<Map<string, TransactionSummary>> {
+  const ids = [...new Set(inputs.map((i) => i.calculationId).filter((id): id is string => id !== undefined && isUuid(id)).map((id) => id.toLowerCase()))];
+  if (!ids.length) return new Map();
+  // Called before any transaction is opened (never hold one across a call to another service).
+  const res = await deps.clients.calculation.lookupCalculations({ ids }, { headers: principalHeaders(principal) });
+  return new Map(res.items.map((c) => [c.id, c]));
+}
+
+/**
+ * Commits 1 to 1,000 supply events all-or-nothing. Every item is checked and every refusal is
+ * listed; nothing is stored unless all pass. A repeated event_id with the same canonical content
+ * returns the stored event (created=false); other content is 409 supply_event_conflict.
+ */
+export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEventsRequest, ctx: HandlerContext) {
+  const principal = callerOf(ctx);
+  if (principal.keyKind !== 'v2') throw refused(Code.PermissionDenied, 'insufficient_scope', 'Supply events need a V2 key.', []);
+  if (req.events.length < 1 || req.events.length > MAX_BATCH) throw refused(Code.InvalidArgument, 'invalid_batch_size', `A request commits 1 to ${MAX_BATCH} events.`, []);
+  const calculations = await calculationsOf(deps, principal, req.events);
+  const rejections: Rejection[] = [];
+  const batch: { event: NormalizedSupplyEvent; digest: string }[] = [];
+  req.events.forEach((raw, index) => {
+    const linked = linkCalculation(raw, calculations);
+    const checked = validateSupplyEvent(linked.input);
+    const violations: RuleViolation[] = [...checked.violations, ...linked.violations];
+    if (violations.length) rejections.push(...violations.map((v) => ({ index, eventId: raw.eventId, ...v })));
+    else batch.push({ event: checked.event!, digest: contentDigest(checked.event!) });
+  });
+  if (rejections.length) {
+    throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);
+  }
+  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (record) => {
+    const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvent: supplyEventMessage(record) });
+    return { id: e.id, subject: e.subject, payload: e.payload };
+  });
+  if (!outcome.ok) {
+    const items = outcome.conflicts.map((c) => ({ index: c.index, eventId: c.eventId, field: 'event_id', error: 'supply_event_conflict', detail: 'This event_id is already committed with different content; events are immutable (send a correction event instead).' }));
+    throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
+  }
+  if (outcome.items.some((i) => i.created)) deps.relay.kick();
+  return create(CommitSupplyEventsResponseSchema, { items: outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created })) });
+}

@@ -1,0 +1,177 @@
+import type pg from 'pg';
+import { pgTimestamp, Where } from '@vat/platform/sql';
+import { uuidv7 } from '@vat/platform/uuid7';
+import type { NormalizedSupplyEvent } from '../domain/supply-event-rules';
+
+const TABLE = '"ledger".supply_event';
+const HEAD = '"ledger".ledger_head';
+const OUTBOX = '"ledger".outbox';
+
+/** A stored event: the normalized content plus the ledger's id, position and knowledge time. */
+export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string };
+
+export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
+
+export type CommitOutcome =
+  | { ok: true; items: { record: SupplyEventRecord; created: boolean }[] }
+  | { ok: false; conflicts: { index: number; eventId: string }[] };
+
+/** Validated list filters. */
+export type SupplyEventQuery = { from?: string; to?: string; eventType?: string; countryOfConsumption?: string; supplyKind?: string; classificationStatus?: string; sourceId?: string };
+
+/** Record field → column and its SQL type (for jsonb_to_recordset); the one mapping of the table. */
+const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
+  ['id', 'id', 'uuid'],
+  ['accountId', 'account_id', 'bigint'],
+  ['sequence', 'sequence', 'bigint'],
+  ['eventId', 'event_id', 'text'],
+  ['contentDigest', 'content_digest', 'text'],
+  ['recordedAt', 'recorded_at', 'timestamptz'],
+  ['eventType', 'event_type', 'text'],
+  ['originalEventId', 'original_event_id', 'text'],
+  ['occurredAt', 'occurred_at', 'timestamptz'],
+  ['supplyKind', 'supply_kind', 'text'],
+  ['customerType', 'customer_type', 'text'],
+  ['countryOfConsumption', 'country_of_consumption', 'text'],
+  ['dispatchCountry', 'dispatch_country', 'text'],
+  ['supplierEstablishmentCountry', 'supplier_establishment_country', 'text'],
+  ['currency', 'currency', 'text'],
+  ['netAmountMinor', 'net_amount_minor', 'bigint'],
+  ['vatAmountMinor', 'vat_amount_minor', 'bigint'],
+  ['vatRateBps', 'vat_rate_bps', 'int'],
+  ['rateCategory', 'rate_category', 'text'],
+  ['classificationStatus', 'classification_status', 'text'],
+  ['taxClassId', 'tax_class_id', 'text'],
+  ['productReference', 'product_reference', 'text'],
+  ['variantReference', 'variant_reference', 'text'],
+  ['orderReference', 'order_reference', 'text'],
+  ['integrationId', 'integration_id', 'bigint'],
+  ['sourceId', 'source_id', 'text'],
+  ['calculationId', 'calculation_id', 'uuid'],
+  ['consignmentReference', 'consignment_reference', 'text'],
+  ['intrinsicValueEurMinor', 'intrinsic_value_eur_minor', 'bigint'],
+  ['thirdCountryOrigin', 'third_country_origin', 'text'],
+  ['exciseGoods', 'excise_goods', 'boolean'],
+];
+const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
+const LOCK_HEAD_SQL = `insert into ${HEAD} (account_id, sequence) values ($1, 0)
+  on conflict (account_id) do update set sequence = ${HEAD}.sequence returning sequence`;
+const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
+/** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
+const WRITE_SQL = `with events as (
+    insert into ${TABLE} (${COLUMNS.map(([, c]) => c).join(', ')})
+    select ${COLUMNS.map(([, c]) => c).join(', ')} from jsonb_to_recordset($1::jsonb) as r(${COLUMNS.map(([, c, t]) => `${c} ${t}`).join(', ')})),
+  outbox as (
+    insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
+    select id, subject, payload, now(), 0 from unnest($2::uuid[], $3::text[], $4::bytea[]) as o(id, subject, payload))
+  update ${HEAD} set sequence = $6 where account_id = $5`;
+
+function toRecord(r: Record<string, unknown>): SupplyEventRecord {
+  const out: Record<string, unknown> = {};
+  for (const [field, column] of COLUMNS) {
+    const v = r[column];
+    out[field] = v === null || v === undefined ? null : BIGINTS.has(field) ? BigInt(v as string) : field === 'recordedAt' ? pgTimestamp(v) : field === 'occurredAt' ? pgTimestamp(v).toISOString() : v;
+  }
+  return out as SupplyEventRecord;
+}
+
+function toJsonRow(rec: SupplyEventRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, column] of COLUMNS) {
+    const v = rec[field];
+    out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : v;
+  }
+  return out;
+}
+
+function filterWhere(accountId: bigint, q: SupplyEventQuery): Where {
+  const w = new Where().and('account_id = ?', accountId.toString());
+  if (q.from !== undefined) w.and('occurred_at >= ?::date', q.from);
+  if (q.to !== undefined) w.and('occurred_at < ?::date + 1', q.to);
+  if (q.eventType !== undefined) w.and('event_type = ?', q.eventType);
+  if (q.countryOfConsumption !== undefined) w.and('country_of_consumption = ?', q.countryOfConsumption);
+  if (q.supplyKind !== undefined) w.and('supply_kind = ?', q.supplyKind);
+  if (q.classificationStatus !== undefined) w.and('classification_status = ?', q.classificationStatus);
+  if (q.sourceId !== undefined) w.and('source_id = ?', q.sourceId);
+  return w;
+}
+
+/** Every SQL statement of the supply-event aggregate, through the ledger's one pool. */
+export class SupplyEventRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Commits a batch all-or-nothing in one transaction holding the account's ledger head: events
+   * whose event_id exists with the same content digest are returned as they are; a different
+   * digest (or two different contents for one id inside the batch) refuses the whole batch.
+   * New events get the next sequences and their outbox events in the same transaction.
+   */
+  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
+    const account = accountId.toString();
+    const ids = [...new Set(batch.map((b) => b.event.eventId))];
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const head = await client.query(LOCK_HEAD_SQL, [account]);
+      // A statement of its own, started once the lock is granted: it sees every earlier commit.
+      const found = await client.query(EXISTING_SQL, [account, ids]);
+      let sequence = BigInt(head.rows[0].sequence as string);
+      const known = new Map<string, SupplyEventRecord>(found.rows.map((r: Record<string, unknown>) => [r.event_id as string, toRecord(r)]));
+      const items: { record: SupplyEventRecord; created: boolean }[] = [];
+      const fresh: SupplyEventRecord[] = [];
+      const conflicts: { index: number; eventId: string }[] = [];
+      batch.forEach(({ event, digest }, index) => {
+        const existing = known.get(event.eventId);
+        if (existing) {
+          if (existing.contentDigest !== digest) conflicts.push({ index, eventId: event.eventId });
+          else items.push({ record: existing, created: false });
+          return;
+        }
+        sequence += 1n;
+        const record: SupplyEventRecord = { ...event, id: uuidv7(), accountId, sequence, recordedAt: now, contentDigest: digest };
+        known.set(event.eventId, record);
+        fresh.push(record);
+        items.push({ record, created: true });
+      });
+      if (conflicts.length || !fresh.length) {
+        await client.query(conflicts.length ? 'rollback' : 'commit');
+        return conflicts.length ? { ok: false, conflicts } : { ok: true, items };
+      }
+      const outbox = fresh.map(outboxOf);
+      const params = [JSON.stringify(fresh.map(toJsonRow)), outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString()];
+      await client.query(WRITE_SQL, params);
+      await client.query('commit');
+      return { ok: true, items };
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async byId(accountId: bigint, id: string): Promise<SupplyEventRecord | undefined> {
+    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), id]);
+    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+  }
+
+  /** In ledger order (sequence ascending), after the given sequence. */
+  async page(accountId: bigint, q: SupplyEventQuery, limit: number, afterSequence?: bigint): Promise<{ rows: SupplyEventRecord[]; more: boolean }> {
+    const w = filterWhere(accountId, q);
+    if (afterSequence !== undefined) w.and('sequence > ?', afterSequence.toString());
+    const res = await this.pool.query(`select * from ${TABLE} where ${w.sql} order by sequence limit ${w.param(limit + 1)}`, w.values);
+    const rows = res.rows.map(toRecord);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  async head(accountId: bigint): Promise<bigint> {
+    const res = await this.pool.query(`select sequence from ${HEAD} where account_id = $1`, [accountId.toString()]);
+    return res.rows[0] ? BigInt(res.rows[0].sequence as string) : 0n;
+  }
+
+  async count(accountId: bigint, q: SupplyEventQuery): Promise<bigint> {
+    const w = filterWhere(accountId, q);
+    const res = await this.pool.query(`select count(*)::text as n from ${TABLE} where ${w.sql}`, w.values);
+    return BigInt(res.rows[0].n as string);
+  }
+}
