@@ -17,6 +17,9 @@ export function defineOutboxEntity() {
       claimedUntil: p.datetime().nullable(),
       attempts: p.integer().default(0),
     },
+    // The relay's claim reads only unpublished rows in creation order: a partial index keeps it one
+    // short index scan however many published rows the table holds.
+    indexes: [{ name: 'outbox_unpublished_created_at_idx', properties: ['createdAt'], where: 'published_at is null' }],
   });
 }
 
