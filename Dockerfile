@@ -35,7 +35,8 @@ COPY --chown=node:node deploy/package.json deploy/
 RUN npm ci --include=dev && npm cache clean --force
 
 COPY --chown=node:node . .
-RUN mkdir -p /app/data
+# The embedded database's template cluster (postinstall could not build it before the sources were here).
+RUN mkdir -p /app/data && npx tsx deploy/src/embedded-template.ts
 
 # Gateway HTTP; service RPC ports 9101-9105 and their health ports 10101-10105.
 EXPOSE 8080 9101 9102 9103 9104 9105 10101 10102 10103 10104 10105

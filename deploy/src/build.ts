@@ -90,7 +90,7 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
       });
       servers.push(rpc as unknown as FastifyInstance, health);
     }
-    startRelays(bus, services);
+    await startRelays(bus, services, { soleRelay: embedded !== undefined });
   } catch (err) {
     await stopAll();
     throw err;

@@ -82,9 +82,15 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
  * Opens the bus and starts every relay. Call it once every consumer of the process is subscribed:
  * events pending in an outbox at start-up then reach them instead of a bus with no subscriber.
  */
-export function startRelays(bus: EventBus, services: RunningService[]): void {
+export async function startRelays(bus: EventBus, services: RunningService[], opts: { soleRelay?: boolean } = {}): Promise<void> {
   bus.open();
-  for (const s of services) s.deps.relay.start();
+  for (const s of services) {
+    // With the embedded database this process is the only relay of each outbox (the data directory's
+    // socket is exclusive): claims still held are a killed predecessor's, so they are taken back now
+    // instead of after their lease. Elsewhere other replicas may hold live claims; leases expire.
+    if (opts.soleRelay) await s.deps.relay.releaseClaims();
+    s.deps.relay.start();
+  }
 }
 
 /**

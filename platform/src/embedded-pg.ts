@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { seedFromEmbeddedTemplate } from './embedded-pg-template';
 import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
 import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
 import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
@@ -64,6 +65,8 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?:
 
 /** Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. */
 async function openPrivately(dir: string): Promise<PGlite> {
+  // A new data directory starts as a copy of the installed template cluster (no initdb) when there is one.
+  seedFromEmbeddedTemplate(join(dir, 'pg'));
   const db = await PGlite.create({ dataDir: join(dir, 'pg') });
   try {
     makeTreePrivate(dir);

@@ -87,6 +87,16 @@ export class OutboxRelay {
     this.sql = settleAndClaimSql(schema);
   }
 
+  /**
+   * Releases every claim on unpublished rows. Only for a relay that knows it is the only one on its
+   * outbox (the embedded database): the claims are then a killed predecessor's. Returns how many.
+   */
+  async releaseClaims(): Promise<number> {
+    const r = await this.pool.query(`update "${this.schema}".outbox set claimed_until = null where published_at is null and claimed_until is not null`);
+    if (r.rowCount) this.log.info({ schema: this.schema, released: r.rowCount }, 'outbox relay: released the claims of a previous process');
+    return r.rowCount ?? 0;
+  }
+
   /** Starts draining (now, then every `pollMs`); until then `kick()` does nothing. */
   start(): void {
     this.active = true;

@@ -170,6 +170,23 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
     expect(await count('partial')).toBe(6);
   });
 
+  it("a sole relay takes back a killed predecessor's claims at start instead of waiting out their 30 s lease", async () => {
+    await clear();
+    const bus = new InProcessBus();
+    await bus.subscribe(counter('takeover'));
+    bus.open();
+    const ids = await write(7);
+    // The predecessor claimed 5 of them (lease 30 s) and died before publishing.
+    await pool.query(`update "${SCHEMA}".outbox set claimed_until = now() + interval '30 seconds', attempts = 1 where id = any($1::uuid[])`, [ids.slice(0, 5)]);
+    const relay = new OutboxRelay(pool, SCHEMA, bus, silent, 1000);
+    expect(await relay.drain()).toBe(2); // a relay that is not alone leaves live claims alone
+    expect(await unpublished()).toBe(5);
+    expect(await relay.releaseClaims()).toBe(5);
+    expect(await relay.drain()).toBe(5);
+    expect(await unpublished()).toBe(0);
+    expect(await count('takeover')).toBe(7);
+  });
+
   it('the inbox gives an id repeated inside a batch or redelivered in a later batch no second effect', async () => {
     const sub = counter('redelivery');
     const m = (id: string): BusMessage => ({ id, subject: 'vat.test.v1.thing_happened', data: new Uint8Array() });

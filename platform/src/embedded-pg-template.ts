@@ -1,0 +1,80 @@
+import { PGlite } from '@electric-sql/pglite';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
+
+/**
+ * A freshly initialised, cleanly shut down PGlite cluster kept beside the installed packages, so a new
+ * data directory starts from a copy (about 0.5 s) instead of running initdb in WebAssembly (about 5 s
+ * of CPU). It is built once per PGlite version by `npm ci`/`npm install` (the `postinstall` script runs
+ * `buildEmbeddedTemplate`) and holds nothing of ours: no schema, no data, no secret. A PostgreSQL
+ * cluster shut down cleanly is relocatable, so every copy is an ordinary fresh cluster. Without a
+ * template (for example `npm ci --ignore-scripts`) PGlite initialises the directory itself, as before.
+ */
+
+const require = createRequire(import.meta.url);
+const MARKER = 'template.json';
+
+function pgliteVersion(): string {
+  // The package's entry point lives under <package>/dist; its package.json is one level up.
+  const entry = require.resolve('@electric-sql/pglite');
+  let dir = dirname(entry);
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === '@electric-sql/pglite' && pkg.version) return pkg.version;
+  }
+  throw new Error(`cannot find the version of @electric-sql/pglite (entry ${entry})`);
+}
+
+/** `<node_modules>/.cache/vat-embedded-pg/pglite-<version>`, or EMBEDDED_PG_TEMPLATE_DIR when set. */
+export function embeddedTemplateDir(): string {
+  const override = process.env.EMBEDDED_PG_TEMPLATE_DIR;
+  if (override) return override;
+  const entry = require.resolve('@electric-sql/pglite');
+  const at = entry.lastIndexOf(`${sep}node_modules${sep}`);
+  const modules = at >= 0 ? entry.slice(0, at + '/node_modules'.length) : join(dirname(entry), '..', '..');
+  return join(modules, '.cache', 'vat-embedded-pg', `pglite-${pgliteVersion()}`);
+}
+
+/** True when a complete template is present (the marker is written last). */
+export function hasEmbeddedTemplate(dir = embeddedTemplateDir()): boolean {
+  return existsSync(join(dir, MARKER)) && existsSync(join(dir, 'pg', 'PG_VERSION'));
+}
+
+/**
+ * Creates `target` (a PGlite data directory that does not exist yet) as a copy of the template.
+ * Copies into a sibling first and renames, so a crash never leaves a half-copied cluster behind.
+ * Returns false (and does nothing) when there is no template.
+ */
+export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateDir()): boolean {
+  if (!hasEmbeddedTemplate(dir) || existsSync(target)) return false;
+  const partial = `${target}.copy-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(join(dir, 'pg'), partial, { recursive: true });
+  renameSync(partial, target);
+  return true;
+}
+
+/** Builds the template once (a no-op when it exists); safe when several installs race. */
+export async function buildEmbeddedTemplate(dir = embeddedTemplateDir()): Promise<'exists' | 'built'> {
+  if (hasEmbeddedTemplate(dir)) return 'exists';
+  const work = `${dir}.build-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const db = await PGlite.create({ dataDir: join(work, 'pg') });
+  await db.query('select 1');
+  await db.close();
+  writeFileSync(join(work, MARKER), JSON.stringify({ pglite: pgliteVersion(), builtAt: new Date().toISOString() }));
+  try {
+    if (hasEmbeddedTemplate(dir)) return 'exists'; // another install finished first
+    rmSync(dir, { recursive: true, force: true }); // an incomplete one (no marker) is never copied
+    renameSync(work, dir);
+  } catch (err) {
+    if (!hasEmbeddedTemplate(dir)) throw err;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return 'built';
+}
