@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, requireBackends } from '../support/env';
-import { freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc } from '../support/processes';
+import { freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
 import { measureEmbeddedStart } from './embedded-start';
 import { ingestBench } from './ingest';
@@ -77,14 +77,6 @@ async function startOneProcess(databaseUrl: string, profileDir?: string): Promis
   return { proc, base };
 }
 
-const URL_VARS: Record<ServiceName, string> = {
-  calculation: 'CALCULATION_URL',
-  classification: 'CLASSIFICATION_URL',
-  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
-  thresholds: 'THRESHOLDS_URL',
-  ledger: 'LEDGER_URL',
-};
-
 /** Distributed mode: five service processes and the gateway (HTTP/2 Connect), a private NATS. */
 async function startDistributed(databaseUrl: string): Promise<{ base: string; stop(): Promise<void> }> {
   const nats = await startPrivateNats();
@@ -98,7 +90,7 @@ async function startDistributed(databaseUrl: string): Promise<{ base: string; st
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL: 'warn',
-    ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])),
+    ...serviceUrlEnv(ports),
   };
   const procs = SERVICE_NAMES.map((n) => spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]) }));
   procs.push(spawnMain('gateway', { ...env, PORT: String(gatewayPort) }));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase } from '../support/env';
-import { freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
+import { freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { supplyEvent, writeSupplyFile } from '../support/supply-files';
 import { summarizeCpuProfile } from './cpu-profile';
 
@@ -28,14 +28,6 @@ const PROFILE_DIR = process.env.BENCH_INGEST_PROFILE_DIR;
 /** Extra Node flags for the processes the ingestion exercises (ledger, gateway, admin CLI), e.g. `--max-old-space-size=128`. */
 const NODE_FLAGS = (process.env.BENCH_INGEST_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const PROJECTION_TABLES = ['thresholds.supply_projection_position', 'compliance_reports.supply_projection_position'];
-
-const URL_VARS: Record<ServiceName, string> = {
-  calculation: 'CALCULATION_URL',
-  classification: 'CLASSIFICATION_URL',
-  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
-  thresholds: 'THRESHOLDS_URL',
-  ledger: 'LEDGER_URL',
-};
 
 /** Peak resident set size (VmHWM) in MB; undefined once the process is gone. */
 function peakRssMb(pid: number): number | undefined {
@@ -204,7 +196,7 @@ export async function ingestBench(): Promise<string> {
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       RATE_LIMIT_PER_MINUTE: '100000000',
       LOG_LEVEL: 'warn',
-      ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])),
+      ...serviceUrlEnv(ports),
     };
     const start = (mode: string, e: Record<string, string>, flags: string[] = []) =>
       spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, '--import', 'tsx', 'deploy/src/main.ts', mode], { env: { HOST: '127.0.0.1', ...e } });

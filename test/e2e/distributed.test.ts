@@ -11,7 +11,7 @@ import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb'
 import { internalTokenInterceptor } from '@vat/platform/clients';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, IN_CI, REDIS_TEST_URL, requireBackends } from '../support/env';
-import { freePort, http, NATS_SERVER, runAdmin, sleep, spawnMain, startPrivateNats, stopAll, stopProcess, waitFor, waitReady, type PrivateNats, type Proc } from '../support/processes';
+import { freePort, http, NATS_SERVER, runAdmin, sleep, spawnMain, startPrivateNats, stopAll, stopProcess, waitFor, waitReady, type PrivateNats, type Proc, serviceUrlEnv } from '../support/processes';
 
 const backends = await requireBackends(['postgres', 'redis']);
 const natsBinary = existsSync(NATS_SERVER);
@@ -20,13 +20,6 @@ if (!natsBinary) {
   console.warn(`[skip] no nats-server binary at ${NATS_SERVER} (set NATS_SERVER_BIN)`);
 }
 
-const URL_VARS: Record<ServiceName, string> = {
-  calculation: 'CALCULATION_URL',
-  classification: 'CLASSIFICATION_URL',
-  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
-  thresholds: 'THRESHOLDS_URL',
-  ledger: 'LEDGER_URL',
-};
 const INTERNAL_TOKEN = `e2e-internal-${Math.random().toString(36).slice(2)}-token`;
 const CALCULATION_SUBJECT = 'vat.calculation.v1.calculation_recorded';
 
@@ -62,7 +55,7 @@ describe.skipIf(!backends.ok || !natsBinary)('distributed: five services + gatew
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       OUTBOX_POLL_MS: '100',
       LOG_LEVEL: 'warn',
-      ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${servicePorts[n]}`])),
+      ...serviceUrlEnv(servicePorts),
     };
     const t0 = Date.now();
     for (const name of SERVICE_NAMES) procs.push(spawnMain(name, { ...commonEnv, SERVICE_PORT: String(servicePorts[name]) }));

@@ -8,7 +8,7 @@ import { connect as natsConnect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, IN_CI, requireBackends } from '../support/env';
-import { freePort, http, NATS_SERVER, runAdmin, spawnMain, startPrivateNats, stopAll, stopProcess, waitFor, waitReady, type PrivateNats, type Proc } from '../support/processes';
+import { freePort, http, NATS_SERVER, runAdmin, spawnMain, startPrivateNats, stopAll, stopProcess, waitFor, waitReady, type PrivateNats, type Proc, serviceUrlEnv } from '../support/processes';
 import { runSupplyImportCli, supplyCsvLine, writeSupplyFile, type ImportRun } from '../support/supply-files';
 
 const backends = await requireBackends(['postgres']);
@@ -18,13 +18,6 @@ if (!natsBinary) {
   console.warn(`[skip] no nats-server binary at ${NATS_SERVER} (set NATS_SERVER_BIN)`);
 }
 
-const URL_VARS: Record<ServiceName, string> = {
-  calculation: 'CALCULATION_URL',
-  classification: 'CLASSIFICATION_URL',
-  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
-  thresholds: 'THRESHOLDS_URL',
-  ledger: 'LEDGER_URL',
-};
 const INTERNAL_TOKEN = `e2e-import-${Math.random().toString(36).slice(2)}-token`;
 const SUBJECT = 'vat.ledger.v1.supply_committed';
 const EVENTS = 50_000;
@@ -61,7 +54,7 @@ describe.skipIf(!backends.ok || !natsBinary)('distributed: killing the ledger du
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       OUTBOX_POLL_MS: '100',
       LOG_LEVEL: 'warn',
-      ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])),
+      ...serviceUrlEnv(ports),
     };
     for (const name of SERVICE_NAMES) procs.set(name, spawnMain(name, serviceEnv(name)));
     procs.set('gateway', spawnMain('gateway', { ...env, PORT: String(gatewayPort) }));

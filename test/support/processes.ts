@@ -1,3 +1,4 @@
+import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect as netConnect } from 'node:net';
@@ -287,3 +288,18 @@ export async function waitReady(base: string, procs: Proc[], timeoutMs: number):
   });
   return { ms: Date.now() - t0, json };
 }
+
+/** The environment variable through which a process finds each service (`CALCULATION_URL`, …). */
+export const SERVICE_URL_VARS: Record<ServiceName, string> = {
+  calculation: 'CALCULATION_URL',
+  classification: 'CLASSIFICATION_URL',
+  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
+  thresholds: 'THRESHOLDS_URL',
+  ledger: 'LEDGER_URL',
+};
+
+/** `{ CALCULATION_URL: 'http://127.0.0.1:<port>', … }` for services listening on loopback `ports`. */
+export function serviceUrlEnv(ports: Record<ServiceName, number>): Record<string, string> {
+  return Object.fromEntries(SERVICE_NAMES.map((n) => [SERVICE_URL_VARS[n], `http://127.0.0.1:${ports[n]}`]));
+}
+
