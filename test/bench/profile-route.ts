@@ -1,0 +1,33 @@
+/**
+ * Profiles one authenticated GET route of the one-process server on PostgreSQL:
+ * `npx tsx test/bench/profile-route.ts /v1/sources [seconds]` prints req/s and the CPU profile summary.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { freshDatabase } from '../support/env';
+import { freePort, NODE, runAdmin, spawnProcess, stopProcess, waitFor } from '../support/processes';
+import { summarizeCpuProfile } from './cpu-profile';
+
+const path = process.argv[2] ?? '/v1/sources';
+const seconds = Number(process.argv[3] ?? 8);
+const db = await freshDatabase({ prefix: 'vat_prof' });
+const dir = mkdtempSync(join(tmpdir(), 'vat-prof-'));
+const port = await freePort();
+const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
+const proc = spawnProcess('main all (profiled)', NODE, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'deploy/src/main.ts', 'all'], { env });
+try {
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor('/ready', async () => (await fetch(`${base}/ready`).catch(() => undefined))?.ok, { timeoutMs: 120_000, intervalMs: 100 });
+  const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'prof', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
+  await autocannon({ url: `${base}${path}`, headers: { 'x-api-key': key }, duration: 2, connections: 64 });
+  const r = await autocannon({ url: `${base}${path}`, headers: { 'x-api-key': key }, duration: seconds, connections: 64 });
+  console.log(`${path}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+} finally {
+  await stopProcess(proc);
+  await db.drop();
+}
+const prof = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+console.log(prof ? summarizeCpuProfile(join(dir, prof), 25) : 'no profile written');
+rmSync(dir, { recursive: true, force: true });
