@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -147,6 +147,26 @@ describe('shipped rate seeds', () => {
         }
       }
     }
+  });
+
+  it('README lists every plain unverified window in force since 2024 (issue 13)', () => {
+    // Review date of the issue-13 pass; a plain (non-conditional) window in force on any date from
+    // 2024-01-01 to this date that is still knowledge_unverified must be listed with the reason in the README.
+    const REVIEW_DATE = '2026-11-24';
+    const readme = readFileSync(new URL('../README-rates.md', import.meta.url), 'utf8');
+    const section = readme.split('<!-- unverified-2024:start -->')[1]?.split('<!-- unverified-2024:end -->')[0] ?? '';
+    expect(section.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const seed of rates) {
+      for (const r of seed.rates) {
+        if (r.conditional || r.review_status !== 'knowledge_unverified' || r.tax_class_id === 'standard') continue;
+        if (r.valid_to !== null && r.valid_to <= '2024-01-01') continue;
+        if (r.valid_from > REVIEW_DATE) continue;
+        const tag = `\`${seed.country}/${r.tax_class_id}\` from ${r.valid_from}`;
+        if (!section.includes(tag)) missing.push(tag);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('every exempt row is conditional and every conditional row explains itself', () => {
