@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -120,6 +120,53 @@ describe('shipped rate seeds', () => {
 
   it('validateRateSeeds returns no problems', () => {
     expect(validateRateSeeds(classes, rates)).toEqual([]);
+  });
+
+  it('every window has a source and a review status; every source_cited window cites a consulted source with a URL', () => {
+    for (const seed of rates) {
+      const consulted = new Map(seed.sources.map((s) => [s.id, s.consulted !== false ? s.url : null]));
+      for (const r of seed.rates) {
+        const w = `${seed.country} ${r.tax_class_id} ${r.valid_from}`;
+        expect(r.source_ids.length, w).toBeGreaterThan(0);
+        expect(['source_cited', 'knowledge_unverified'], w).toContain(r.review_status);
+        if (r.review_status === 'source_cited') {
+          expect(r.source_ids.some((id) => /^https?:\/\//.test(consulted.get(id) ?? '')), w).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('no two windows of one (country, class) overlap', () => {
+    for (const seed of rates) {
+      const byClass = new Map<string, VatRateRow[]>();
+      for (const r of seed.rates) byClass.set(r.tax_class_id, [...(byClass.get(r.tax_class_id) ?? []), r]);
+      for (const [cls, list] of byClass) {
+        const sorted = [...list].sort((a, b) => a.valid_from.localeCompare(b.valid_from));
+        for (let i = 1; i < sorted.length; i++) {
+          expect(sorted[i - 1]!.valid_to !== null && sorted[i - 1]!.valid_to! <= sorted[i]!.valid_from, `${seed.country}/${cls} ${sorted[i]!.valid_from}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('README lists every plain unverified window in force since 2024 (issue 13)', () => {
+    // Review date of the issue-13 pass; a plain (non-conditional) window in force on any date from
+    // 2024-01-01 to this date that is still knowledge_unverified must be listed with the reason in the README.
+    const REVIEW_DATE = '2026-11-24';
+    const readme = readFileSync(new URL('../README-rates.md', import.meta.url), 'utf8');
+    const section = readme.split('<!-- unverified-2024:start -->')[1]?.split('<!-- unverified-2024:end -->')[0] ?? '';
+    expect(section.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const seed of rates) {
+      for (const r of seed.rates) {
+        if (r.conditional || r.review_status !== 'knowledge_unverified' || r.tax_class_id === 'standard') continue;
+        if (r.valid_to !== null && r.valid_to <= '2024-01-01') continue;
+        if (r.valid_from > REVIEW_DATE) continue;
+        const tag = `\`${seed.country}/${r.tax_class_id}\` from ${r.valid_from}`;
+        if (!section.includes(tag)) missing.push(tag);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('every exempt row is conditional and every conditional row explains itself', () => {
@@ -455,6 +502,30 @@ describe('validator catches planted mistakes', () => {
     const p = validateRateSeeds(classes, all);
     expect(p.some((x) => x.startsWith('AT') && x.includes('exempt rows must be conditional'))).toBe(true);
     expect(p.some((x) => x.startsWith('BE') && x.includes('must have rate_bps 0'))).toBe(true);
+  });
+
+  it('a window without a source or without a review status', () => {
+    const all = base();
+    seedOf(all, 'AT').rates.push(row({ tax_class_id: 'plants_flowers', source_ids: [] }));
+    seedOf(all, 'BE').rates.push(row({ tax_class_id: 'plants_flowers', review_status: undefined as unknown as VatRateRow['review_status'] }));
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.startsWith('AT') && x.includes('window has no source'))).toBe(true);
+    expect(p.some((x) => x.startsWith('BE') && x.includes('no valid review_status'))).toBe(true);
+  });
+
+  it('a source_cited window whose sources have no consulted URL', () => {
+    const all = base();
+    const at = seedOf(all, 'AT');
+    // tedb and the national law are declared `consulted: false` (named, not fetched)
+    at.rates.push(row({ tax_class_id: 'plants_flowers', source_ids: ['tedb', 'at-ustg'], review_status: 'source_cited' }));
+    const p = validateRateSeeds(classes, all);
+    expect(p.some((x) => x.startsWith('AT') && x.includes('source_cited but no cited source with a URL'))).toBe(true);
+    // a consulted source with a URL makes it acceptable
+    const ok = base();
+    const at2 = seedOf(ok, 'AT');
+    at2.sources.push({ id: 'x-consulted', title: 't', url: 'https://example.org/page', as_of: '2026-01-01', accessed: '2026-11-24' });
+    at2.rates.push(row({ tax_class_id: 'plants_flowers', source_ids: ['tedb', 'x-consulted'], review_status: 'source_cited' }));
+    expect(validateRateSeeds(classes, ok).filter((x) => x.includes('source_cited but'))).toEqual([]);
   });
 
   it('conditional row without conditions', () => {

@@ -76,6 +76,15 @@ export const RateSourceSchema = z.strictObject({
   title: z.string().min(1),
   url: z.url(),
   as_of: isoDate,
+  /** Date the source was read for this data (added with issue 13). */
+  accessed: isoDate.optional(),
+  /**
+   * `false` for sources named only for their legal basis or as the general
+   * reference (the TEDB root, the national VAT law) that were not fetched.
+   * Such a source alone never supports `review_status: "source_cited"`.
+   * Absent = the source was consulted.
+   */
+  consulted: z.boolean().optional(),
 });
 
 export const VatRateRowSchema = z.strictObject({
@@ -185,9 +194,12 @@ export function validateRateSeeds(classes: TaxClassSeed, rates: VatRateSeed[]): 
     seen.add(cc);
 
     const sourceIds = new Set<string>();
+    /** Sources that were actually consulted and have a URL (can back `source_cited`). */
+    const citable = new Set<string>();
     for (const s of seed.sources) {
       if (sourceIds.has(s.id)) problems.push(`${cc}: duplicate source id ${s.id}`);
       sourceIds.add(s.id);
+      if (s.consulted !== false && typeof s.url === 'string' && s.url.trim() !== '') citable.add(s.id);
     }
     const usedSources = new Set<string>();
 
@@ -202,7 +214,16 @@ export function validateRateSeeds(classes: TaxClassSeed, rates: VatRateSeed[]): 
       if (cmpDate(r.valid_from, COVERAGE_START) < 0) {
         problems.push(`${where}: valid_from before coverage start ${COVERAGE_START}`);
       }
-      for (const sid of r.source_ids) {
+      if (!Array.isArray(r.source_ids) || r.source_ids.length === 0) {
+        problems.push(`${where}: window has no source`);
+      }
+      if (!(REVIEW_STATUSES as readonly string[]).includes(r.review_status)) {
+        problems.push(`${where}: window has no valid review_status (got ${JSON.stringify(r.review_status)})`);
+      }
+      if (r.review_status === 'source_cited' && !(r.source_ids ?? []).some((sid) => citable.has(sid))) {
+        problems.push(`${where}: source_cited but no cited source with a URL was consulted`);
+      }
+      for (const sid of r.source_ids ?? []) {
         usedSources.add(sid);
         if (!sourceIds.has(sid)) problems.push(`${where}: source id "${sid}" not declared in sources`);
       }
