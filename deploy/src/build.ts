@@ -6,6 +6,7 @@ import { readOrCreateKeyFile } from '@vat/platform/crypto';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@vat/platform/embedded-pg';
 import { startGateway, type RunningGateway } from '@vat/gateway/start';
 import { createClients } from '@vat/platform/clients';
+import { EmbeddedStatistics } from '@vat/platform/embedded-maintenance';
 import { stopwatch } from '@vat/platform/stopwatch';
 import { createBus, directTransports, MODULES, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
 
@@ -56,7 +57,9 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
   const services: RunningService[] = [];
   const servers: FastifyInstance[] = [];
   let gateway: RunningGateway | undefined;
+  let statistics: EmbeddedStatistics | undefined;
   const stopAll = async () => {
+    await statistics?.stop();
     for (const s of servers) await s.close().catch(() => undefined);
     if (gateway) await gateway.stop().catch(() => undefined);
     for (const s of services) await s.stop().catch(() => undefined);
@@ -91,6 +94,10 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
       servers.push(rpc as unknown as FastifyInstance, health);
     }
     await startRelays(bus, services, { soleRelay: embedded !== undefined });
+    if (embedded && services[0]) {
+      statistics = new EmbeddedStatistics(services[0].deps.pool, log, { firstMs: 60_000, everyMs: 5 * 60_000 });
+      statistics.start();
+    }
   } catch (err) {
     await stopAll();
     throw err;
