@@ -16,7 +16,7 @@ export function calculationContext(deps: ServiceDeps): CalculationDeps {
   return {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
-    sourceProfiles: new SourceProfileRepository(deps.orm),
+    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool),
     rates: new RateStore(deps.pool),
     fx: new FxStore(deps.pool),
   };

@@ -1,4 +1,6 @@
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { pgTimestamp } from '@vat/platform/sql';
 import { SourceProfile } from '../entities/index';
 
 export type SourceProfileRecord = InferEntity<typeof SourceProfile>;
@@ -24,12 +26,40 @@ export type LockedProfiles = {
   create(values: { sourceKey: string; displayName: string; channelType: string } & SourceProfileChanges, now: Date): SourceProfileRecord;
 };
 
-/** Every database access of the source-profile aggregate (MikroORM entities, one fork per call). */
-export class SourceProfileRepository {
-  constructor(private readonly orm: MikroORM) {}
+/** A `source_profile` row (read by column name) as the entity's record. */
+function toRecord(r: Record<string, unknown>): SourceProfileRecord {
+  return {
+    id: BigInt(r.id as string),
+    accountId: BigInt(r.account_id as string),
+    sourceKey: r.source_key as string,
+    displayName: r.display_name as string,
+    channelType: r.channel_type as string,
+    platform: (r.platform as string | null) ?? null,
+    defaultCountry: (r.default_country as string | null) ?? null,
+    defaultCurrency: (r.default_currency as string | null) ?? null,
+    supplierEstablishmentCountry: (r.supplier_establishment_country as string | null) ?? null,
+    dispatchCountry: (r.dispatch_country as string | null) ?? null,
+    marketplaceDeemedSupplier: r.marketplace_deemed_supplier as boolean,
+    active: r.active as boolean,
+    createdAt: pgTimestamp(r.created_at),
+    updatedAt: pgTimestamp(r.updated_at),
+  } as SourceProfileRecord;
+}
 
-  list(accountId: bigint): Promise<SourceProfileRecord[]> {
-    return this.orm.em.fork().find(SourceProfile, { accountId }, { orderBy: { active: 'desc', sourceKey: 'asc' } });
+/**
+ * Every database access of the source-profile aggregate: writes through MikroORM entities (one fork
+ * per call, under the account's profile lock); the list, read on every `GET /v1/sources`, is one
+ * plain statement through the service's pool.
+ */
+export class SourceProfileRepository {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly pool: pg.Pool,
+  ) {}
+
+  async list(accountId: bigint): Promise<SourceProfileRecord[]> {
+    const res = await this.pool.query(`select * from "calculation".source_profile where account_id = $1 order by active desc, source_key asc`, [accountId.toString()]);
+    return res.rows.map(toRecord);
   }
 
   /**
