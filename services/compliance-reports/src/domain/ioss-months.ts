@@ -1,0 +1,291 @@
+/**
+ * IOSS months (Import One-Stop Shop, Art. 369l–369x of Directive 2006/112/EC): the monthly return of
+ * distance sales of goods imported from third territories, computed from committed supply events.
+ *
+ * Pure: facts, registrations and currency conversion are given; nothing here reads the database or
+ * the clock. Every amount is an integer number of minor units (bigint).
+ *
+ * Rules (README "IOSS months"):
+ * - Only `imported_goods` events are IOSS supplies; a month's events are those whose tax point
+ *   (`occurred_at`, UTC) falls in it. B2B imports are not distance sales (`unsupported_supply_kind_excluded`).
+ * - Coverage: an `ioss` registration with status `active` or `ended` whose window contains the day.
+ *   A month no such registration touches is `not_covered` (all its events, corrections included,
+ *   `ioss_registration_missing_excluded`: outside the scheme a correction goes to the State directly);
+ *   a day two registrations cover is `ioss_registration_overlap_excluded`; a day outside the window of the
+ *   month's registration is `outside_registration_window_excluded`.
+ * - A consignment must be non-excise (`excise_goods_excluded`), of a known third-country origin
+ *   (`third_country_origin_missing_excluded`) and of an intrinsic value of at most EUR 150
+ *   (15000 minor units, Art. 369l(1)) (`consignment_above_150_eur_excluded`). The value tested is
+ *   `intrinsic_value_eur_minor`; an EUR event without it is tested on its net amount; a non-EUR event
+ *   without it has no verified EUR value (`unverified_eur_value_excluded`).
+ * - Amounts are converted into EUR per event, half-up, at the rate of the last day of the month
+ *   (Art. 369v: the rate published that day or, failing that, the next publication day; the caller's
+ *   `convert` applies it); no rate → `missing_exchange_rate_excluded`.
+ * - Corrections: a refund, cancellation, credit note or adjustment names its sale. Same month: netted
+ *   into the month's rows. Earlier month: a correction keyed by Member State of consumption and
+ *   original month, VAT only, converted at the original month's rate (Art. 61 of Reg. 282/2011 as for
+ *   Union OSS). Missing original → `correction_reference_missing_excluded`; an original that is not an
+ *   imported-goods sale of the same country and currency, or is later than the correction →
+ *   `correction_reference_invalid_excluded`. A correction of an excluded sale is excluded for the same reason.
+ * - Balance per Member State = current VAT + correction VAT; payable = the balance when positive; a
+ *   negative balance never offsets another State.
+ */
+
+export const IOSS_CONSIGNMENT_CEILING_EUR_MINOR = 15000n;
+
+export type IossFact = {
+  eventId: string;
+  sequence: bigint;
+  eventType: 'sale' | 'refund' | 'cancellation' | 'credit_note' | 'adjustment' | string;
+  originalEventId?: string | null;
+  /** The tax point, UTC. */
+  occurredAt: Date;
+  supplyKind: string;
+  customerType: string;
+  countryOfConsumption: string;
+  currency: string;
+  netAmountMinor: bigint;
+  vatAmountMinor: bigint;
+  vatRateBps: number;
+  rateCategory: string;
+  classificationStatus: string;
+  intrinsicValueEurMinor?: bigint | null;
+  thirdCountryOrigin?: string | null;
+  exciseGoods?: boolean | null;
+};
+
+export type IossRegistration = {
+  id: bigint;
+  status: string;
+  /** YYYY-MM-DD, inclusive. */
+  effectiveFrom: string;
+  /** YYYY-MM-DD, inclusive; open-ended when absent. */
+  effectiveTo?: string | null;
+};
+
+/** EUR minor units of `amountMinor` of `currency` at the rate for the last day of `month` (YYYY-MM); undefined without a rate. */
+export type MonthEndConversion = (amountMinor: bigint, currency: string, month: string) => bigint | undefined;
+
+export type IossExclusionCode =
+  | 'classification_excluded'
+  | 'needs_review_excluded'
+  | 'unsupported_supply_kind_excluded'
+  | 'unsupported_rate_category_excluded'
+  | 'ioss_registration_missing_excluded'
+  | 'ioss_registration_overlap_excluded'
+  | 'outside_registration_window_excluded'
+  | 'excise_goods_excluded'
+  | 'third_country_origin_missing_excluded'
+  | 'consignment_above_150_eur_excluded'
+  | 'unverified_eur_value_excluded'
+  | 'missing_exchange_rate_excluded'
+  | 'correction_reference_missing_excluded'
+  | 'correction_reference_invalid_excluded';
+
+export type IossMonthStatus = 'not_covered' | 'registration_conflict' | 'nil_return_candidate' | 'review_required' | 'ready';
+
+export type IossRow = { member_state_of_consumption: string; vat_rate_bps: number; taxable_amount_minor: bigint; vat_amount_minor: bigint; source_event_count: number };
+export type IossCorrection = { member_state_of_consumption: string; original_period: string; vat_amount_minor: bigint };
+export type IossBalance = { member_state_of_consumption: string; current_vat_minor: bigint; correction_vat_minor: bigint; balance_minor: bigint; payable_vat_minor: bigint; included_in_grand_total: boolean };
+
+export type IossMonth = {
+  period_key: string;
+  /** Last day of the month after the period (Art. 369v). */
+  due_date: string;
+  status: IossMonthStatus;
+  /** The registrations (ids) whose window touches the month. */
+  registration_ids: bigint[];
+  return_currency: 'EUR';
+  rows: IossRow[];
+  corrections: IossCorrection[];
+  balances: IossBalance[];
+  totals: { taxable_amount_minor: bigint; current_vat_minor: bigint; correction_vat_minor: bigint; payable_vat_minor: bigint };
+  warnings: { code: IossExclusionCode; count: number }[];
+  source_event_counts: { total: number; included: number; excluded: number };
+};
+
+const COUNTING = new Set(['active', 'ended']);
+const CORRECTION_TYPES = new Set(['refund', 'cancellation', 'credit_note', 'adjustment']);
+
+/** YYYY-MM of a UTC instant. */
+export function monthOf(at: Date): string {
+  return at.toISOString().slice(0, 7);
+}
+
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/** First and last day (YYYY-MM-DD) of a YYYY-MM month. */
+export function monthBounds(month: string): { first: string; last: string } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  return { first: `${month}-01`, last };
+}
+
+/** The three months (YYYY-MM) of a `YYYY-Qn` quarter. */
+export function monthsOfQuarter(periodKey: string): [string, string, string] {
+  const m = /^(\d{4})-Q([1-4])$/.exec(periodKey);
+  if (!m) throw new Error(`not a quarter: ${periodKey}`);
+  const first = (Number(m[2]) - 1) * 3 + 1;
+  return [0, 1, 2].map((i) => `${m[1]}-${String(first + i).padStart(2, '0')}`) as [string, string, string];
+}
+
+/** The IOSS payment and return deadline: the last day of the month after `month` (Art. 369v). */
+export function iossDueDate(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
+}
+
+function registrationsTouching(month: string, regs: readonly IossRegistration[]): IossRegistration[] {
+  const { first, last } = monthBounds(month);
+  return regs.filter((r) => COUNTING.has(r.status) && r.effectiveFrom <= last && (r.effectiveTo == null || r.effectiveTo >= first));
+}
+
+function covering(day: string, regs: readonly IossRegistration[]): IossRegistration[] {
+  return regs.filter((r) => r.effectiveFrom <= day && (r.effectiveTo == null || r.effectiveTo >= day));
+}
+
+/** Why a sale is not an IOSS supply of its month, or undefined when it is (coverage is checked separately). */
+function saleExclusion(sale: IossFact): IossExclusionCode | undefined {
+  if (sale.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
+  if (sale.classificationStatus === 'needs_review') return 'needs_review_excluded';
+  if (sale.classificationStatus !== 'classified') return 'classification_excluded';
+  if (sale.rateCategory === 'zero' || sale.rateCategory === 'exempt') return 'unsupported_rate_category_excluded';
+  if (sale.exciseGoods === true) return 'excise_goods_excluded';
+  if (!sale.thirdCountryOrigin) return 'third_country_origin_missing_excluded';
+  let value = sale.intrinsicValueEurMinor ?? undefined;
+  if (value === undefined) {
+    if (sale.currency !== 'EUR') return 'unverified_eur_value_excluded';
+    value = sale.netAmountMinor < 0n ? -sale.netAmountMinor : sale.netAmountMinor;
+  }
+  if (value > IOSS_CONSIGNMENT_CEILING_EUR_MINOR) return 'consignment_above_150_eur_excluded';
+  return undefined;
+}
+
+function coverageExclusion(day: string, touching: readonly IossRegistration[]): IossExclusionCode | undefined {
+  if (touching.length === 0) return 'ioss_registration_missing_excluded';
+  const cover = covering(day, touching);
+  if (cover.length > 1) return 'ioss_registration_overlap_excluded';
+  if (cover.length === 0) return 'outside_registration_window_excluded';
+  return undefined;
+}
+
+/**
+ * One IOSS month. `facts` are the account's imported-goods events of the month (others are
+ * ignored); `originals` resolves a correction's `original_event_id` to its event (any month).
+ */
+export function iossMonth(month: string, facts: readonly IossFact[], originals: ReadonlyMap<string, IossFact>, registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
+  const iossRegs = registrations;
+  const touching = registrationsTouching(month, iossRegs);
+  const warnings = new Map<IossExclusionCode, number>();
+  const rows = new Map<string, IossRow>();
+  const corrections = new Map<string, IossCorrection>();
+  let total = 0;
+  let included = 0;
+  const exclude = (code: IossExclusionCode) => warnings.set(code, (warnings.get(code) ?? 0) + 1);
+
+  const monthFacts = facts.filter((f) => f.supplyKind === 'imported_goods' && monthOf(f.occurredAt) === month);
+  for (const f of [...monthFacts].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0))) {
+    total++;
+    // Outside the scheme nothing is reported through it, corrections included: after leaving IOSS a
+    // correction is made directly with the Member State of consumption (Art. 61(2) of Reg. 282/2011).
+    if (touching.length === 0) {
+      exclude('ioss_registration_missing_excluded');
+      continue;
+    }
+    const isCorrection = CORRECTION_TYPES.has(f.eventType);
+    let sale: IossFact = f;
+    let rateMonth = month;
+    let originalMonth: string | undefined;
+    if (isCorrection) {
+      const original = f.originalEventId ? originals.get(f.originalEventId) : undefined;
+      if (!original) {
+        exclude('correction_reference_missing_excluded');
+        continue;
+      }
+      originalMonth = monthOf(original.occurredAt);
+      if (original.eventType !== 'sale' || original.supplyKind !== 'imported_goods' || original.countryOfConsumption !== f.countryOfConsumption || original.currency !== f.currency || originalMonth > month) {
+        exclude('correction_reference_invalid_excluded');
+        continue;
+      }
+      sale = original;
+      rateMonth = originalMonth;
+    } else if (f.eventType !== 'sale') {
+      exclude('correction_reference_invalid_excluded');
+      continue;
+    }
+    // The consignment's own facts decide eligibility; a correction follows its sale.
+    const why = saleExclusion(sale) ?? (isCorrection ? undefined : coverageExclusion(dayOf(f.occurredAt), touching));
+    const correctionCoverage = isCorrection ? coverageExclusion(dayOf(sale.occurredAt), registrationsTouching(originalMonth!, iossRegs)) : undefined;
+    if (why ?? correctionCoverage) {
+      exclude((why ?? correctionCoverage)!);
+      continue;
+    }
+    const vat = f.currency === 'EUR' ? f.vatAmountMinor : convert(f.vatAmountMinor, f.currency, rateMonth);
+    const net = f.currency === 'EUR' ? f.netAmountMinor : convert(f.netAmountMinor, f.currency, rateMonth);
+    if (vat === undefined || net === undefined) {
+      exclude('missing_exchange_rate_excluded');
+      continue;
+    }
+    included++;
+    if (isCorrection && originalMonth !== month) {
+      const key = `${f.countryOfConsumption}|${originalMonth}`;
+      const c = corrections.get(key) ?? { member_state_of_consumption: f.countryOfConsumption, original_period: originalMonth!, vat_amount_minor: 0n };
+      c.vat_amount_minor += vat;
+      corrections.set(key, c);
+      continue;
+    }
+    // Current month: a same-month correction nets into its sale's row (the sale's rate).
+    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
+    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
+    row.taxable_amount_minor += net;
+    row.vat_amount_minor += vat;
+    row.source_event_count++;
+    rows.set(key, row);
+  }
+
+  const sortedRows = [...rows.values()].sort((a, b) => a.member_state_of_consumption.localeCompare(b.member_state_of_consumption) || a.vat_rate_bps - b.vat_rate_bps);
+  const sortedCorrections = [...corrections.values()].sort((a, b) => a.member_state_of_consumption.localeCompare(b.member_state_of_consumption) || a.original_period.localeCompare(b.original_period));
+  const states = [...new Set([...sortedRows.map((r) => r.member_state_of_consumption), ...sortedCorrections.map((c) => c.member_state_of_consumption)])].sort();
+  const balances: IossBalance[] = states.map((ms) => {
+    const current = sortedRows.filter((r) => r.member_state_of_consumption === ms).reduce((s, r) => s + r.vat_amount_minor, 0n);
+    const correction = sortedCorrections.filter((c) => c.member_state_of_consumption === ms).reduce((s, c) => s + c.vat_amount_minor, 0n);
+    const balance = current + correction;
+    return { member_state_of_consumption: ms, current_vat_minor: current, correction_vat_minor: correction, balance_minor: balance, payable_vat_minor: balance > 0n ? balance : 0n, included_in_grand_total: balance > 0n };
+  });
+
+  const overlapping = touching.length > 1 && hasOverlap(month, touching);
+  const status: IossMonthStatus = touching.length === 0 ? 'not_covered' : overlapping ? 'registration_conflict' : total === 0 ? 'nil_return_candidate' : included === 0 ? 'review_required' : 'ready';
+  return {
+    period_key: month,
+    due_date: iossDueDate(month),
+    status,
+    registration_ids: touching.map((r) => r.id),
+    return_currency: 'EUR',
+    rows: sortedRows,
+    corrections: sortedCorrections,
+    balances,
+    totals: {
+      taxable_amount_minor: sortedRows.reduce((s, r) => s + r.taxable_amount_minor, 0n),
+      current_vat_minor: balances.reduce((s, b) => s + b.current_vat_minor, 0n),
+      correction_vat_minor: balances.reduce((s, b) => s + b.correction_vat_minor, 0n),
+      payable_vat_minor: balances.reduce((s, b) => s + b.payable_vat_minor, 0n),
+    },
+    warnings: [...warnings.entries()].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
+    source_event_counts: { total, included, excluded: total - included },
+  };
+}
+
+/** True when two of the registrations share a day inside the month. */
+function hasOverlap(month: string, regs: readonly IossRegistration[]): boolean {
+  const { first, last } = monthBounds(month);
+  for (let i = 0; i < regs.length; i++) {
+    for (let j = i + 1; j < regs.length; j++) {
+      const a = regs[i]!;
+      const b = regs[j]!;
+      const from = [a.effectiveFrom, b.effectiveFrom, first].sort()[2]!;
+      const to = [a.effectiveTo ?? '9999-12-31', b.effectiveTo ?? '9999-12-31', last].sort()[0]!;
+      if (from <= to) return true;
+    }
+  }
+  return false;
+}
