@@ -3,12 +3,13 @@ import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import type { Logger } from 'pino';
 import { DEFAULT_SERVICE_PORTS, SERVICE_NAMES, type Config, type ServiceName } from '@vat/platform/config';
 import { readOrCreateKeyFile } from '@vat/platform/crypto';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '@vat/platform/embedded-pg';
-import { startGateway, type RunningGateway } from '@vat/gateway/start';
+import type { EmbeddedPostgres } from '@vat/platform/embedded-pg';
+import type { RunningGateway } from '@vat/gateway/start';
 import { createClients } from '@vat/platform/clients';
 import { EmbeddedStatistics } from '@vat/platform/embedded-maintenance';
+import { loadModule } from './module-loader';
 import { stopwatch } from '@vat/platform/stopwatch';
-import { createBus, directTransports, MODULES, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
+import { createBus, directTransports, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
 
 export type Mode = 'all' | 'gateway' | ServiceName;
 
@@ -47,6 +48,7 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
   if (!databaseUrl) {
     if (mode !== 'all') throw new Error(`DATABASE_URL is required to run "${mode}" as its own process`);
     const elapsed = stopwatch();
+    const { startEmbeddedPostgres } = await import('@vat/platform/embedded-pg');
     embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true });
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir, ...elapsed() }, 'embedded PostgreSQL (PGlite) started');
@@ -70,17 +72,19 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
   try {
     if (mode === 'all') {
       const clients = createClients(directTransports(services, config));
-      for (const name of SERVICE_NAMES) services.push(await startService(MODULES[name], config, databaseUrl, bus, log, poolMax, clients));
+      for (const name of SERVICE_NAMES) services.push(await startService(await loadModule(name), config, databaseUrl, bus, log, poolMax, clients));
       const elapsed = stopwatch();
+      const { startGateway } = await import('@vat/gateway/start');
       gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
       log.info(elapsed(), 'gateway started');
       servers.push(gateway.app);
     } else if (mode === 'gateway') {
       const clients = createClients(networkTransports(config));
+      const { startGateway } = await import('@vat/gateway/start');
       gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
       servers.push(gateway.app);
     } else {
-      const svc = await startService(MODULES[mode], config, databaseUrl, bus, log, poolMax, createClients(networkTransports(config)));
+      const svc = await startService(await loadModule(mode), config, databaseUrl, bus, log, poolMax, createClients(networkTransports(config)));
       services.push(svc);
       const rpc = Fastify({ http2: true, logger: false });
       await rpc.register(fastifyConnectPlugin, { routes: svc.routes, interceptors: serviceInterceptors(config) });

@@ -16,7 +16,6 @@ import { inputGuardInterceptor } from '@vat/platform/input-guard';
 import { principalInterceptor } from '@vat/platform/principal';
 import { stopwatch } from '@vat/platform/stopwatch';
 import type { AnyServiceModule, ReadinessProbe, ServiceDeps } from '@vat/platform/service-module';
-import { MODULES } from './modules';
 
 export type RunningService = {
   module: AnyServiceModule;
@@ -144,4 +143,3 @@ export function networkTransports(config: Config): (name: ServiceName) => Transp
 }
 
 
-export { MODULES };
