@@ -33,7 +33,7 @@ describe.skipIf(!backends.ok)('VAT rate release in PostgreSQL (migrated, seeded 
     expect(snap.classes.map((c) => c.id)).toEqual(classes.classes.map((c) => c.id));
     expect(snap.classes).toHaveLength(37);
     expect(snap.windows).toHaveLength(files.reduce((n, f) => n + f.rates.length, 0));
-    expect(snap.windows).toHaveLength(843);
+    expect(snap.windows).toHaveLength(855);
     const de = files.find((f) => f.country === 'DE')!.rates.find((r) => r.tax_class_id === 'standard' && r.valid_to === null)!;
     const stored = snap.windowAt('DE', 'standard', '2026-03-01')!;
     expect(stored).toMatchObject({ rateBps: de.rate_bps, validFrom: de.valid_from, validTo: null, conditional: false, reviewStatus: de.review_status });
