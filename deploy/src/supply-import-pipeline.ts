@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
 import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { FIELD_PATH_METADATA, guardedItem } from '@vat/platform/input-guard';
 import { ImportLineReader, type ImportFormat, type ImportLine, type LineError } from './supply-import-records';
 
 /** Sends one batch to the ledger; resolves with `created` per event, in order. */
@@ -58,12 +59,16 @@ export function isTransient(err: unknown): boolean {
 /** The items a refused batch names (invalid items, or event_ids committed with other content). */
 function refusedItems(err: unknown): { index: number; error: LineError }[] | undefined {
   if (!(err instanceof ConnectError) || (err.code !== Code.InvalidArgument && err.code !== Code.AlreadyExists)) return undefined;
+  // The input guard names the item by its path (events[3].product_reference).
+  const info = err.findDetails(ErrorInfoSchema)[0];
+  const guarded = guardedItem(info?.metadata[FIELD_PATH_METADATA], 'events');
+  if (guarded) return [{ index: guarded.index, error: { field: guarded.field, error: info?.reason ?? `invalid_${guarded.field}`, detail: `${guarded.field} must not contain control characters.` } }];
   const items = err.findDetails(SupplyEventRejectionsSchema).flatMap((d) => d.items);
   if (!items.length) return undefined;
   return items.map((i) => ({ index: i.index, error: { field: i.field ?? null, error: i.error, detail: i.detail } }));
 }
 
-/** A refusal of the request as a whole that names no item (e.g. a control character in some field). */
+/** A refusal of the request as a whole that names no item (bisected down to its line). */
 function refusedWithoutItems(err: unknown): LineError | undefined {
   if (!(err instanceof ConnectError) || err.code !== Code.InvalidArgument) return undefined;
   const reason = err.findDetails(ErrorInfoSchema)[0]?.reason ?? 'invalid_request';

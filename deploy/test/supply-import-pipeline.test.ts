@@ -81,6 +81,22 @@ describe('importSupplyEvents (a fake ledger)', () => {
     expect(r.rejections).toEqual([{ line: 13, event_id: 'e-13', errors: [{ field: 'product_reference', error: 'invalid_product_reference', detail: expect.stringContaining('control') }] }]);
   });
 
+  it('a refusal naming the item by its path (the input guard) rejects that line without halving', async () => {
+    const inner = fakeLedger();
+    const sizes: number[] = [];
+    const commit: CommitBatch = async (events) => {
+      sizes.push(events.length);
+      const at = events.findIndex((e) => e.eventId === 'e-13');
+      if (at >= 0) throw new ConnectError(`events[${at}].product_reference must not contain control characters.`, Code.InvalidArgument, undefined, [{ desc: ErrorInfoSchema, value: { reason: 'invalid_product_reference', domain: 'vat', metadata: { field_path: `events[${at}].product_reference` } } }]);
+      return inner.commit(events);
+    };
+    const r = await importSupplyEvents({ file: file(40), format: 'ndjson', commit, integrationOwned: owned, batchSize: 16 });
+    expect(r.stats).toMatchObject({ committed: 39, rejected: 1, failed: 0 });
+    expect(r.rejections).toEqual([{ line: 13, event_id: 'e-13', errors: [{ field: 'product_reference', error: 'invalid_product_reference', detail: expect.stringContaining('control') }] }]);
+    // 16 refused, the same 15 without line 13 committed; then 16 and 8: no halving
+    expect([...sizes].sort((a, b) => a - b)).toEqual([8, 15, 16, 16]);
+  });
+
   it('a second run reports everything it committed before as skipped', async () => {
     const ledger = fakeLedger();
     const f = file(30);

@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { SupplyEventRejectionsSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { FIELD_PATH_METADATA } from '@vat/platform/input-guard';
 import { metadataOf, reasonOf } from '@vat/platform/rpc-errors';
 import { isDatabaseUnavailable } from '@vat/platform/db-faults';
 
@@ -53,7 +54,9 @@ export function httpErrorFromConnect(err: ConnectError): HttpError {
   if (status >= 500 && status !== 503 && status !== 501) return new HttpError(500, 'internal_error', 'The server failed to process the request.');
   const code = reasonOf(err) ?? DEFAULT_CODE_BY_STATUS[status] ?? 'internal_error';
   if (status === 503) return new HttpError(503, code === 'unavailable' ? 'service_unavailable' : code, 'A backing service is temporarily unavailable; retry with the same request.');
-  return new HttpError(status, code, err.rawMessage, { ...metadataOf(err), ...itemErrorsOf(err) });
+  // The input guard's field path only routes a batch refusal to its item (supply events); not a body field.
+  const { [FIELD_PATH_METADATA]: _path, ...metadata } = metadataOf(err);
+  return new HttpError(status, code, err.rawMessage, { ...metadata, ...itemErrorsOf(err) });
 }
 
 /** Per-item refusals of a batch (supply events) as the documented `errors` list of the body. */

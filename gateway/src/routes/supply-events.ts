@@ -1,6 +1,9 @@
 import type { Clients } from '@vat/platform/clients';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { SUPPLY_EVENT_FIELDS, supplyEventInput, type SupplyEventItemError } from '@vat/platform/supply-event-json';
+import { ConnectError } from '@connectrpc/connect';
+import { FIELD_PATH_METADATA, guardedItem } from '@vat/platform/input-guard';
+import { metadataOf, reasonOf } from '@vat/platform/rpc-errors';
 import { HttpError } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
@@ -80,7 +83,14 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
           }
         });
         if (errors.length) throw new HttpError(400, 'invalid_supply_events', `${new Set(errors.map((e) => e.index)).size} of ${list.length} events are invalid; nothing was stored.`, { errors });
-        const res = await clients.ledger.commitSupplyEvents({ events }, call);
+        const res = await clients.ledger.commitSupplyEvents({ events }, call).catch((err: unknown) => {
+          // The service's input guard names the item by its path (events[3].product_reference): list it like any item error.
+          const item = err instanceof ConnectError ? guardedItem(metadataOf(err)[FIELD_PATH_METADATA], 'events') : undefined;
+          if (!item || !(err instanceof ConnectError)) throw err;
+          const error = reasonOf(err) ?? `invalid_${item.field}`;
+          const only = { index: item.index, event_id: events[item.index]?.eventId ?? null, field: item.field, error, detail: `${item.field} must not contain control characters.` };
+          throw new HttpError(400, 'invalid_supply_events', `1 of ${list.length} events is invalid; nothing was stored.`, { errors: [only] });
+        });
         const created = res.items.filter((i) => i.created).length;
         reply.status(created > 0 ? 201 : 200);
         if (!isBatch) return supplyEventJson(res.items[0]!.event!);

@@ -205,13 +205,14 @@ describe.skipIf(!backends.ok)('supply events over REST (PostgreSQL)', () => {
     }
   });
 
-  it('control characters in any field refuse the request before the ledger (400 invalid_<field>)', async () => {
+  it('control characters in any field refuse the request before the ledger (400, the item named like any item error)', async () => {
     const before = await stored();
     const r = await post({ events: [{ ...SALE, event_id: 'ctl-1' }, { ...SALE, event_id: 'ctl-2', product_reference: 'a\u0000b' }] });
-    expect([r.statusCode, r.json().error]).toEqual([400, 'invalid_product_reference']);
+    expect([r.statusCode, r.json().error]).toEqual([400, 'invalid_supply_events']);
+    expect(r.json().errors).toEqual([{ index: 1, event_id: 'ctl-2', field: 'product_reference', error: 'invalid_product_reference', detail: 'product_reference must not contain control characters.' }]);
     // a lone surrogate is not text either (it used to reach the digest and answer 500)
     const surrogate = await post({ ...SALE, event_id: 'ctl-3', order_reference: 'a\ud800b' });
-    expect([surrogate.statusCode, surrogate.json().error]).toEqual([400, 'invalid_order_reference']);
+    expect([surrogate.statusCode, surrogate.json().error, surrogate.json().errors[0].error]).toEqual([400, 'invalid_supply_events', 'invalid_order_reference']);
     expect(await stored()).toBe(before);
   });
 
