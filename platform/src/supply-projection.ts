@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
-import type { Subscription } from './bus';
+import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
 import { freshEvents } from './inbox';
 
@@ -107,20 +107,29 @@ function applySql(schema: string): string {
     on conflict (account_id) do update set applied = "${schema}".supply_projection_position.applied + excluded.applied`;
 }
 
+/**
+ * Applies one batch to `schema`'s projection through `db` (a pool, or a transaction's client when a
+ * service adds its own effects to the same transaction). Returns the decoded events of the batch.
+ */
+export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'query'>, schema: string, durable: string, batch: BusMessage[]): Promise<DecodedSupply[]> {
+  const decoded = batch.map((msg) => {
+    const ev = decodeEvent(SupplyCommittedSchema, msg.data);
+    return { messageId: ev.eventId || msg.id, event: ev.supplyEvent };
+  });
+  const rows = decoded.flatMap(({ messageId, event }) => (event ? [{ message_id: messageId, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(event)])) }] : []));
+  await db.query(applySql(schema), [decoded.map((d) => d.messageId), durable, JSON.stringify(rows)]);
+  return decoded;
+}
+
+export type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
+
 /** The durable consumer that keeps `schema`'s projection of the ledger, a batch per statement. */
 export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
-  const sql = applySql(schema);
   return {
     durable,
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
-      const rows = batch.flatMap((msg) => {
-        const ev = decodeEvent(SupplyCommittedSchema, msg.data);
-        if (!ev.supplyEvent) return [];
-        const e = ev.supplyEvent;
-        return [{ message_id: ev.eventId || msg.id, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(e)])) }];
-      });
-      await pool.query(sql, [batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).eventId || m.id), durable, JSON.stringify(rows)]);
+      await applySupplyProjection(pool, schema, durable, batch);
     },
   };
 }

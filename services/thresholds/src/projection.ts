@@ -1,0 +1,43 @@
+import type { Subscription } from '@vat/platform/bus';
+import { subjectOf } from '@vat/platform/events';
+import { applySupplyProjection } from '@vat/platform/supply-projection';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import type { ThresholdsDeps } from './context';
+
+export const PROJECTION_DURABLE = 'thresholds-supply-projection';
+/** The inbox name of the Article 59c effects (running totals, crossings, notifications). */
+export const ARTICLE59C_CONSUMER = 'thresholds-article59c';
+
+/**
+ * The thresholds projection of `SupplyCommitted`: in one transaction per batch, the facts and position
+ * (the platform projection), then, for ids never seen by the Article 59c inbox, the running totals, the
+ * immutable crossing and the notifications. A redelivered batch finds every id in both inboxes.
+ */
+export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription {
+  return {
+    durable: PROJECTION_DURABLE,
+    subjects: [subjectOf(SupplyCommittedSchema)],
+    handler: async (batch) => {
+      const release = await deps.releases.current();
+      const client = await deps.pool.connect();
+      try {
+        await client.query('begin');
+        const decoded = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
+        const fresh = await deps.article59c.freshIds(client, decoded.map((d) => d.messageId), ARTICLE59C_CONSUMER);
+        const seen = new Set<string>();
+        const events = decoded.flatMap((d) => {
+          if (!d.event || !fresh.has(d.messageId) || seen.has(d.messageId)) return [];
+          seen.add(d.messageId);
+          return [d.event];
+        });
+        await deps.article59c.applyEvents(client, events, release, deps.now());
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
