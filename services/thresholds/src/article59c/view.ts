@@ -1,0 +1,41 @@
+import type { Principal } from '@vat/platform/principal';
+import { principalHeaders } from '@vat/platform/principal';
+import type { ThresholdsDeps } from '../context';
+import type { ProfileDefaults } from './classify';
+import { thresholdStatus, type ThresholdStatusView } from './status';
+import { summarizeYear } from './summarize';
+
+/**
+ * The account's Article 59c view as of the end of `cutoffDay` (UTC): the running totals of the cutoff year and
+ * the one before, source-profile defaults (calculation's `ListSources`) for facts an event lacks, the stored
+ * crossings and the ledger position. Reads a bounded set of rows; never the year's events.
+ */
+export async function article59cView(deps: ThresholdsDeps, principal: Principal, cutoffDay: string): Promise<ThresholdStatusView> {
+  const year = Number(cutoffDay.slice(0, 4));
+  const years = [year, year - 1];
+  const call = { headers: principalHeaders(principal) };
+  const [release, position, head, buckets, crossings, sources] = await Promise.all([
+    deps.releases.current(),
+    deps.article59c.position(principal.accountId),
+    deps.clients.ledger.getLedgerHead({}, call).then((r) => r.sequence),
+    deps.article59c.buckets(principal.accountId, years),
+    deps.article59c.crossings(principal.accountId, years),
+    deps.clients.sources.listSources({}, call),
+  ]);
+  const defaults = new Map<string, ProfileDefaults>();
+  for (const p of sources.items) defaults.set(p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry });
+  const defaultsFor = (sourceId: string | null) => (sourceId === null ? undefined : defaults.get(sourceId));
+  const lookup = (c: string) => release.thresholds.get(c);
+  const cutoffEnd = Date.parse(`${cutoffDay}T23:59:59.999Z`);
+  const proven = (y: number) => crossings.find((c) => c.year === y && Date.parse(c.occurredAt) <= cutoffEnd);
+  return thresholdStatus({
+    currentYear: year,
+    current: summarizeYear(year, buckets, defaultsFor, lookup, cutoffDay),
+    preceding: summarizeYear(year - 1, buckets, defaultsFor, lookup, cutoffDay),
+    crossings: { current: proven(year), preceding: proven(year - 1) },
+    releaseVersion: release.version,
+    thresholdOf: lookup,
+    ledgerPosition: position,
+    ledgerHead: head,
+  });
+}
