@@ -334,13 +334,15 @@ export class Article59cRepository {
   }
 
   /**
-   * From the events' own facts (no profile defaults): when the year's counted total reaches the warning band
-   * or passes the threshold and that mark is not yet stored, walks the year's events once to find the event
-   * that first reached it, and stores the notification(s) and the immutable crossing (each at most once).
+   * From the events' own facts (no profile defaults): when the year's counted sales reach the warning band
+   * and a mark is not yet stored, walks the year's events in tax-point order to find the event that first
+   * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
    */
   private async recordMarks(db: Db, accountId: bigint, year: number, release: ThresholdRelease, now: Date): Promise<void> {
     const lookup = (c: string) => release.thresholds.get(c);
-    const summary = summarizeYear(year, await this.buckets(accountId, [year], db), () => undefined, lookup, '9999-12-31');
+    // Sales only: a crossing reached mid-year and undone by later refunds must still be found.
+    const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.facts.eventClass === 'sale');
+    const summary = summarizeYear(year, sales, () => undefined, lookup, '9999-12-31');
     if (summary.establishments.size !== 1) return;
     const establishment = [...summary.establishments][0]!;
     const t = lookup(establishment);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
-import { loadShippedRelease, parseRelease, ReleaseRejected, type ThresholdRelease } from '../article59c/release';
+import { readFileSync } from 'node:fs';
+import { parseRelease, RELEASE_URL, ReleaseRejected, type ThresholdRelease } from '../article59c/release';
 
 const RELEASES = '"thresholds".article59c_release';
 
@@ -22,7 +23,7 @@ export async function importRelease(pool: pg.Pool, raw: unknown, now: Date): Pro
   return release;
 }
 
-export const seedArticle59cRelease = (pool: pg.Pool, now: Date) => importRelease(pool, loadShippedRelease(), now);
+export const seedArticle59cRelease = (pool: pg.Pool, now: Date) => importRelease(pool, JSON.parse(readFileSync(RELEASE_URL, 'utf8')), now);
 
 /** The release in force (the newest stored), re-read at most every `recheckMs`. */
 export class ReleaseStore {
