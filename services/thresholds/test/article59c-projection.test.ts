@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { SupplyEventSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
+import type { BusMessage } from '@vat/platform/bus';
+import { requireBackends } from '../../../test/support/env';
+import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
+import { loadShippedRelease } from '../src/article59c/release';
+import type { ThresholdsDeps } from '../src/context';
+import { thresholdsProjectionConsumer } from '../src/projection';
+import { importRelease } from '../src/repositories/releases';
+
+const backends = await requireBackends(['postgres']);
+
+/** A B2C goods sale from DE to FR in EUR (DE threshold EUR 10,000 = 1,000,000 cents). */
+function message(accountId: bigint, sequence: number, eventId: string, occurredAt: string, net: bigint, over: Record<string, unknown> = {}): BusMessage {
+  const supplyEvent = create(SupplyEventSchema, {
+    id: randomUUID(),
+    accountId,
+    sequence: BigInt(sequence),
+    recordedAt: new Date(Date.UTC(2026, 10, 1, 0, 0, sequence)).toISOString(),
+    eventId,
+    eventType: 'sale',
+    occurredAt,
+    supplyKind: 'goods',
+    customerType: 'b2c',
+    countryOfConsumption: 'FR',
+    dispatchCountry: 'DE',
+    supplierEstablishmentCountry: 'DE',
+    currency: 'EUR',
+    netAmountMinor: net,
+    vatAmountMinor: (net * 2000n) / 10000n,
+    vatRateBps: 2000,
+    rateCategory: 'standard',
+    classificationStatus: 'classified',
+    ...over,
+  });
+  const id = randomUUID();
+  return { id, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: id, supplyEvent })) };
+}
+
+describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', () => {
+  let h: ServiceHarness<ThresholdsDeps>;
+  const q = async (sql: string, params: unknown[] = []) => (await h.deps.pool.query(sql, params)).rows;
+
+  beforeAll(async () => {
+    h = await startServiceHarness<ThresholdsDeps>('thresholds');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('notifications, the crossing and the running totals are applied exactly once when batches are redelivered', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9001n;
+    // 400,000 + 500,000 = 900,000 (warning band at e2) + 200,000 = 1,100,000 (crossing at e3)
+    const batch = [message(acct, 1, 'e1', '2026-01-10T00:00:00.000Z', 400_000n), message(acct, 2, 'e2', '2026-02-10T00:00:00.000Z', 500_000n), message(acct, 3, 'e3', '2026-03-10T00:00:00.000Z', 200_000n)];
+    await consumer.handler(batch);
+    await consumer.handler(batch); // a whole redelivery
+    await consumer.handler([batch[2]!, batch[0]!, batch[2]!]); // a partial one, with an id repeated inside the batch
+    const notes = await q(`select kind, event_id, cumulative_minor::text as c from thresholds.threshold_notification where account_id = $1 order by id`, [acct.toString()]);
+    expect(notes).toEqual([
+      { kind: 'article_59c_warning_band_entered', event_id: 'e2', c: '900000' },
+      { kind: 'article_59c_threshold_crossed', event_id: 'e3', c: '1100000' },
+    ]);
+    const crossing = await q(`select event_id, cumulative_minor::text as c, sequence::text as s from thresholds.article59c_crossing where account_id = $1`, [acct.toString()]);
+    expect(crossing).toEqual([{ event_id: 'e3', c: '1100000', s: '3' }]);
+    const totals = await q(`select sum(event_count)::text as n, sum(net_minor)::text as net from thresholds.article59c_bucket where account_id = $1`, [acct.toString()]);
+    expect(totals).toEqual([{ n: '3', net: '1100000' }]);
+    expect(await q(`select applied::text from thresholds.supply_projection_position where account_id = $1`, [acct.toString()])).toEqual([{ applied: '3' }]);
+  });
+
+  it('the stored crossing is immutable in the database and stays when a later refund reduces the total', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9001n;
+    await consumer.handler([message(acct, 4, 'r1', '2026-04-10T00:00:00.000Z', -300_000n, { eventType: 'refund', originalEventId: 'e2' })]);
+    expect(await q(`select event_id from thresholds.article59c_crossing where account_id = $1`, [acct.toString()])).toEqual([{ event_id: 'e3' }]);
+    expect(await q(`select sum(net_minor)::text as net from thresholds.article59c_bucket where account_id = $1`, [acct.toString()])).toEqual([{ net: '800000' }]);
+    await expect(h.deps.pool.query(`update thresholds.article59c_crossing set cumulative_minor = 0 where account_id = $1`, [acct.toString()])).rejects.toThrow(/immutable/);
+    await expect(h.deps.pool.query(`delete from thresholds.article59c_crossing where account_id = $1`, [acct.toString()])).rejects.toThrow(/immutable/);
+  });
+
+  it('a correction received before its original waits as unresolved, then moves to the original year when the sale arrives', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9002n;
+    // the refund (2026) of a 2025 sale arrives first: unresolved in 2026
+    await consumer.handler([message(acct, 1, 'r-early', '2026-01-05T00:00:00.000Z', -100_000n, { eventType: 'refund', originalEventId: 'sale-2025' })]);
+    expect(await q(`select year, link_state, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 and event_count <> 0`, [acct.toString()])).toEqual([{ year: 2026, link_state: 'missing', n: '-100000' }]);
+    await consumer.handler([message(acct, 2, 'sale-2025', '2025-12-20T00:00:00.000Z', 500_000n)]);
+    const rows = await q(`select year, event_class, link_state, event_count::text as c, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 and event_count <> 0 order by event_class`, [acct.toString()]);
+    expect(rows).toEqual([
+      { year: 2025, event_class: 'correction', link_state: 'linked', c: '1', n: '-100000' },
+      { year: 2025, event_class: 'sale', link_state: 'none', c: '1', n: '500000' },
+    ]);
+    expect(await q(`select count(*)::int as n from thresholds.article59c_pending_correction where account_id = $1`, [acct.toString()])).toEqual([{ n: 0 }]);
+  });
+
+  it('a release that lacks any Member State is rejected before it is stored (never selectable)', async () => {
+    const doc = loadShippedRelease().document;
+    const partial = { ...doc, release_version: 'partial-de-only', member_states: doc.member_states.filter((r) => r.country === 'DE') };
+    await expect(importRelease(h.deps.pool, partial, new Date())).rejects.toThrow(/complete EU-27/);
+    expect(await q(`select version from thresholds.article59c_release where version = 'partial-de-only'`)).toEqual([]);
+    expect((await h.deps.releases.current()).version).toBe(doc.release_version);
+    // a stored release version cannot change
+    await expect(importRelease(h.deps.pool, { ...doc, legal_basis: 'changed' }, new Date())).rejects.toThrow(/already stored/);
+    await expect(h.deps.pool.query(`delete from thresholds.article59c_release`)).rejects.toThrow(/immutable/);
+  });
+});
