@@ -46,7 +46,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
   let h: Harness;
   const k: Record<string, string> = {};
 
-  const req = (key: string | undefined, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  const req = (key: string | undefined, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
     h.inject({ method, url, headers: { ...(key ? { 'x-api-key': key } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
   const status = async (key: string) => {
     const r = await req(key, 'GET', '/v1/compliance/threshold-status');
@@ -78,6 +78,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['aLegacy', 'thr-a', 'legacy', true],
       ['b', 'thr-b', 'full', false],
       ['c', 'thr-c', 'full', false],
+      ['d', 'thr-d', 'full', false],
     ] as const) {
       k[name] = (await h.key(account, scope, legacy)).key;
     }
@@ -200,6 +201,29 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     const s = await caughtUp(k.c!, 2);
     expect(s).toMatchObject({ checks: [], unconverted_currencies: ['PLN'], eur_only: true, evidence_status: 'incomplete_evidence' });
     expectError(await check(k.c!, { threshold_type: 'oss' }), 422, 'article_59c_evidence_incomplete');
+  });
+
+  it('source-profile defaults apply only where the event lacks the fact; changing a default recomputes a successor view', async () => {
+    const created = await req(k.d!, 'POST', '/v1/sources', { source_key: 'shop-de', display_name: 'DE shop', channel_type: 'owned_store', supplier_establishment_country: 'DE', dispatch_country: 'DE' });
+    expect(created.statusCode, created.body).toBe(201);
+    // two events lacking establishment and dispatch (defaults DE/DE → counted); one states dispatch FR itself
+    // (the event wins over the default: FR → FR is a local supply, excluded as domestic).
+    await commit(k.d!, [
+      sale('d1', `${Y}-01-15`, 300000, { supplier_establishment_country: undefined, dispatch_country: undefined, source_id: 'shop-de' }),
+      sale('d2', `${Y}-01-16`, 300000, { supplier_establishment_country: undefined, dispatch_country: undefined, source_id: 'shop-de' }),
+      sale('d3', `${Y}-01-17`, 50000, { supplier_establishment_country: undefined, dispatch_country: 'FR', source_id: 'shop-de' }),
+    ]);
+    const s = await caughtUp(k.d!, 3);
+    expect(s).toMatchObject({ evidence_status: 'resolved', issues: ['profile_default_applied'] });
+    expect(s.checks[0]).toMatchObject({ establishment_country: 'DE', current_minor: 600000 });
+    expect(s.current_year_coverage).toContainEqual({ reason: 'counted', disposition: 'counted', evidence_quality: 'profile_default_applied', materiality: 'immaterial', currency: 'EUR', event_count: 2, net_minor: 600000 });
+    expect(s.current_year_coverage).toContainEqual({ reason: 'domestic', disposition: 'excluded', evidence_quality: 'profile_default_applied', materiality: 'immaterial', currency: 'EUR', event_count: 1, net_minor: 50000 });
+    // the default moves to FR: the defaulted sales become domestic (FR → FR) in the successor view; the ledger is untouched.
+    const patched = await req(k.d!, 'PATCH', `/v1/sources/${created.json().id}`, { supplier_establishment_country: 'FR', dispatch_country: 'FR' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const after = await status(k.d!);
+    expect(after.checks[0]).toMatchObject({ establishment_country: 'FR', current_minor: 0 });
+    expect(after.ledger_head).toBe(3);
   });
 
   it('IOSS: one consignment against EUR 150 (150.00 within with warning, 150.01 exceeded), no aggregation', async () => {

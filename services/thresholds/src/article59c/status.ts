@@ -114,7 +114,7 @@ export function thresholdStatus(i: StatusInput): ThresholdStatusView {
   let evidence: 'resolved' | 'incomplete_evidence' | 'conflicting_evidence' | 'not_applicable';
   if (establishments.size > 1) evidence = 'conflicting_evidence';
   else if (blocking || lagging) evidence = 'incomplete_evidence';
-  else if (establishments.size === 0) evidence = 'not_applicable';
+  else if (establishments.size === 0 || !isMemberState([...establishments][0])) evidence = 'not_applicable';
   else evidence = 'resolved';
   const thresholdEvidence = { resolved: 'complete', incomplete_evidence: 'incomplete', conflicting_evidence: 'conflicting', not_applicable: 'not_applicable' }[evidence];
 

@@ -12,8 +12,9 @@ export type YearSummary = {
   excludedCount: bigint;
   blockingCount: bigint;
   countedCount: bigint;
-  /** Net counted amount, per establishment State (several States = conflicting sole-establishment evidence). */
+  /** Net counted amount, per establishment State. */
   countedByEstablishment: Map<string, bigint>;
+  /** Every establishment State the candidates state or default to (several = conflicting sole-establishment evidence). */
   establishments: Set<string>;
   unconvertedCurrencies: Set<string>;
   coverage: CoverageRow[];
@@ -51,7 +52,7 @@ export function summarizeYear(
     if (c.disposition === 'excluded') s.excludedCount += b.eventCount;
     if (c.disposition === 'unresolved') s.blockingCount += b.eventCount;
     if (c.reason === 'currency_not_threshold_currency') s.unconvertedCurrencies.add(b.facts.currency);
-    if (c.disposition !== 'excluded' && c.establishment !== null) s.establishments.add(c.establishment);
+    if (c.establishment !== null) s.establishments.add(c.establishment);
     if (c.disposition === 'counted') {
       s.countedCount += b.eventCount;
       s.countedByEstablishment.set(c.establishment!, (s.countedByEstablishment.get(c.establishment!) ?? 0n) + b.netMinor);

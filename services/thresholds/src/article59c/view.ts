@@ -14,12 +14,10 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
   const year = Number(cutoffDay.slice(0, 4));
   const years = [year, year - 1];
   const call = { headers: principalHeaders(principal) };
-  const [release, position, head, buckets, crossings, sources] = await Promise.all([
+  const [release, { position, buckets, crossings }, head, sources] = await Promise.all([
     deps.releases.current(),
-    deps.article59c.position(principal.accountId),
+    deps.article59c.snapshot(principal.accountId, years),
     deps.clients.ledger.getLedgerHead({}, call).then((r) => r.sequence),
-    deps.article59c.buckets(principal.accountId, years),
-    deps.article59c.crossings(principal.accountId, years),
     deps.clients.sources.listSources({}, call),
   ]);
   const defaults = new Map<string, ProfileDefaults>();

@@ -217,10 +217,31 @@ export class Article59cRepository {
     return res.rows.map(crossingOfRow);
   }
 
-  /** The account's projection position (events applied), read in the same snapshot as nothing else: one row. */
-  async position(accountId: bigint): Promise<bigint> {
-    const res = await this.pool.query(`select applied::text from ${S}.supply_projection_position where account_id = $1`, [accountId.toString()]);
+  /** The account's projection position (events applied). */
+  async position(accountId: bigint, db: Db = this.pool): Promise<bigint> {
+    const res = await db.query(`select applied::text from ${S}.supply_projection_position where account_id = $1`, [accountId.toString()]);
     return res.rows[0] ? BigInt(res.rows[0].applied) : 0n;
+  }
+
+  /**
+   * Position, running totals and crossings of `years` read in one repeatable-read snapshot, so the totals
+   * are exactly those of the position they report (a batch commits all three together).
+   */
+  async snapshot(accountId: bigint, years: number[]): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin isolation level repeatable read read only');
+      const position = await this.position(accountId, client);
+      const buckets = await this.buckets(accountId, years, client);
+      const crossings = await this.crossings(accountId, years, client);
+      await client.query('commit');
+      return { position, buckets, crossings };
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** Records `ids` in the Article 59c inbox and returns those never seen before. */
@@ -253,7 +274,9 @@ export class Article59cRepository {
     const byAccount = new Map<string, RawFacts[]>();
     for (const e of events) {
       const raw = rawOfEvent(e);
-      byAccount.set(raw.accountId, [...(byAccount.get(raw.accountId) ?? []), raw]);
+      const list = byAccount.get(raw.accountId) ?? [];
+      list.push(raw);
+      byAccount.set(raw.accountId, list);
     }
     for (const [accountId, raws] of byAccount) {
       const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
@@ -262,21 +285,17 @@ export class Article59cRepository {
         add(accountId, facts, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
         if (facts.linkState === 'missing' && raw.originalEventId !== null) pending.push({ factId: raw.factId, accountId, originalEventId: raw.originalEventId, key: bucketKeyOf(facts, raw.occurredAt.slice(0, 10)) });
       }
-      // Corrections that arrived before these sales: out of their "missing" bucket, into the linked (or invalid) one.
-      const sales = raws.filter((r) => r.eventType === 'sale');
-      if (sales.length > 0) {
-        const moved = await db.query(
-          `delete from ${S}.article59c_pending_correction p using ${S}.supply_fact f
-           where p.account_id = $1 and p.original_event_id = any($2::text[]) and f.id = p.fact_id returning p.bucket_key, ${factColumns('f')}`,
-          [accountId, sales.map((s) => s.eventId)],
-        );
-        const saleOf = new Map(sales.map((s) => [s.eventId, { eventType: s.eventType, occurredAt: s.occurredAt, countryOfConsumption: s.countryOfConsumption, currency: s.currency }]));
-        for (const row of moved.rows) {
-          const raw = rawOfRow(row);
-          const oldFacts = candidateOf(raw, undefined);
-          add(accountId, oldFacts, raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor);
-          add(accountId, candidateOf(raw, saleOf.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
-        }
+      // Corrections that arrived before their original: out of the "missing" bucket, into the linked (or invalid) one.
+      const moved = await db.query(
+        `delete from ${S}.article59c_pending_correction p using ${S}.supply_fact f
+         where p.account_id = $1 and p.original_event_id = any($2::text[]) and f.id = p.fact_id returning p.bucket_key, ${factColumns('f')}`,
+        [accountId, raws.map((r) => r.eventId)],
+      );
+      const arrived = new Map(raws.map((r) => [r.eventId, { eventType: r.eventType, occurredAt: r.occurredAt, countryOfConsumption: r.countryOfConsumption, currency: r.currency }]));
+      for (const row of moved.rows) {
+        const raw = rawOfRow(row);
+        add(accountId, candidateOf(raw, undefined), raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor);
+        add(accountId, candidateOf(raw, arrived.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
       }
     }
     await this.upsertBuckets(db, [...deltas.values()]);
