@@ -79,6 +79,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['b', 'thr-b', 'full', false],
       ['c', 'thr-c', 'full', false],
       ['d', 'thr-d', 'full', false],
+      ['e', 'thr-e', 'full', false],
     ] as const) {
       k[name] = (await h.key(account, scope, legacy)).key;
     }
@@ -224,6 +225,32 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     const after = await status(k.d!);
     expect(after.checks[0]).toMatchObject({ establishment_country: 'FR', current_minor: 0 });
     expect(after.ledger_head).toBe(3);
+  });
+
+  it('a previous-year crossing: the current year is exceeded through the preceding year', async () => {
+    // preceding year: 700,000 + 500,000 = 1,200,000 > 1,000,000 → crossing at pe2; current year 100,000 (10 %).
+    await commit(k.e!, [sale('pe1', `${P}-03-01`, 700000), sale('pe2', `${P}-10-01`, 500000), sale('ce1', `${Y}-01-20`, 100000)]);
+    const s = await caughtUp(k.e!, 3);
+    expect(s.checks[0]).toMatchObject({
+      current_minor: 100000,
+      previous_year_minor: 1200000,
+      current_comparison: 'at_or_below',
+      previous_comparison: 'above',
+      historical_crossing_proven: true,
+      current_year_crossing: null,
+      treatment_triggers: ['threshold_exceeded_preceding_year'],
+      primary_treatment_driver: 'threshold_exceeded_preceding_year',
+      remaining_minor: 0,
+      percentage_used: 10,
+    });
+    expect(s.checks[0].preceding_year_crossing).toMatchObject({ year: P, event_id: 'pe2', cumulative_minor: 1200000 });
+    const r = await check(k.e!, { threshold_type: 'oss' });
+    expect(r.json()).toMatchObject({ exceeded: true, warning: false, previous_comparison: 'above', current_minor: 100000 });
+    const notes = (await req(k.e!, 'GET', '/v1/compliance/notifications')).json().items as Json[];
+    expect(notes.map((n) => [n.kind, n.year, n.event_id])).toEqual([
+      ['article_59c_warning_band_entered', P, 'pe2'],
+      ['article_59c_threshold_crossed', P, 'pe2'],
+    ]);
   });
 
   it('IOSS: one consignment against EUR 150 (150.00 within with warning, 150.01 exceeded), no aggregation', async () => {
