@@ -306,8 +306,13 @@ export class Article59cRepository {
         [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
       );
     }
+    // Only a year that gained counted sales (by the events' own facts) can newly reach a mark.
+    const lookup = (c: string) => release.thresholds.get(c);
     const touched = new Map<string, Set<number>>();
-    for (const d of deltas.values()) touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
+    for (const d of deltas.values()) {
+      if (d.facts.eventClass !== 'sale' || d.net <= 0n || classifyCandidate(d.facts, undefined, lookup).disposition !== 'counted') continue;
+      touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
+    }
     for (const [accountId, years] of touched) for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now);
   }
 
@@ -358,6 +363,13 @@ export class Article59cRepository {
    * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
    */
   private async recordMarks(db: Db, accountId: bigint, year: number, release: ThresholdRelease, now: Date): Promise<void> {
+    const stored = await db.query(
+      `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
+       union all select 'crossing' from ${S}.article59c_crossing where account_id = $1 and year = $2`,
+      [accountId.toString(), year],
+    );
+    const have = new Set(stored.rows.map((r) => r.kind as string));
+    if (have.has(NOTIFICATION_KINDS.warning) && have.has('crossing')) return;
     const lookup = (c: string) => release.thresholds.get(c);
     // Sales only: a crossing reached mid-year and undone by later refunds must still be found.
     const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.facts.eventClass === 'sale');
@@ -367,12 +379,6 @@ export class Article59cRepository {
     const t = lookup(establishment);
     const total = summary.countedByEstablishment.get(establishment) ?? 0n;
     if (!t || total * 100n < t.amountMinor * 90n) return;
-    const stored = await db.query(
-      `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
-       union all select 'crossing' from ${S}.article59c_crossing where account_id = $1 and year = $2`,
-      [accountId.toString(), year],
-    );
-    const have = new Set(stored.rows.map((r) => r.kind as string));
     const needWarning = !have.has(NOTIFICATION_KINDS.warning);
     const needCrossing = total > t.amountMinor && !have.has('crossing');
     if (!needWarning && !needCrossing) return;
