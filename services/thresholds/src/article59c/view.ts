@@ -16,7 +16,7 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
   const call = { headers: principalHeaders(principal) };
   const [release, { position, buckets, crossings }, head, sources] = await Promise.all([
     deps.releases.current(),
-    deps.article59c.snapshot(principal.accountId, years),
+    deps.article59c.snapshot(principal.accountId, years, cutoffDay),
     deps.clients.ledger.getLedgerHead({}, call).then((r) => r.sequence),
     deps.clients.sources.listSources({}, call),
   ]);

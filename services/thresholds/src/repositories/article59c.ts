@@ -124,6 +124,28 @@ export function bucketKeyOf(f: CandidateFacts, occurredOn: string): string {
 
 type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string };
 
+function bucketOfRow(r: Record<string, any>): Bucket {
+  return {
+    facts: {
+      eventClass: r.event_class,
+      linkState: r.link_state,
+      year: r.year,
+      supplyKind: r.supply_kind,
+      customerType: r.customer_type,
+      classificationStatus: r.classification_status,
+      countryOfConsumption: r.country_of_consumption,
+      dispatchCountry: r.dispatch_country,
+      supplierEstablishmentCountry: r.supplier_establishment_country,
+      currency: r.currency,
+      sourceId: r.source_id,
+    },
+    occurredOn: r.occurred_on,
+    eventCount: BigInt(r.event_count),
+    netMinor: BigInt(r.net_minor),
+    maxRecordedAt: iso(r.max_recorded_at),
+  };
+}
+
 function crossingOfRow(r: Record<string, any>): StoredCrossing {
   return {
     year: r.year,
@@ -179,33 +201,18 @@ export const NOTIFICATION_KINDS = { warning: 'article_59c_warning_band_entered',
 export class Article59cRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** The running-total rows of the account's `years` (bounded by days × distinct fact combinations). */
+  /** The running totals of the account's `years`, one row per distinct fact combination (days summed). */
   async buckets(accountId: bigint, years: number[], db: Db = this.pool): Promise<Bucket[]> {
     const res = await db.query(
-      `select year, occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
-        supplier_establishment_country, currency, source_id, event_count::text, net_minor::text, max_recorded_at
-       from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])`,
+      `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
+         dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
+         max(max_recorded_at) as max_recorded_at
+       from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])
+       group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
+         supplier_establishment_country, currency, source_id`,
       [accountId.toString(), years],
     );
-    return res.rows.map((r) => ({
-      facts: {
-        eventClass: r.event_class,
-        linkState: r.link_state,
-        year: r.year,
-        supplyKind: r.supply_kind,
-        customerType: r.customer_type,
-        classificationStatus: r.classification_status,
-        countryOfConsumption: r.country_of_consumption,
-        dispatchCountry: r.dispatch_country,
-        supplierEstablishmentCountry: r.supplier_establishment_country,
-        currency: r.currency,
-        sourceId: r.source_id,
-      },
-      occurredOn: r.occurred_on,
-      eventCount: BigInt(r.event_count),
-      netMinor: BigInt(r.net_minor),
-      maxRecordedAt: iso(r.max_recorded_at),
-    }));
+    return res.rows.map(bucketOfRow);
   }
 
   async crossings(accountId: bigint, years: number[], db: Db = this.pool): Promise<StoredCrossing[]> {
@@ -224,24 +231,32 @@ export class Article59cRepository {
   }
 
   /**
-   * Position, running totals and crossings of `years` read in one repeatable-read snapshot, so the totals
-   * are exactly those of the position they report (a batch commits all three together).
+   * Position, running totals (summed over days up to `cutoffDay`, so one row per distinct fact combination)
+   * and crossings of `years`, in one statement: one snapshot, so the totals are exactly those of the
+   * position reported (a batch commits all three together).
    */
-  async snapshot(accountId: bigint, years: number[]): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin isolation level repeatable read read only');
-      const position = await this.position(accountId, client);
-      const buckets = await this.buckets(accountId, years, client);
-      const crossings = await this.crossings(accountId, years, client);
-      await client.query('commit');
-      return { position, buckets, crossings };
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
+    const res = await this.pool.query(
+      `select
+         (select applied::text from ${S}.supply_projection_position where account_id = $1) as position,
+         (select coalesce(jsonb_agg(b), '[]'::jsonb) from (
+            select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
+              dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
+              max(max_recorded_at) as max_recorded_at
+            from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[]) and occurred_on <= $3
+            group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
+              supplier_establishment_country, currency, source_id) b) as buckets,
+         (select coalesce(jsonb_agg(c), '[]'::jsonb) from (
+            select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
+              establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])) c) as crossings`,
+      [accountId.toString(), years, cutoffDay],
+    );
+    const row = res.rows[0]!;
+    return {
+      position: row.position === null ? 0n : BigInt(row.position),
+      buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
+      crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
+    };
   }
 
   /** Records `ids` in the Article 59c inbox and returns those never seen before. */
