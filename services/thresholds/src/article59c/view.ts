@@ -14,14 +14,17 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
   const year = Number(cutoffDay.slice(0, 4));
   const years = [year, year - 1];
   const call = { headers: principalHeaders(principal) };
-  const [release, { position, buckets, crossings }, head, sources] = await Promise.all([
+  const [release, { position, buckets, crossings }, head] = await Promise.all([
     deps.releases.current(),
     deps.article59c.snapshot(principal.accountId, years, cutoffDay),
     deps.clients.ledger.getLedgerHead({}, call).then((r) => r.sequence),
-    deps.clients.sources.listSources({}, call),
   ]);
+  // Profiles are read only when some event lacks a fact a profile could supply.
+  const lacking = buckets.some((b) => b.facts.sourceId !== null && (b.facts.supplierEstablishmentCountry === null || (b.facts.supplyKind === 'goods' && b.facts.dispatchCountry === null)));
   const defaults = new Map<string, ProfileDefaults>();
-  for (const p of sources.items) defaults.set(p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry });
+  if (lacking) {
+    for (const p of (await deps.clients.sources.listSources({}, call)).items) defaults.set(p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry });
+  }
   const defaultsFor = (sourceId: string | null) => (sourceId === null ? undefined : defaults.get(sourceId));
   const lookup = (c: string) => release.thresholds.get(c);
   const cutoffEnd = Date.parse(`${cutoffDay}T23:59:59.999Z`);

@@ -313,7 +313,8 @@ export class Article59cRepository {
         add(accountId, candidateOf(raw, arrived.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
       }
     }
-    await this.upsertBuckets(db, [...deltas.values()]);
+    // One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows).
+    await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
     if (pending.length > 0) {
       await db.query(
         `insert into ${S}.article59c_pending_correction (fact_id, account_id, original_event_id, bucket_key)
