@@ -172,6 +172,14 @@ describe('crossing', () => {
     expect(ossCheck(statusOf([bucket(sale(), 899_999n)]).checks[0]!, true)).toMatchObject({ warning: false, percentageUsed: 89 });
   });
 
+  it('an establishment State without a reviewed threshold (not found in any source) is never compared', () => {
+    // CZ has no amount in the lookup: even a purely domestic CZ account gets no check entry.
+    const s = statusOf([bucket(sale({ supplierEstablishmentCountry: 'CZ', countryOfConsumption: 'CZ', dispatchCountry: 'CZ', currency: 'CZK' }), 100n)]);
+    expect(s).toMatchObject({ evidenceStatus: 'incomplete_evidence', checks: [], issues: ['threshold_unavailable'] });
+    const cross = statusOf([bucket(sale({ supplierEstablishmentCountry: 'CZ', dispatchCountry: 'CZ', currency: 'CZK' }), 100n)]);
+    expect(cross.currentYearCoverage[0]).toMatchObject({ reason: 'threshold_unavailable', disposition: 'unresolved' });
+  });
+
   it('several establishment States are conflicting sole-establishment evidence', () => {
     const s = statusOf([bucket(sale(), 100n), bucket(sale({ supplierEstablishmentCountry: 'FR', dispatchCountry: 'FR' }), 100n)]);
     expect(s).toMatchObject({ evidenceStatus: 'conflicting_evidence', article59cApplicabilityStatus: 'multiple_establishment_countries', checks: [] });

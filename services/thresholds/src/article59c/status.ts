@@ -115,15 +115,18 @@ export function thresholdStatus(i: StatusInput): ThresholdStatusView {
   if (establishments.size > 1) evidence = 'conflicting_evidence';
   else if (blocking || lagging) evidence = 'incomplete_evidence';
   else if (establishments.size === 0 || !isMemberState([...establishments][0])) evidence = 'not_applicable';
-  else evidence = 'resolved';
+  else if (i.thresholdOf([...establishments][0]!) === undefined) {
+    // The release has no reviewed amount for this State (never guessed): nothing can be compared.
+    evidence = 'incomplete_evidence';
+    issues.add('threshold_unavailable');
+  } else evidence = 'resolved';
   const thresholdEvidence = { resolved: 'complete', incomplete_evidence: 'incomplete', conflicting_evidence: 'conflicting', not_applicable: 'not_applicable' }[evidence];
 
   const proven = i.crossings.current ?? i.crossings.preceding;
   let entry: CheckEntry | undefined;
   if (evidence === 'resolved') {
     const country = [...establishments][0]!;
-    const t = i.thresholdOf(country);
-    if (t) entry = checkEntry(i, country, t, true);
+    entry = checkEntry(i, country, i.thresholdOf(country)!, true);
   } else if (proven) {
     const t = i.thresholdOf(proven.establishmentCountry);
     entry = checkEntry(i, proven.establishmentCountry, t ?? { currency: proven.currency, amountMinor: proven.thresholdMinor, scale: 2 }, false);
