@@ -322,11 +322,11 @@ export class Article59cRepository {
         [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
       );
     }
-    // Only a year that gained counted sales (by the events' own facts) can newly reach a mark.
+    // Only a year that gained a positive counted amount (by the events' own facts) can newly reach a mark.
     const lookup = (c: string) => release.thresholds.get(c);
     const touched = new Map<string, Set<number>>();
     for (const d of deltas.values()) {
-      if (d.facts.eventClass !== 'sale' || d.net <= 0n || classifyCandidate(d.facts, undefined, lookup).disposition !== 'counted') continue;
+      if (d.net <= 0n || classifyCandidate(d.facts, undefined, lookup).disposition !== 'counted') continue;
       touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
     }
     for (const [accountId, years] of touched) for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now);
@@ -387,8 +387,8 @@ export class Article59cRepository {
     const have = new Set(stored.rows.map((r) => r.kind as string));
     if (have.has(NOTIFICATION_KINDS.warning) && have.has('crossing')) return;
     const lookup = (c: string) => release.thresholds.get(c);
-    // Sales only: a crossing reached mid-year and undone by later refunds must still be found.
-    const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.facts.eventClass === 'sale');
+    // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
+    const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
     const summary = summarizeYear(year, sales, () => undefined, lookup, '9999-12-31');
     if (summary.establishments.size !== 1) return;
     const establishment = [...summary.establishments][0]!;
