@@ -246,6 +246,11 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(s.checks[0].preceding_year_crossing).toMatchObject({ year: P, event_id: 'pe2', cumulative_minor: 1200000 });
     const r = await check(k.e!, { threshold_type: 'oss' });
     expect(r.json()).toMatchObject({ exceeded: true, warning: false, previous_comparison: 'above', current_minor: 100000 });
+    // a cutoff in the preceding year makes it the current year of the check: 1,200,000, crossed at pe2 (1 October)
+    const inP = await check(k.e!, { threshold_type: 'oss', from: `${P}-01-01`, to: `${P}-12-31` });
+    expect(inP.json()).toMatchObject({ current_minor: 1200000, previous_year_minor: 0, exceeded: true, historical_crossing_proven: true, remaining_minor: 0, percentage_used: 120 });
+    const beforeCrossing = await check(k.e!, { threshold_type: 'oss', to: `${P}-09-30` });
+    expect(beforeCrossing.json()).toMatchObject({ current_minor: 700000, exceeded: false, warning: false, historical_crossing_proven: false, remaining_minor: 300000, percentage_used: 70 });
     const notes = (await req(k.e!, 'GET', '/v1/compliance/notifications')).json().items as Json[];
     expect(notes.map((n) => [n.kind, n.year, n.event_id])).toEqual([
       ['article_59c_warning_band_entered', P, 'pe2'],
