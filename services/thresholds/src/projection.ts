@@ -5,13 +5,11 @@ import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import type { ThresholdsDeps } from './context';
 
 export const PROJECTION_DURABLE = 'thresholds-supply-projection';
-/** The inbox name of the Article 59c effects (running totals, crossings, notifications). */
-export const ARTICLE59C_CONSUMER = 'thresholds-article59c';
 
 /**
- * The thresholds projection of `SupplyCommitted`: in one transaction per batch, the facts and position
- * (the platform projection), then, for ids never seen by the Article 59c inbox, the running totals, the
- * immutable crossing and the notifications. A redelivered batch finds every id in both inboxes.
+ * The thresholds projection of `SupplyCommitted`: in one transaction per batch, the inbox, facts and
+ * position (the platform projection), then, for the ids that inbox saw for the first time, the running
+ * totals, the immutable crossing and the notifications. A redelivered batch finds every id in the inbox.
  */
 export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription {
   return {
@@ -22,8 +20,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
       const client = await deps.pool.connect();
       try {
         await client.query('begin');
-        const decoded = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
-        const fresh = await deps.article59c.freshIds(client, decoded.map((d) => d.messageId), ARTICLE59C_CONSUMER);
+        const { decoded, fresh } = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
         const seen = new Set<string>();
         const events = decoded.flatMap((d) => {
           if (!d.event || !fresh.has(d.messageId) || seen.has(d.messageId)) return [];

@@ -259,15 +259,6 @@ export class Article59cRepository {
     };
   }
 
-  /** Records `ids` in the Article 59c inbox and returns those never seen before. */
-  async freshIds(db: Db, ids: string[], consumer: string): Promise<Set<string>> {
-    const res = await db.query(
-      `insert into ${S}.processed_event (event_id, consumer, processed_at) select distinct id, $2, now() from unnest($1::text[]) as ids(id) on conflict do nothing returning event_id`,
-      [ids, consumer],
-    );
-    return new Set(res.rows.map((r) => r.event_id as string));
-  }
-
   /**
    * Adds fresh events to the running totals (in the caller's transaction, after the projection wrote
    * their facts), moves corrections whose original just arrived, and records crossings and notifications.
