@@ -10,6 +10,7 @@ import { loadShippedRelease } from '../src/article59c/release';
 import type { ThresholdsDeps } from '../src/context';
 import { thresholdsProjectionConsumer } from '../src/projection';
 import { importRelease } from '../src/repositories/releases';
+import { summarizeYear } from '../src/article59c/summarize';
 
 const backends = await requireBackends(['postgres']);
 
@@ -94,6 +95,23 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
       { year: 2025, event_class: 'sale', link_state: 'none', c: '1', n: '500000' },
     ]);
     expect(await q(`select count(*)::int as n from thresholds.article59c_pending_correction where account_id = $1`, [acct.toString()])).toEqual([{ n: 0 }]);
+  });
+
+  it('goods shipped from another State count in 2026 but not in 2027 (running totals classified by statutory year)', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9003n;
+    // DE-established supplier, FR warehouse, IT consumer: 300,000 in 2026 (counted), 300,000 in 2027 (excluded).
+    await consumer.handler([
+      message(acct, 1, 'fr-2026', '2026-05-01T00:00:00.000Z', 300_000n, { dispatchCountry: 'FR', countryOfConsumption: 'IT' }),
+      message(acct, 2, 'fr-2027', '2027-05-01T00:00:00.000Z', 300_000n, { dispatchCountry: 'FR', countryOfConsumption: 'IT' }),
+    ]);
+    const release = await h.deps.releases.current();
+    const buckets = await h.deps.article59c.buckets(acct, [2026, 2027]);
+    const y2026 = summarizeYear(2026, buckets, () => undefined, (c) => release.thresholds.get(c), '2026-12-31');
+    const y2027 = summarizeYear(2027, buckets, () => undefined, (c) => release.thresholds.get(c), '2027-12-31');
+    expect(y2026.countedByEstablishment.get('DE')).toBe(300_000n);
+    expect(y2027.countedByEstablishment.get('DE')).toBeUndefined();
+    expect(y2027.coverage).toEqual([{ reason: 'dispatch_not_from_establishment_state', disposition: 'excluded', evidenceQuality: 'complete', materiality: 'immaterial', currency: 'EUR', eventCount: 1n, netMinor: 300_000n }]);
   });
 
   it('a release that lacks any Member State is rejected before it is stored (never selectable)', async () => {
