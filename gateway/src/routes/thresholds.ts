@@ -61,7 +61,7 @@ const checkJson = (c: ThresholdCheckEntry) => ({
   primary_treatment_driver: c.primaryTreatmentDriver,
 });
 
-export const statusJson = (s: ThresholdStatus) => ({
+const statusJson = (s: ThresholdStatus) => ({
   checks: s.checks.map(checkJson),
   current_year: s.currentYear,
   current_year_candidate_event_count: amount(s.currentYearCandidateEventCount),
@@ -109,7 +109,7 @@ const checkResponseJson = (r: CheckThresholdResponse) => ({
   disclaimer: r.disclaimer,
 });
 
-export const notificationJson = (n: ThresholdNotification) => ({
+const notificationJson = (n: ThresholdNotification) => ({
   id: num(n.id),
   kind: n.kind,
   year: n.year,
