@@ -219,12 +219,24 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(s.checks[0]).toMatchObject({ establishment_country: 'DE', current_minor: 600000 });
     expect(s.current_year_coverage).toContainEqual({ reason: 'counted', disposition: 'counted', evidence_quality: 'profile_default_applied', materiality: 'immaterial', currency: 'EUR', event_count: 2, net_minor: 600000 });
     expect(s.current_year_coverage).toContainEqual({ reason: 'domestic', disposition: 'excluded', evidence_quality: 'profile_default_applied', materiality: 'immaterial', currency: 'EUR', event_count: 1, net_minor: 50000 });
-    // the default moves to FR: the defaulted sales become domestic (FR → FR) in the successor view; the ledger is untouched.
+    // a further defaulted sale of 500,000: 600,000 + 500,000 = 1,100,000 > 1,000,000 → the crossing (d4) is recorded with the default in force
+    await commit(k.d!, [sale('d4', `${Y}-01-20`, 500000, { supplier_establishment_country: undefined, dispatch_country: undefined, source_id: 'shop-de' })]);
+    const crossed = await caughtUp(k.d!, 4);
+    expect(crossed.checks[0].current_year_crossing).toMatchObject({ event_id: 'd4', cumulative_minor: 1100000, establishment_country: 'DE' });
+    const notes = (await req(k.d!, 'GET', '/v1/compliance/notifications')).json().items as Json[];
+    expect(notes.map((n) => [n.kind, n.event_id])).toEqual([
+      ['article_59c_warning_band_entered', 'd4'],
+      ['article_59c_threshold_crossed', 'd4'],
+    ]);
+    // the default moves to FR: the defaulted sales become domestic (FR → FR) in the successor view; the stored
+    // crossing, the notifications and the ledger are not rewritten.
     const patched = await req(k.d!, 'PATCH', `/v1/sources/${created.json().id}`, { supplier_establishment_country: 'FR', dispatch_country: 'FR' });
     expect(patched.statusCode, patched.body).toBe(200);
     const after = await status(k.d!);
-    expect(after.checks[0]).toMatchObject({ establishment_country: 'FR', current_minor: 0 });
-    expect(after.ledger_head).toBe(3);
+    expect(after.checks[0]).toMatchObject({ establishment_country: 'FR', current_minor: 0, historical_crossing_proven: true });
+    expect(after.checks[0].current_year_crossing).toMatchObject({ event_id: 'd4', establishment_country: 'DE' });
+    expect((await req(k.d!, 'GET', '/v1/compliance/notifications')).json().items).toHaveLength(2);
+    expect(after.ledger_head).toBe(4);
   });
 
   it('a previous-year crossing: the current year is exceeded through the preceding year', async () => {

@@ -2,6 +2,8 @@ import type { Subscription } from '@vat/platform/bus';
 import { subjectOf } from '@vat/platform/events';
 import { applySupplyProjection } from '@vat/platform/supply-projection';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { principalHeaders } from '@vat/platform/principal';
+import type { ProfileDefaults } from './article59c/classify';
 import type { ThresholdsDeps } from './context';
 
 export const PROJECTION_DURABLE = 'thresholds-supply-projection';
@@ -27,7 +29,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           seen.add(d.messageId);
           return [d.event];
         });
-        await deps.article59c.applyEvents(client, events, release, deps.now());
+        await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
         await client.query('commit');
       } catch (err) {
         await client.query('rollback').catch(() => undefined);
@@ -37,4 +39,19 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
       }
     },
   };
+}
+
+/**
+ * The account's source-profile defaults (calculation's `ListSources`, on behalf of the account). When
+ * calculation cannot answer, no default applies: events lacking a fact stay unresolved for the crossing
+ * (never guessed), and a later batch looks again.
+ */
+async function profileDefaults(deps: ThresholdsDeps, accountId: string): Promise<Map<string, ProfileDefaults>> {
+  try {
+    const res = await deps.clients.sources.listSources({}, { headers: principalHeaders({ accountId: BigInt(accountId), apiKeyId: 0n, keyKind: 'v2', scope: 'read-only' }) });
+    return new Map(res.items.map((p) => [p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry }]));
+  } catch (err) {
+    deps.log.warn({ err, accountId }, 'source profiles unavailable to the thresholds projection; no profile default applied in this batch');
+    return new Map();
+  }
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
-import { classifyCandidate, type CandidateFacts } from '../article59c/classify';
+import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
 import { firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
 import { POLICY_VERSION } from '../article59c/policy';
 import type { ThresholdRelease } from '../article59c/release';
@@ -31,6 +31,12 @@ type RawFacts = {
   netMinor: bigint;
 };
 type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string };
+
+/** The account's source-profile defaults by `source_key` (read only when an event lacks a fact). */
+export type ProfileDefaultsOf = (accountId: string) => Promise<Map<string, ProfileDefaults>>;
+
+/** Whether a profile could supply a fact the event lacks. */
+const lacksProfileFact = (f: CandidateFacts) => f.sourceId !== null && (f.supplierEstablishmentCountry === null || (f.supplyKind === 'goods' && f.dispatchCountry === null));
 
 const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
 const utcYear = (t: string) => Number(iso(t).slice(0, 4));
@@ -263,7 +269,7 @@ export class Article59cRepository {
    * Adds fresh events to the running totals (in the caller's transaction, after the projection wrote
    * their facts), moves corrections whose original just arrived, and records crossings and notifications.
    */
-  async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date): Promise<void> {
+  async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map()): Promise<void> {
     if (events.length === 0) return;
     const deltas = new Map<string, Delta>();
     const add = (accountId: string, facts: CandidateFacts, occurredAt: string, recordedAt: string, count: bigint, net: bigint) => {
@@ -313,14 +319,24 @@ export class Article59cRepository {
         [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
       );
     }
-    // Only a year that gained a positive counted amount (by the events' own facts) can newly reach a mark.
+    // Only a year that gained a positive counted amount can newly reach a mark.
     const lookup = (c: string) => release.thresholds.get(c);
+    const defaultsOf = new Map<string, Map<string, ProfileDefaults>>();
+    const defaultsFor = async (accountId: string, facts: CandidateFacts[]) => {
+      if (!defaultsOf.has(accountId) && facts.some(lacksProfileFact)) defaultsOf.set(accountId, await profiles(accountId));
+      const m = defaultsOf.get(accountId);
+      return (sourceId: string | null) => (sourceId === null || !m ? undefined : m.get(sourceId));
+    };
     const touched = new Map<string, Set<number>>();
     for (const d of deltas.values()) {
-      if (d.net <= 0n || classifyCandidate(d.facts, undefined, lookup).disposition !== 'counted') continue;
+      if (d.net <= 0n) continue;
+      const defaults = await defaultsFor(d.accountId, [d.facts]);
+      if (classifyCandidate(d.facts, defaults(d.facts.sourceId), lookup).disposition !== 'counted') continue;
       touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
     }
-    for (const [accountId, years] of touched) for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now);
+    for (const [accountId, years] of touched) {
+      for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
+    }
   }
 
   private async originals(db: Db, accountId: string, ids: string[]): Promise<Map<string, Original>> {
@@ -369,7 +385,14 @@ export class Article59cRepository {
    * and a mark is not yet stored, walks the year's events in tax-point order to find the event that first
    * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
    */
-  private async recordMarks(db: Db, accountId: bigint, year: number, release: ThresholdRelease, now: Date): Promise<void> {
+  private async recordMarks(
+    db: Db,
+    accountId: bigint,
+    year: number,
+    release: ThresholdRelease,
+    now: Date,
+    defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
+  ): Promise<void> {
     const stored = await db.query(
       `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
        union all select 'crossing' from ${S}.article59c_crossing where account_id = $1 and year = $2`,
@@ -380,7 +403,7 @@ export class Article59cRepository {
     const lookup = (c: string) => release.thresholds.get(c);
     // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
     const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
-    const summary = summarizeYear(year, sales, () => undefined, lookup, '9999-12-31');
+    const summary = summarizeYear(year, sales, await defaultsFor(sales.map((b) => b.facts)), lookup, '9999-12-31');
     if (summary.establishments.size !== 1) return;
     const establishment = [...summary.establishments][0]!;
     const t = lookup(establishment);
@@ -389,7 +412,7 @@ export class Article59cRepository {
     const needWarning = !have.has(NOTIFICATION_KINDS.warning);
     const needCrossing = total > t.amountMinor && !have.has('crossing');
     if (!needWarning && !needCrossing) return;
-    const marks = firstMarks(await this.timeline(db, accountId, year, release), t.amountMinor);
+    const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
     const notify = async (kind: string, m: Mark) =>
       db.query(
         `insert into ${S}.threshold_notification (account_id, year, kind, event_id, cumulative_minor, threshold_minor, currency, occurred_at, recorded_at, created_at)
@@ -414,15 +437,21 @@ export class Article59cRepository {
    * The year's contributions in the events' own facts: counted events, plus unresolved negative amounts
    * dated in the year (pessimistic: an unresolved refund might reduce this year, so it never helps prove a crossing).
    */
-  private async timeline(db: Db, accountId: bigint, year: number, release: ThresholdRelease): Promise<TimelineEvent[]> {
+  private async timeline(
+    db: Db,
+    accountId: bigint,
+    year: number,
+    release: ThresholdRelease,
+    defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
+  ): Promise<TimelineEvent[]> {
     const res = await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where account_id = $1 and occurred_at >= $2`, [accountId.toString(), `${year}-01-01T00:00:00Z`]);
     const raws = res.rows.map(rawOfRow);
     const originals = await this.originals(db, accountId.toString(), raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+    const candidates = raws.map((raw) => ({ raw, facts: candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined) })).filter((c) => c.facts.year === year);
+    const defaults = await defaultsFor(candidates.map((c) => c.facts));
     const out: TimelineEvent[] = [];
-    for (const raw of raws) {
-      const facts = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
-      if (facts.year !== year) continue;
-      const c = classifyCandidate(facts, undefined, (country) => release.thresholds.get(country));
+    for (const { raw, facts } of candidates) {
+      const c = classifyCandidate(facts, defaults(facts.sourceId), (country) => release.thresholds.get(country));
       if (c.disposition === 'counted' || (c.disposition === 'unresolved' && raw.netMinor < 0n)) {
         out.push({ eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: raw.netMinor });
       }
