@@ -381,7 +381,7 @@ export class Article59cRepository {
   }
 
   /**
-   * From the events' own facts (no profile defaults): when the year's counted sales reach the warning band
+   * With the profile defaults in force: when the year's counted sales reach the warning band
    * and a mark is not yet stored, walks the year's events in tax-point order to find the event that first
    * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
    */
@@ -434,7 +434,7 @@ export class Article59cRepository {
   }
 
   /**
-   * The year's contributions in the events' own facts: counted events, plus unresolved negative amounts
+   * The year's contributions (event facts, then profile defaults): counted events, plus unresolved negative amounts
    * dated in the year (pessimistic: an unresolved refund might reduce this year, so it never helps prove a crossing).
    */
   private async timeline(
