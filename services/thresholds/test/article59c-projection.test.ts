@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
@@ -113,6 +114,48 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
     expect(y2027.countedByEstablishment.get('DE')).toBeUndefined();
     expect(y2027.coverage).toEqual([{ reason: 'dispatch_not_from_establishment_state', disposition: 'excluded', evidenceQuality: 'complete', materiality: 'immaterial', currency: 'EUR', eventCount: 1n, netMinor: 300_000n }]);
   });
+
+  it('property: any split into batches, in either order, in any redelivery pattern, gives the running totals of one application', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    let account = 20_000n;
+    const totals = async (acct: bigint) =>
+      q(
+        `select bucket_key, event_count::text, net_minor::text from thresholds.article59c_bucket where account_id = $1 and event_count <> 0 order by bucket_key`,
+        [acct.toString()],
+      );
+    const row = fc.record({ net: fc.bigInt({ min: 1n, max: 400_000n }), month: fc.integer({ min: 1, max: 12 }), refundOf: fc.option(fc.nat(), { nil: undefined }), missingDispatch: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), async (rows, cuts, repeats, reversed) => {
+        const once = ++account;
+        const split = ++account;
+        const build = (acct: bigint) =>
+          rows.map((r, k) => {
+            const refund = r.refundOf !== undefined && k > 0;
+            return message(acct, k + 1, `e${k}`, `2026-${String(r.month).padStart(2, '0')}-15T00:00:00.000Z`, refund ? -r.net : r.net, {
+              ...(refund ? { eventType: 'refund', originalEventId: `e${(r.refundOf! % k)}` } : {}),
+              ...(r.missingDispatch ? { dispatchCountry: undefined } : {}),
+            });
+          });
+        await consumer.handler(build(once));
+        const msgs = build(split);
+        const bounds = [...new Set(cuts.map((c) => c % (msgs.length + 1)))].sort((a, b) => a - b);
+        const batches: typeof msgs[] = [];
+        let from = 0;
+        for (const b of [...bounds, msgs.length]) if (b > from) (batches.push(msgs.slice(from, b)), (from = b));
+        if (reversed) batches.reverse(); // corrections then arrive before their originals
+        for (let i = 0; i < batches.length; i++) {
+          await consumer.handler(batches[i]!);
+          if (repeats.includes(i)) await consumer.handler([...batches[i]!, ...(batches[i - 1] ?? [])]);
+        }
+        await consumer.handler(msgs); // a final redelivery of everything
+        const key = (r: Record<string, string>) => ({ ...r });
+        expect((await totals(split)).map(key)).toEqual((await totals(once)).map(key));
+        const marks = await q(`select kind, count(*)::int as n from thresholds.threshold_notification where account_id = $1 group by kind`, [split.toString()]);
+        for (const m of marks) expect(m.n).toBe(1);
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
 
   it('a release that lacks any Member State is rejected before it is stored (never selectable)', async () => {
     const doc = loadShippedRelease().document;
