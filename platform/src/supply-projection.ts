@@ -109,6 +109,8 @@ function applySql(schema: string): string {
     select event_id from fresh`;
 }
 
+const APPLY_SQL = new Map<string, string>();
+
 /**
  * Applies one batch to `schema`'s projection through `db` (a pool, or a transaction's client when a
  * service adds its own effects to the same transaction). Returns the decoded events of the batch and
@@ -125,7 +127,9 @@ export async function applySupplyProjection(
     return { messageId: ev.eventId || msg.id, event: ev.supplyEvent };
   });
   const rows = decoded.flatMap(({ messageId, event }) => (event ? [{ message_id: messageId, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(event)])) }] : []));
-  const res = await db.query(applySql(schema), [decoded.map((d) => d.messageId), durable, JSON.stringify(rows)]);
+  let sql = APPLY_SQL.get(schema);
+  if (sql === undefined) APPLY_SQL.set(schema, (sql = applySql(schema)));
+  const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, JSON.stringify(rows)]);
   return { decoded, fresh: new Set(res.rows.map((r: { event_id: string }) => r.event_id)) };
 }
 
