@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
-import type { Subscription } from './bus';
+import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
 import { freshEvents } from './inbox';
 
@@ -92,7 +92,7 @@ const COLUMNS: [string, string, (e: SupplyEvent) => unknown][] = [
   ['excise_goods', 'boolean', (e) => e.exciseGoods ?? null],
 ];
 
-/** One statement per batch: inbox, the facts of only fresh events, and the positions they advance. */
+/** One statement per batch: inbox, the facts of only fresh events, and the positions they advance; yields the fresh ids. */
 function applySql(schema: string): string {
   const cols = COLUMNS.map(([c]) => c).join(', ');
   return `with ${freshEvents(schema)},
@@ -101,26 +101,47 @@ function applySql(schema: string): string {
       insert into "${schema}".supply_fact (${cols})
       select distinct on (rows.id) ${COLUMNS.map(([c]) => `rows.${c}`).join(', ')} from rows join fresh on fresh.event_id = rows.message_id
       on conflict (id) do nothing
-      returning account_id)
-    insert into "${schema}".supply_projection_position (account_id, applied)
-    select account_id, count(*) from ins group by account_id
-    on conflict (account_id) do update set applied = "${schema}".supply_projection_position.applied + excluded.applied`;
+      returning account_id),
+    pos as (
+      insert into "${schema}".supply_projection_position (account_id, applied)
+      select account_id, count(*) from ins group by account_id
+      on conflict (account_id) do update set applied = "${schema}".supply_projection_position.applied + excluded.applied)
+    select event_id from fresh`;
 }
+
+const APPLY_SQL = new Map<string, string>();
+
+/**
+ * Applies one batch to `schema`'s projection through `db` (a pool, or a transaction's client when a
+ * service adds its own effects to the same transaction). Returns the decoded events of the batch and
+ * the ids its inbox saw for the first time (a service's own effects apply to those only).
+ */
+export async function applySupplyProjection(
+  db: Pick<pg.Pool | pg.PoolClient, 'query'>,
+  schema: string,
+  durable: string,
+  batch: BusMessage[],
+): Promise<{ decoded: DecodedSupply[]; fresh: Set<string> }> {
+  const decoded = batch.map((msg) => {
+    const ev = decodeEvent(SupplyCommittedSchema, msg.data);
+    return { messageId: ev.eventId || msg.id, event: ev.supplyEvent };
+  });
+  const rows = decoded.flatMap(({ messageId, event }) => (event ? [{ message_id: messageId, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(event)])) }] : []));
+  let sql = APPLY_SQL.get(schema);
+  if (sql === undefined) APPLY_SQL.set(schema, (sql = applySql(schema)));
+  const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, JSON.stringify(rows)]);
+  return { decoded, fresh: new Set(res.rows.map((r: { event_id: string }) => r.event_id)) };
+}
+
+export type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
 
 /** The durable consumer that keeps `schema`'s projection of the ledger, a batch per statement. */
 export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
-  const sql = applySql(schema);
   return {
     durable,
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
-      const rows = batch.flatMap((msg) => {
-        const ev = decodeEvent(SupplyCommittedSchema, msg.data);
-        if (!ev.supplyEvent) return [];
-        const e = ev.supplyEvent;
-        return [{ message_id: ev.eventId || msg.id, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(e)])) }];
-      });
-      await pool.query(sql, [batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).eventId || m.id), durable, JSON.stringify(rows)]);
+      await applySupplyProjection(pool, schema, durable, batch);
     },
   };
 }

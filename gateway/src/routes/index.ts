@@ -6,6 +6,7 @@ import { referenceRoutes } from './reference';
 import { registrationRoutes } from './registrations';
 import { sourceRoutes } from './sources';
 import { supplyEventRoutes, type IntegrationOwnership } from './supply-events';
+import { thresholdRoutes } from './thresholds';
 import { transactionRoutes } from './transactions';
 
 /** Every resource's route table, in one list the gateway registers. */
@@ -18,5 +19,6 @@ export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnersh
     ...sourceRoutes(clients),
     ...registrationRoutes(clients),
     ...supplyEventRoutes(clients, integrationOwned),
+    ...thresholdRoutes(clients),
   ];
 }

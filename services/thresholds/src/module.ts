@@ -1,12 +1,13 @@
-import type { ServiceDeps, ServiceModule } from '@vat/platform/service-module';
-import { supplyProjectionConsumer } from '@vat/platform/supply-projection';
+import type { ServiceModule } from '@vat/platform/service-module';
+import { thresholdsContext, type ThresholdsDeps } from './context';
 import { thresholdEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
+import { thresholdsProjectionConsumer } from './projection';
+import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
-import { seedSmeThresholds, SmeThresholdStore } from './sme-store';
+import { seedSmeThresholds } from './sme-store';
 
-/** The thresholds service's deps: the platform's plus its reference-data store. */
-export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore };
+export type { ThresholdsDeps } from './context';
 
 export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
   name: 'thresholds',
@@ -14,17 +15,23 @@ export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
   entities: thresholdEntities,
   migrations,
   migrationsPath: MIGRATIONS_PATH,
-  context: (deps) => ({ ...deps, sme: new SmeThresholdStore(deps.pool) }),
+  context: thresholdsContext,
   // Stored and in memory before the service counts as started: /ready means loaded.
   seed: async (deps) => {
     const shipped = await seedSmeThresholds(deps.pool, deps.now());
     deps.sme.remember(shipped.digest, shipped.rows);
     await deps.sme.rows();
+    await seedArticle59cRelease(deps.pool, deps.now());
+    await deps.releases.current();
   },
   routes,
-  consumers: (deps) => [supplyProjectionConsumer(deps.pool, 'thresholds', 'thresholds-supply-projection')],
+  consumers: (deps) => [thresholdsProjectionConsumer(deps)],
   readiness: async (deps) => {
     const rows = await deps.sme.rows().then((r) => r.length, () => 0);
-    return [{ name: 'thresholds.reference_data', ok: rows > 0, detail: rows > 0 ? `${rows} SME threshold rows` : 'SME thresholds not loaded' }];
+    const release = await deps.releases.current().then((r) => r.version, () => undefined);
+    return [
+      { name: 'thresholds.reference_data', ok: rows > 0, detail: rows > 0 ? `${rows} SME threshold rows` : 'SME thresholds not loaded' },
+      { name: 'thresholds.article59c_release', ok: release !== undefined, detail: release ?? 'Article 59c threshold release not loaded' },
+    ];
   },
 };

@@ -14,7 +14,117 @@ export const SmeThresholdRelease = defineEntity({
   },
 });
 
+/** A stored Article 59c threshold release (a validated, complete EU-27 snapshot); the newest is in force. */
+export const Article59cRelease = defineEntity({
+  name: 'Article59cRelease',
+  tableName: 'article59c_release',
+  properties: {
+    version: p.string().length(80).primary(),
+    digest: p.string().length(80),
+    document: p.json<unknown>(),
+    loadedAt: p.datetime(),
+  },
+});
+
+/**
+ * The running totals: committed events grouped by every fact that decides their Article 59c disposition,
+ * their statutory year (a linked correction's is its original's) and their tax-point day. Kept by the
+ * projection consumer in the batch's transaction, so the status reads a bounded set of rows, never the year.
+ */
+export const Article59cBucket = defineEntity({
+  name: 'Article59cBucket',
+  tableName: 'article59c_bucket',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    bucketKey: p.string().length(400).primary(),
+    year: p.integer(),
+    occurredOn: p.string().length(10),
+    eventClass: p.string().length(12),
+    linkState: p.string().length(10),
+    supplyKind: p.string().length(30),
+    customerType: p.string().length(3),
+    classificationStatus: p.string().length(20),
+    countryOfConsumption: p.string().length(2),
+    dispatchCountry: p.string().length(2).nullable(),
+    supplierEstablishmentCountry: p.string().length(2).nullable(),
+    currency: p.string().length(3),
+    sourceId: p.string().length(100).nullable(),
+    eventCount: p.bigint(),
+    netMinor: p.decimal().precision(38).scale(0),
+    maxRecordedAt: p.datetime(),
+  },
+  indexes: [{ properties: ['accountId', 'year'] }],
+});
+
+/** Corrections received before their original sale: moved to the original's bucket when it arrives. */
+export const Article59cPendingCorrection = defineEntity({
+  name: 'Article59cPendingCorrection',
+  tableName: 'article59c_pending_correction',
+  properties: {
+    factId: p.uuid().primary(),
+    accountId: p.bigint(),
+    originalEventId: p.string().length(100),
+    bucketKey: p.string().length(400),
+  },
+  indexes: [{ properties: ['accountId', 'originalEventId'] }],
+});
+
+/** The first authenticated crossing of an account's calendar year: stored once, immutable (a trigger). */
+export const Article59cCrossing = defineEntity({
+  name: 'Article59cCrossing',
+  tableName: 'article59c_crossing',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    year: p.integer().primary().autoincrement(false),
+    eventId: p.string().length(100),
+    sequence: p.bigint(),
+    occurredAt: p.datetime(),
+    recordedAt: p.datetime(),
+    eventAmountMinor: p.bigint(),
+    cumulativeMinor: p.decimal().precision(38).scale(0),
+    thresholdMinor: p.bigint(),
+    currency: p.string().length(3),
+    establishmentCountry: p.string().length(2),
+    releaseVersion: p.string().length(80),
+    policyVersion: p.string().length(40),
+    provenAt: p.datetime(),
+  },
+});
+
+/** Dashboard threshold notifications: one per account, year and kind (the unique key makes redelivery harmless). */
+export const ThresholdNotification = defineEntity({
+  name: 'ThresholdNotification',
+  tableName: 'threshold_notification',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    accountId: p.bigint(),
+    year: p.integer(),
+    kind: p.string().length(40),
+    eventId: p.string().length(100),
+    cumulativeMinor: p.decimal().precision(38).scale(0),
+    thresholdMinor: p.bigint(),
+    currency: p.string().length(3),
+    occurredAt: p.datetime(),
+    recordedAt: p.datetime(),
+    createdAt: p.datetime(),
+    readAt: p.datetime().nullable(),
+  },
+  uniques: [{ properties: ['accountId', 'year', 'kind'] }],
+  indexes: [{ properties: ['accountId', 'id'] }],
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const thresholdEntities = [SmeThresholdRelease, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+export const thresholdEntities = [
+  SmeThresholdRelease,
+  Article59cRelease,
+  Article59cBucket,
+  Article59cPendingCorrection,
+  Article59cCrossing,
+  ThresholdNotification,
+  Outbox,
+  ProcessedEvent,
+  SupplyFact,
+  ProjectionPosition,
+];

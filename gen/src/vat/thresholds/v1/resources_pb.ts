@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/thresholds/v1/resources.proto.
  */
 export const file_vat_thresholds_v1_resources: GenFile = /*@__PURE__*/
-  fileDesc("CiF2YXQvdGhyZXNob2xkcy92MS9yZXNvdXJjZXMucHJvdG8SEXZhdC50aHJlc2hvbGRzLnYxIokCCglTbWVQb2xpY3kSKgodb25lX25hdGlvbmFsX2FubnVhbF90aHJlc2hvbGQYASABKAhIAIgBARIzCiZleGNsdXNpb25fYXJ0aWNsZTI4OF9xdWFyYW50aW5lX3BlcmlvZBgCIAEoCUgBiAEBEisKHnZvbHVudGFyeV9jZXNzYXRpb25fYXJ0aWNsZTI5MBgDIAEoCEgCiAEBQiAKHl9vbmVfbmF0aW9uYWxfYW5udWFsX3RocmVzaG9sZEIpCidfZXhjbHVzaW9uX2FydGljbGUyODhfcXVhcmFudGluZV9wZXJpb2RCIQofX3ZvbHVudGFyeV9jZXNzYXRpb25fYXJ0aWNsZTI5MCLTAQoLU21lU2VjdG9yYWwSEwoGc2VjdG9yGAEgASgJSACIAQESJAoXZXhlbXB0aW9uX3RocmVzaG9sZF9ldXIYAiABKAFIAYgBARIkChdleGVtcHRpb25fdGhyZXNob2xkX25hYxgDIAEoAUgCiAEBEhQKB2NvbW1lbnQYBCABKAlIA4gBAUIJCgdfc2VjdG9yQhoKGF9leGVtcHRpb25fdGhyZXNob2xkX2V1ckIaChhfZXhlbXB0aW9uX3RocmVzaG9sZF9uYWNCCgoIX2NvbW1lbnQipQQKFFNtZUVsaWdpYmlsaXR5UmVzdWx0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGwoTYW5udWFsX3R1cm5vdmVyX25hYxgDIAEoAxIWCg5yZWZlcmVuY2VfZGF0ZRgEIAEoCRIkChdleGVtcHRpb25fdGhyZXNob2xkX25hYxgFIAEoAUgAiAEBEiQKF2V4ZW1wdGlvbl90aHJlc2hvbGRfZXVyGAYgASgBSAGIAQESGgoSZWxpZ2liaWxpdHlfc3RhdHVzGAcgASgJEiMKFmVsaWdpYmxlX2Zvcl9leGVtcHRpb24YCCABKAhIAogBARIcCg9leGNlZWRlZF9ieV9uYWMYCSABKANIA4gBARITCgtzY2hlbWVfdHlwZRgKIAEoCRIsCgZwb2xpY3kYCyABKAsyHC52YXQudGhyZXNob2xkcy52MS5TbWVQb2xpY3kSMQoJc2VjdG9yYWxzGAwgAygLMh4udmF0LnRocmVzaG9sZHMudjEuU21lU2VjdG9yYWwSGQoRZGF0YV9zaXR1YXRpb25fb24YDSABKAkSEgoKZGlzY2xhaW1lchgOIAEoCUIaChhfZXhlbXB0aW9uX3RocmVzaG9sZF9uYWNCGgoYX2V4ZW1wdGlvbl90aHJlc2hvbGRfZXVyQhkKF19lbGlnaWJsZV9mb3JfZXhlbXB0aW9uQhIKEF9leGNlZWRlZF9ieV9uYWNiBnByb3RvMw");
+  fileDesc("CiF2YXQvdGhyZXNob2xkcy92MS9yZXNvdXJjZXMucHJvdG8SEXZhdC50aHJlc2hvbGRzLnYxIokCCglTbWVQb2xpY3kSKgodb25lX25hdGlvbmFsX2FubnVhbF90aHJlc2hvbGQYASABKAhIAIgBARIzCiZleGNsdXNpb25fYXJ0aWNsZTI4OF9xdWFyYW50aW5lX3BlcmlvZBgCIAEoCUgBiAEBEisKHnZvbHVudGFyeV9jZXNzYXRpb25fYXJ0aWNsZTI5MBgDIAEoCEgCiAEBQiAKHl9vbmVfbmF0aW9uYWxfYW5udWFsX3RocmVzaG9sZEIpCidfZXhjbHVzaW9uX2FydGljbGUyODhfcXVhcmFudGluZV9wZXJpb2RCIQofX3ZvbHVudGFyeV9jZXNzYXRpb25fYXJ0aWNsZTI5MCLTAQoLU21lU2VjdG9yYWwSEwoGc2VjdG9yGAEgASgJSACIAQESJAoXZXhlbXB0aW9uX3RocmVzaG9sZF9ldXIYAiABKAFIAYgBARIkChdleGVtcHRpb25fdGhyZXNob2xkX25hYxgDIAEoAUgCiAEBEhQKB2NvbW1lbnQYBCABKAlIA4gBAUIJCgdfc2VjdG9yQhoKGF9leGVtcHRpb25fdGhyZXNob2xkX2V1ckIaChhfZXhlbXB0aW9uX3RocmVzaG9sZF9uYWNCCgoIX2NvbW1lbnQipQQKFFNtZUVsaWdpYmlsaXR5UmVzdWx0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGwoTYW5udWFsX3R1cm5vdmVyX25hYxgDIAEoAxIWCg5yZWZlcmVuY2VfZGF0ZRgEIAEoCRIkChdleGVtcHRpb25fdGhyZXNob2xkX25hYxgFIAEoAUgAiAEBEiQKF2V4ZW1wdGlvbl90aHJlc2hvbGRfZXVyGAYgASgBSAGIAQESGgoSZWxpZ2liaWxpdHlfc3RhdHVzGAcgASgJEiMKFmVsaWdpYmxlX2Zvcl9leGVtcHRpb24YCCABKAhIAogBARIcCg9leGNlZWRlZF9ieV9uYWMYCSABKANIA4gBARITCgtzY2hlbWVfdHlwZRgKIAEoCRIsCgZwb2xpY3kYCyABKAsyHC52YXQudGhyZXNob2xkcy52MS5TbWVQb2xpY3kSMQoJc2VjdG9yYWxzGAwgAygLMh4udmF0LnRocmVzaG9sZHMudjEuU21lU2VjdG9yYWwSGQoRZGF0YV9zaXR1YXRpb25fb24YDSABKAkSEgoKZGlzY2xhaW1lchgOIAEoCUIaChhfZXhlbXB0aW9uX3RocmVzaG9sZF9uYWNCGgoYX2V4ZW1wdGlvbl90aHJlc2hvbGRfZXVyQhkKF19lbGlnaWJsZV9mb3JfZXhlbXB0aW9uQhIKEF9leGNlZWRlZF9ieV9uYWMipAEKFFRocmVzaG9sZENvdmVyYWdlUm93Eg4KBnJlYXNvbhgBIAEoCRITCgtkaXNwb3NpdGlvbhgCIAEoCRIYChBldmlkZW5jZV9xdWFsaXR5GAMgASgJEhMKC21hdGVyaWFsaXR5GAQgASgJEhAKCGN1cnJlbmN5GAUgASgJEhMKC2V2ZW50X2NvdW50GAYgASgDEhEKCW5ldF9taW5vchgHIAEoAyKzAgoRVGhyZXNob2xkQ3Jvc3NpbmcSDAoEeWVhchgBIAEoBRIQCghldmVudF9pZBgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxITCgtvY2N1cnJlZF9hdBgEIAEoCRITCgtyZWNvcmRlZF9hdBgFIAEoCRIaChJldmVudF9hbW91bnRfbWlub3IYBiABKAMSGAoQY3VtdWxhdGl2ZV9taW5vchgHIAEoAxIXCg90aHJlc2hvbGRfbWlub3IYCCABKAMSEAoIY3VycmVuY3kYCSABKAkSHQoVZXN0YWJsaXNobWVudF9jb3VudHJ5GAogASgJEhcKD3JlbGVhc2VfdmVyc2lvbhgLIAEoCRIWCg5wb2xpY3lfdmVyc2lvbhgMIAEoCRIRCglwcm92ZW5fYXQYDSABKAki2gUKE1RocmVzaG9sZENoZWNrRW50cnkSEAoIY3VycmVuY3kYASABKAkSFgoOY3VycmVuY3lfc2NhbGUYAiABKAUSFwoPdGhyZXNob2xkX21pbm9yGAMgASgDEhUKDWN1cnJlbnRfbWlub3IYBCABKAMSGwoTcHJldmlvdXNfeWVhcl9taW5vchgFIAEoAxIaChJjdXJyZW50X2NvbXBhcmlzb24YBiABKAkSGwoTcHJldmlvdXNfY29tcGFyaXNvbhgHIAEoCRIaChJzb3VyY2VfZXZlbnRfY291bnQYCCABKAMSIQoZcHJldmlvdXNfeWVhcl9ldmVudF9jb3VudBgJIAEoAxJIChVjdXJyZW50X3llYXJfY3Jvc3NpbmcYCiABKAsyJC52YXQudGhyZXNob2xkcy52MS5UaHJlc2hvbGRDcm9zc2luZ0gAiAEBEkoKF3ByZWNlZGluZ195ZWFyX2Nyb3NzaW5nGAsgASgLMiQudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkQ3Jvc3NpbmdIAYgBARIiChpoaXN0b3JpY2FsX2Nyb3NzaW5nX3Byb3ZlbhgMIAEoCBIdChVlc3RhYmxpc2htZW50X2NvdW50cnkYDSABKAkSFwoPcmVsZWFzZV92ZXJzaW9uGA4gASgJEhYKDnBvbGljeV92ZXJzaW9uGA8gASgJEhYKCWN1dG9mZl9hdBgQIAEoCUgCiAEBEhoKEnRyZWF0bWVudF90cmlnZ2VycxgRIAMoCRIgChhwcmltYXJ5X3RyZWF0bWVudF9kcml2ZXIYEiABKAkSFwoPcmVtYWluaW5nX21pbm9yGBMgASgDEhcKD3BlcmNlbnRhZ2VfdXNlZBgUIAEoBUIYChZfY3VycmVudF95ZWFyX2Nyb3NzaW5nQhoKGF9wcmVjZWRpbmdfeWVhcl9jcm9zc2luZ0IMCgpfY3V0b2ZmX2F0Iv8FCg9UaHJlc2hvbGRTdGF0dXMSNgoGY2hlY2tzGAEgAygLMiYudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkQ2hlY2tFbnRyeRIqCiJjdXJyZW50X3llYXJfY2FuZGlkYXRlX2V2ZW50X2NvdW50GAIgASgDEiwKJHByZWNlZGluZ195ZWFyX2NhbmRpZGF0ZV9ldmVudF9jb3VudBgDIAEoAxIpCiFjdXJyZW50X3llYXJfZXhjbHVkZWRfZXZlbnRfY291bnQYBCABKAMSKwojcHJlY2VkaW5nX3llYXJfZXhjbHVkZWRfZXZlbnRfY291bnQYBSABKAMSKQohY3VycmVudF95ZWFyX2Jsb2NraW5nX2V2ZW50X2NvdW50GAYgASgDEisKI3ByZWNlZGluZ195ZWFyX2Jsb2NraW5nX2V2ZW50X2NvdW50GAcgASgDEkYKFWN1cnJlbnRfeWVhcl9jb3ZlcmFnZRgIIAMoCzInLnZhdC50aHJlc2hvbGRzLnYxLlRocmVzaG9sZENvdmVyYWdlUm93EkgKF3ByZWNlZGluZ195ZWFyX2NvdmVyYWdlGAkgAygLMicudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkQ292ZXJhZ2VSb3cSFwoPZXZpZGVuY2Vfc3RhdHVzGAogASgJEigKIGFydGljbGVfNTljX2FwcGxpY2FiaWxpdHlfc3RhdHVzGAsgASgJEiEKGXRocmVzaG9sZF9ldmlkZW5jZV9zdGF0dXMYDCABKAkSGAoQZmlsaW5nX3JlYWRpbmVzcxgNIAEoCRIOCgZpc3N1ZXMYDiADKAkSEAoIZXVyX29ubHkYDyABKAgSHgoWdW5jb252ZXJ0ZWRfY3VycmVuY2llcxgQIAMoCRISCgpkaXNjbGFpbWVyGBEgASgJEhQKDGN1cnJlbnRfeWVhchgSIAEoBRIXCg9sZWRnZXJfcG9zaXRpb24YEyABKAMSEwoLbGVkZ2VyX2hlYWQYFCABKAMi9gEKFVRocmVzaG9sZE5vdGlmaWNhdGlvbhIKCgJpZBgBIAEoAxIMCgRraW5kGAIgASgJEgwKBHllYXIYAyABKAUSEAoIZXZlbnRfaWQYBCABKAkSGAoQY3VtdWxhdGl2ZV9taW5vchgFIAEoAxIXCg90aHJlc2hvbGRfbWlub3IYBiABKAMSEAoIY3VycmVuY3kYByABKAkSEwoLb2NjdXJyZWRfYXQYCCABKAkSEwoLcmVjb3JkZWRfYXQYCSABKAkSEgoKY3JlYXRlZF9hdBgKIAEoCRIUCgdyZWFkX2F0GAsgASgJSACIAQFCCgoIX3JlYWRfYXRiBnByb3RvMw");
 
 /**
  * Policy fields of a national SME scheme (Art. 284, 288, 290 VAT Directive).
@@ -158,4 +158,441 @@ export type SmeEligibilityResult = Message<"vat.thresholds.v1.SmeEligibilityResu
  */
 export const SmeEligibilityResultSchema: GenMessage<SmeEligibilityResult> = /*@__PURE__*/
   messageDesc(file_vat_thresholds_v1_resources, 2);
+
+/**
+ * One group of candidate events of a year, by the three separate dimensions and original currency.
+ *
+ * @generated from message vat.thresholds.v1.ThresholdCoverageRow
+ */
+export type ThresholdCoverageRow = Message<"vat.thresholds.v1.ThresholdCoverageRow"> & {
+  /**
+   * The disposition's reason code (`counted`, `b2b`, `domestic`, `dispatch_country_missing`, ...).
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+
+  /**
+   * `counted`, `excluded` or `unresolved`.
+   *
+   * @generated from field: string disposition = 2;
+   */
+  disposition: string;
+
+  /**
+   * `complete`, `profile_default_applied` or the missing or unusable fact.
+   *
+   * @generated from field: string evidence_quality = 3;
+   */
+  evidenceQuality: string;
+
+  /**
+   * `material` (blocks the comparison) or `immaterial`.
+   *
+   * @generated from field: string materiality = 4;
+   */
+  materiality: string;
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: int64 event_count = 6;
+   */
+  eventCount: bigint;
+
+  /**
+   * @generated from field: int64 net_minor = 7;
+   */
+  netMinor: bigint;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdCoverageRow.
+ * Use `create(ThresholdCoverageRowSchema)` to create a new message.
+ */
+export const ThresholdCoverageRowSchema: GenMessage<ThresholdCoverageRow> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_resources, 3);
+
+/**
+ * The authenticated source event whose cumulative amount first moved a calendar-year total above the threshold.
+ *
+ * @generated from message vat.thresholds.v1.ThresholdCrossing
+ */
+export type ThresholdCrossing = Message<"vat.thresholds.v1.ThresholdCrossing"> & {
+  /**
+   * @generated from field: int32 year = 1;
+   */
+  year: number;
+
+  /**
+   * @generated from field: string event_id = 2;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 sequence = 3;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: string occurred_at = 4;
+   */
+  occurredAt: string;
+
+  /**
+   * @generated from field: string recorded_at = 5;
+   */
+  recordedAt: string;
+
+  /**
+   * @generated from field: int64 event_amount_minor = 6;
+   */
+  eventAmountMinor: bigint;
+
+  /**
+   * @generated from field: int64 cumulative_minor = 7;
+   */
+  cumulativeMinor: bigint;
+
+  /**
+   * @generated from field: int64 threshold_minor = 8;
+   */
+  thresholdMinor: bigint;
+
+  /**
+   * @generated from field: string currency = 9;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string establishment_country = 10;
+   */
+  establishmentCountry: string;
+
+  /**
+   * @generated from field: string release_version = 11;
+   */
+  releaseVersion: string;
+
+  /**
+   * @generated from field: string policy_version = 12;
+   */
+  policyVersion: string;
+
+  /**
+   * @generated from field: string proven_at = 13;
+   */
+  provenAt: string;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdCrossing.
+ * Use `create(ThresholdCrossingSchema)` to create a new message.
+ */
+export const ThresholdCrossingSchema: GenMessage<ThresholdCrossing> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_resources, 4);
+
+/**
+ * The Article 59c result of the status resource (present only when it can be stated safely).
+ *
+ * @generated from message vat.thresholds.v1.ThresholdCheckEntry
+ */
+export type ThresholdCheckEntry = Message<"vat.thresholds.v1.ThresholdCheckEntry"> & {
+  /**
+   * @generated from field: string currency = 1;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: int32 currency_scale = 2;
+   */
+  currencyScale: number;
+
+  /**
+   * @generated from field: int64 threshold_minor = 3;
+   */
+  thresholdMinor: bigint;
+
+  /**
+   * @generated from field: int64 current_minor = 4;
+   */
+  currentMinor: bigint;
+
+  /**
+   * @generated from field: int64 previous_year_minor = 5;
+   */
+  previousYearMinor: bigint;
+
+  /**
+   * @generated from field: string current_comparison = 6;
+   */
+  currentComparison: string;
+
+  /**
+   * @generated from field: string previous_comparison = 7;
+   */
+  previousComparison: string;
+
+  /**
+   * @generated from field: int64 source_event_count = 8;
+   */
+  sourceEventCount: bigint;
+
+  /**
+   * @generated from field: int64 previous_year_event_count = 9;
+   */
+  previousYearEventCount: bigint;
+
+  /**
+   * @generated from field: optional vat.thresholds.v1.ThresholdCrossing current_year_crossing = 10;
+   */
+  currentYearCrossing?: ThresholdCrossing | undefined;
+
+  /**
+   * @generated from field: optional vat.thresholds.v1.ThresholdCrossing preceding_year_crossing = 11;
+   */
+  precedingYearCrossing?: ThresholdCrossing | undefined;
+
+  /**
+   * @generated from field: bool historical_crossing_proven = 12;
+   */
+  historicalCrossingProven: boolean;
+
+  /**
+   * @generated from field: string establishment_country = 13;
+   */
+  establishmentCountry: string;
+
+  /**
+   * @generated from field: string release_version = 14;
+   */
+  releaseVersion: string;
+
+  /**
+   * @generated from field: string policy_version = 15;
+   */
+  policyVersion: string;
+
+  /**
+   * @generated from field: optional string cutoff_at = 16;
+   */
+  cutoffAt?: string | undefined;
+
+  /**
+   * @generated from field: repeated string treatment_triggers = 17;
+   */
+  treatmentTriggers: string[];
+
+  /**
+   * @generated from field: string primary_treatment_driver = 18;
+   */
+  primaryTreatmentDriver: string;
+
+  /**
+   * @generated from field: int64 remaining_minor = 19;
+   */
+  remainingMinor: bigint;
+
+  /**
+   * @generated from field: int32 percentage_used = 20;
+   */
+  percentageUsed: number;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdCheckEntry.
+ * Use `create(ThresholdCheckEntrySchema)` to create a new message.
+ */
+export const ThresholdCheckEntrySchema: GenMessage<ThresholdCheckEntry> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_resources, 5);
+
+/**
+ * The threshold status resource.
+ *
+ * @generated from message vat.thresholds.v1.ThresholdStatus
+ */
+export type ThresholdStatus = Message<"vat.thresholds.v1.ThresholdStatus"> & {
+  /**
+   * @generated from field: repeated vat.thresholds.v1.ThresholdCheckEntry checks = 1;
+   */
+  checks: ThresholdCheckEntry[];
+
+  /**
+   * @generated from field: int64 current_year_candidate_event_count = 2;
+   */
+  currentYearCandidateEventCount: bigint;
+
+  /**
+   * @generated from field: int64 preceding_year_candidate_event_count = 3;
+   */
+  precedingYearCandidateEventCount: bigint;
+
+  /**
+   * @generated from field: int64 current_year_excluded_event_count = 4;
+   */
+  currentYearExcludedEventCount: bigint;
+
+  /**
+   * @generated from field: int64 preceding_year_excluded_event_count = 5;
+   */
+  precedingYearExcludedEventCount: bigint;
+
+  /**
+   * @generated from field: int64 current_year_blocking_event_count = 6;
+   */
+  currentYearBlockingEventCount: bigint;
+
+  /**
+   * @generated from field: int64 preceding_year_blocking_event_count = 7;
+   */
+  precedingYearBlockingEventCount: bigint;
+
+  /**
+   * @generated from field: repeated vat.thresholds.v1.ThresholdCoverageRow current_year_coverage = 8;
+   */
+  currentYearCoverage: ThresholdCoverageRow[];
+
+  /**
+   * @generated from field: repeated vat.thresholds.v1.ThresholdCoverageRow preceding_year_coverage = 9;
+   */
+  precedingYearCoverage: ThresholdCoverageRow[];
+
+  /**
+   * @generated from field: string evidence_status = 10;
+   */
+  evidenceStatus: string;
+
+  /**
+   * @generated from field: string article_59c_applicability_status = 11;
+   */
+  article59cApplicabilityStatus: string;
+
+  /**
+   * @generated from field: string threshold_evidence_status = 12;
+   */
+  thresholdEvidenceStatus: string;
+
+  /**
+   * @generated from field: string filing_readiness = 13;
+   */
+  filingReadiness: string;
+
+  /**
+   * @generated from field: repeated string issues = 14;
+   */
+  issues: string[];
+
+  /**
+   * @generated from field: bool eur_only = 15;
+   */
+  eurOnly: boolean;
+
+  /**
+   * @generated from field: repeated string unconverted_currencies = 16;
+   */
+  unconvertedCurrencies: string[];
+
+  /**
+   * @generated from field: string disclaimer = 17;
+   */
+  disclaimer: string;
+
+  /**
+   * @generated from field: int32 current_year = 18;
+   */
+  currentYear: number;
+
+  /**
+   * The account's ledger position the view reflects, and the ledger head when it was read.
+   *
+   * @generated from field: int64 ledger_position = 19;
+   */
+  ledgerPosition: bigint;
+
+  /**
+   * @generated from field: int64 ledger_head = 20;
+   */
+  ledgerHead: bigint;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdStatus.
+ * Use `create(ThresholdStatusSchema)` to create a new message.
+ */
+export const ThresholdStatusSchema: GenMessage<ThresholdStatus> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_resources, 6);
+
+/**
+ * A dashboard threshold notification.
+ *
+ * @generated from message vat.thresholds.v1.ThresholdNotification
+ */
+export type ThresholdNotification = Message<"vat.thresholds.v1.ThresholdNotification"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * `article_59c_warning_band_entered` or `article_59c_threshold_crossed`.
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: int32 year = 3;
+   */
+  year: number;
+
+  /**
+   * @generated from field: string event_id = 4;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 cumulative_minor = 5;
+   */
+  cumulativeMinor: bigint;
+
+  /**
+   * @generated from field: int64 threshold_minor = 6;
+   */
+  thresholdMinor: bigint;
+
+  /**
+   * @generated from field: string currency = 7;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string occurred_at = 8;
+   */
+  occurredAt: string;
+
+  /**
+   * @generated from field: string recorded_at = 9;
+   */
+  recordedAt: string;
+
+  /**
+   * @generated from field: string created_at = 10;
+   */
+  createdAt: string;
+
+  /**
+   * @generated from field: optional string read_at = 11;
+   */
+  readAt?: string | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdNotification.
+ * Use `create(ThresholdNotificationSchema)` to create a new message.
+ */
+export const ThresholdNotificationSchema: GenMessage<ThresholdNotification> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_resources, 7);
 

@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { SmeEligibilityResult } from "./resources_pb";
+import type { SmeEligibilityResult, ThresholdNotification, ThresholdStatus } from "./resources_pb";
 import { file_vat_thresholds_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/thresholds/v1/thresholds_service.proto.
  */
 export const file_vat_thresholds_v1_thresholds_service: GenFile = /*@__PURE__*/
-  fileDesc("Cip2YXQvdGhyZXNob2xkcy92MS90aHJlc2hvbGRzX3NlcnZpY2UucHJvdG8SEXZhdC50aHJlc2hvbGRzLnYxIowBChpDaGVja1NtZUVsaWdpYmlsaXR5UmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhsKE2FubnVhbF90dXJub3Zlcl9uYWMYAyABKAMSGwoOcmVmZXJlbmNlX2RhdGUYBCABKAlIAIgBAUIRCg9fcmVmZXJlbmNlX2RhdGUiVgobQ2hlY2tTbWVFbGlnaWJpbGl0eVJlc3BvbnNlEjcKBnJlc3VsdBgBIAEoCzInLnZhdC50aHJlc2hvbGRzLnYxLlNtZUVsaWdpYmlsaXR5UmVzdWx0Mo0BChVTbWVFbGlnaWJpbGl0eVNlcnZpY2USdAoTQ2hlY2tTbWVFbGlnaWJpbGl0eRItLnZhdC50aHJlc2hvbGRzLnYxLkNoZWNrU21lRWxpZ2liaWxpdHlSZXF1ZXN0Gi4udmF0LnRocmVzaG9sZHMudjEuQ2hlY2tTbWVFbGlnaWJpbGl0eVJlc3BvbnNlYgZwcm90bzM", [file_vat_thresholds_v1_resources]);
+  fileDesc("Cip2YXQvdGhyZXNob2xkcy92MS90aHJlc2hvbGRzX3NlcnZpY2UucHJvdG8SEXZhdC50aHJlc2hvbGRzLnYxIowBChpDaGVja1NtZUVsaWdpYmlsaXR5UmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhsKE2FubnVhbF90dXJub3Zlcl9uYWMYAyABKAMSGwoOcmVmZXJlbmNlX2RhdGUYBCABKAlIAIgBAUIRCg9fcmVmZXJlbmNlX2RhdGUiVgobQ2hlY2tTbWVFbGlnaWJpbGl0eVJlc3BvbnNlEjcKBnJlc3VsdBgBIAEoCzInLnZhdC50aHJlc2hvbGRzLnYxLlNtZUVsaWdpYmlsaXR5UmVzdWx0IhsKGUdldFRocmVzaG9sZFN0YXR1c1JlcXVlc3QiUAoaR2V0VGhyZXNob2xkU3RhdHVzUmVzcG9uc2USMgoGc3RhdHVzGAEgASgLMiIudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkU3RhdHVzIo8BChVDaGVja1RocmVzaG9sZFJlcXVlc3QSFgoOdGhyZXNob2xkX3R5cGUYASABKAkSEQoEZnJvbRgCIAEoCUgAiAEBEg8KAnRvGAMgASgJSAGIAQESGQoMYW1vdW50X21pbm9yGAQgASgDSAKIAQFCBwoFX2Zyb21CBQoDX3RvQg8KDV9hbW91bnRfbWlub3IizAQKFkNoZWNrVGhyZXNob2xkUmVzcG9uc2USFgoOdGhyZXNob2xkX3R5cGUYASABKAkSFwoPdGhyZXNob2xkX21pbm9yGAIgASgDEhAKCGN1cnJlbmN5GAMgASgJEhYKDmN1cnJlbmN5X3NjYWxlGAQgASgFEhUKDWN1cnJlbnRfbWlub3IYBSABKAMSFwoPcmVtYWluaW5nX21pbm9yGAYgASgDEhcKD3BlcmNlbnRhZ2VfdXNlZBgHIAEoBRIQCghleGNlZWRlZBgIIAEoCBIPCgd3YXJuaW5nGAkgASgIEiAKE3ByZXZpb3VzX3llYXJfbWlub3IYCiABKANIAIgBARIgChNwcmV2aW91c19jb21wYXJpc29uGAsgASgJSAGIAQESFwoPZXZpZGVuY2Vfc3RhdHVzGAwgASgJEiIKGmhpc3RvcmljYWxfY3Jvc3NpbmdfcHJvdmVuGA0gASgIEh4KFnVuY29udmVydGVkX2N1cnJlbmNpZXMYDiADKAkSEgoKZGlzY2xhaW1lchgPIAEoCRIcCg9yZWxlYXNlX3ZlcnNpb24YECABKAlIAogBARIbCg5wb2xpY3lfdmVyc2lvbhgRIAEoCUgDiAEBEhYKCWN1dG9mZl9hdBgSIAEoCUgEiAEBQhYKFF9wcmV2aW91c195ZWFyX21pbm9yQhYKFF9wcmV2aW91c19jb21wYXJpc29uQhIKEF9yZWxlYXNlX3ZlcnNpb25CEQoPX3BvbGljeV92ZXJzaW9uQgwKCl9jdXRvZmZfYXQieAoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0EhMKBmN1cnNvchgBIAEoCUgAiAEBEhMKBnVucmVhZBgCIAEoCEgBiAEBEhIKBWxpbWl0GAMgASgFSAKIAQFCCQoHX2N1cnNvckIJCgdfdW5yZWFkQggKBl9saW1pdCJ+ChlMaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlEjcKBWl0ZW1zGAEgAygLMigudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkTm90aWZpY2F0aW9uEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIikKG01hcmtOb3RpZmljYXRpb25SZWFkUmVxdWVzdBIKCgJpZBgBIAEoCSJeChxNYXJrTm90aWZpY2F0aW9uUmVhZFJlc3BvbnNlEj4KDG5vdGlmaWNhdGlvbhgBIAEoCzIoLnZhdC50aHJlc2hvbGRzLnYxLlRocmVzaG9sZE5vdGlmaWNhdGlvbjKNAQoVU21lRWxpZ2liaWxpdHlTZXJ2aWNlEnQKE0NoZWNrU21lRWxpZ2liaWxpdHkSLS52YXQudGhyZXNob2xkcy52MS5DaGVja1NtZUVsaWdpYmlsaXR5UmVxdWVzdBouLnZhdC50aHJlc2hvbGRzLnYxLkNoZWNrU21lRWxpZ2liaWxpdHlSZXNwb25zZTLVAwoQVGhyZXNob2xkU2VydmljZRJxChJHZXRUaHJlc2hvbGRTdGF0dXMSLC52YXQudGhyZXNob2xkcy52MS5HZXRUaHJlc2hvbGRTdGF0dXNSZXF1ZXN0Gi0udmF0LnRocmVzaG9sZHMudjEuR2V0VGhyZXNob2xkU3RhdHVzUmVzcG9uc2USZQoOQ2hlY2tUaHJlc2hvbGQSKC52YXQudGhyZXNob2xkcy52MS5DaGVja1RocmVzaG9sZFJlcXVlc3QaKS52YXQudGhyZXNob2xkcy52MS5DaGVja1RocmVzaG9sZFJlc3BvbnNlEm4KEUxpc3ROb3RpZmljYXRpb25zEisudmF0LnRocmVzaG9sZHMudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0GiwudmF0LnRocmVzaG9sZHMudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRJ3ChRNYXJrTm90aWZpY2F0aW9uUmVhZBIuLnZhdC50aHJlc2hvbGRzLnYxLk1hcmtOb3RpZmljYXRpb25SZWFkUmVxdWVzdBovLnZhdC50aHJlc2hvbGRzLnYxLk1hcmtOb3RpZmljYXRpb25SZWFkUmVzcG9uc2ViBnByb3RvMw", [file_vat_thresholds_v1_resources]);
 
 /**
  * @generated from message vat.thresholds.v1.CheckSmeEligibilityRequest
@@ -64,6 +64,253 @@ export const CheckSmeEligibilityResponseSchema: GenMessage<CheckSmeEligibilityRe
   messageDesc(file_vat_thresholds_v1_thresholds_service, 1);
 
 /**
+ * @generated from message vat.thresholds.v1.GetThresholdStatusRequest
+ */
+export type GetThresholdStatusRequest = Message<"vat.thresholds.v1.GetThresholdStatusRequest"> & {
+};
+
+/**
+ * Describes the message vat.thresholds.v1.GetThresholdStatusRequest.
+ * Use `create(GetThresholdStatusRequestSchema)` to create a new message.
+ */
+export const GetThresholdStatusRequestSchema: GenMessage<GetThresholdStatusRequest> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 2);
+
+/**
+ * @generated from message vat.thresholds.v1.GetThresholdStatusResponse
+ */
+export type GetThresholdStatusResponse = Message<"vat.thresholds.v1.GetThresholdStatusResponse"> & {
+  /**
+   * @generated from field: vat.thresholds.v1.ThresholdStatus status = 1;
+   */
+  status?: ThresholdStatus | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.GetThresholdStatusResponse.
+ * Use `create(GetThresholdStatusResponseSchema)` to create a new message.
+ */
+export const GetThresholdStatusResponseSchema: GenMessage<GetThresholdStatusResponse> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 3);
+
+/**
+ * @generated from message vat.thresholds.v1.CheckThresholdRequest
+ */
+export type CheckThresholdRequest = Message<"vat.thresholds.v1.CheckThresholdRequest"> & {
+  /**
+   * @generated from field: string threshold_type = 1;
+   */
+  thresholdType: string;
+
+  /**
+   * @generated from field: optional string from = 2;
+   */
+  from?: string | undefined;
+
+  /**
+   * @generated from field: optional string to = 3;
+   */
+  to?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 amount_minor = 4;
+   */
+  amountMinor?: bigint | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.CheckThresholdRequest.
+ * Use `create(CheckThresholdRequestSchema)` to create a new message.
+ */
+export const CheckThresholdRequestSchema: GenMessage<CheckThresholdRequest> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 4);
+
+/**
+ * @generated from message vat.thresholds.v1.CheckThresholdResponse
+ */
+export type CheckThresholdResponse = Message<"vat.thresholds.v1.CheckThresholdResponse"> & {
+  /**
+   * @generated from field: string threshold_type = 1;
+   */
+  thresholdType: string;
+
+  /**
+   * @generated from field: int64 threshold_minor = 2;
+   */
+  thresholdMinor: bigint;
+
+  /**
+   * @generated from field: string currency = 3;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: int32 currency_scale = 4;
+   */
+  currencyScale: number;
+
+  /**
+   * @generated from field: int64 current_minor = 5;
+   */
+  currentMinor: bigint;
+
+  /**
+   * @generated from field: int64 remaining_minor = 6;
+   */
+  remainingMinor: bigint;
+
+  /**
+   * @generated from field: int32 percentage_used = 7;
+   */
+  percentageUsed: number;
+
+  /**
+   * @generated from field: bool exceeded = 8;
+   */
+  exceeded: boolean;
+
+  /**
+   * @generated from field: bool warning = 9;
+   */
+  warning: boolean;
+
+  /**
+   * @generated from field: optional int64 previous_year_minor = 10;
+   */
+  previousYearMinor?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string previous_comparison = 11;
+   */
+  previousComparison?: string | undefined;
+
+  /**
+   * @generated from field: string evidence_status = 12;
+   */
+  evidenceStatus: string;
+
+  /**
+   * @generated from field: bool historical_crossing_proven = 13;
+   */
+  historicalCrossingProven: boolean;
+
+  /**
+   * @generated from field: repeated string unconverted_currencies = 14;
+   */
+  unconvertedCurrencies: string[];
+
+  /**
+   * @generated from field: string disclaimer = 15;
+   */
+  disclaimer: string;
+
+  /**
+   * @generated from field: optional string release_version = 16;
+   */
+  releaseVersion?: string | undefined;
+
+  /**
+   * @generated from field: optional string policy_version = 17;
+   */
+  policyVersion?: string | undefined;
+
+  /**
+   * @generated from field: optional string cutoff_at = 18;
+   */
+  cutoffAt?: string | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.CheckThresholdResponse.
+ * Use `create(CheckThresholdResponseSchema)` to create a new message.
+ */
+export const CheckThresholdResponseSchema: GenMessage<CheckThresholdResponse> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 5);
+
+/**
+ * @generated from message vat.thresholds.v1.ListNotificationsRequest
+ */
+export type ListNotificationsRequest = Message<"vat.thresholds.v1.ListNotificationsRequest"> & {
+  /**
+   * @generated from field: optional string cursor = 1;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * @generated from field: optional bool unread = 2;
+   */
+  unread?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int32 limit = 3;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ListNotificationsRequest.
+ * Use `create(ListNotificationsRequestSchema)` to create a new message.
+ */
+export const ListNotificationsRequestSchema: GenMessage<ListNotificationsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 6);
+
+/**
+ * @generated from message vat.thresholds.v1.ListNotificationsResponse
+ */
+export type ListNotificationsResponse = Message<"vat.thresholds.v1.ListNotificationsResponse"> & {
+  /**
+   * @generated from field: repeated vat.thresholds.v1.ThresholdNotification items = 1;
+   */
+  items: ThresholdNotification[];
+
+  /**
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ListNotificationsResponse.
+ * Use `create(ListNotificationsResponseSchema)` to create a new message.
+ */
+export const ListNotificationsResponseSchema: GenMessage<ListNotificationsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 7);
+
+/**
+ * @generated from message vat.thresholds.v1.MarkNotificationReadRequest
+ */
+export type MarkNotificationReadRequest = Message<"vat.thresholds.v1.MarkNotificationReadRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.MarkNotificationReadRequest.
+ * Use `create(MarkNotificationReadRequestSchema)` to create a new message.
+ */
+export const MarkNotificationReadRequestSchema: GenMessage<MarkNotificationReadRequest> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 8);
+
+/**
+ * @generated from message vat.thresholds.v1.MarkNotificationReadResponse
+ */
+export type MarkNotificationReadResponse = Message<"vat.thresholds.v1.MarkNotificationReadResponse"> & {
+  /**
+   * @generated from field: vat.thresholds.v1.ThresholdNotification notification = 1;
+   */
+  notification?: ThresholdNotification | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.MarkNotificationReadResponse.
+ * Use `create(MarkNotificationReadResponseSchema)` to create a new message.
+ */
+export const MarkNotificationReadResponseSchema: GenMessage<MarkNotificationReadResponse> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 9);
+
+/**
  * SME exemption (Art. 284) and, later, Article 59c and IOSS thresholds.
  *
  * @generated from service vat.thresholds.v1.SmeEligibilityService
@@ -79,4 +326,45 @@ export const SmeEligibilityService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_thresholds_v1_thresholds_service, 0);
+
+/**
+ * Article 59c threshold status and check, the IOSS consignment check, and threshold notifications.
+ *
+ * @generated from service vat.thresholds.v1.ThresholdService
+ */
+export const ThresholdService: GenService<{
+  /**
+   * @generated from rpc vat.thresholds.v1.ThresholdService.GetThresholdStatus
+   */
+  getThresholdStatus: {
+    methodKind: "unary";
+    input: typeof GetThresholdStatusRequestSchema;
+    output: typeof GetThresholdStatusResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.thresholds.v1.ThresholdService.CheckThreshold
+   */
+  checkThreshold: {
+    methodKind: "unary";
+    input: typeof CheckThresholdRequestSchema;
+    output: typeof CheckThresholdResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.thresholds.v1.ThresholdService.ListNotifications
+   */
+  listNotifications: {
+    methodKind: "unary";
+    input: typeof ListNotificationsRequestSchema;
+    output: typeof ListNotificationsResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.thresholds.v1.ThresholdService.MarkNotificationRead
+   */
+  markNotificationRead: {
+    methodKind: "unary";
+    input: typeof MarkNotificationReadRequestSchema;
+    output: typeof MarkNotificationReadResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_vat_thresholds_v1_thresholds_service, 1);
 

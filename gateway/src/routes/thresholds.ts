@@ -1,0 +1,197 @@
+import type { ThresholdCheckEntry, ThresholdCoverageRow, ThresholdCrossing, ThresholdNotification, ThresholdStatus } from '@vat/gen/vat/thresholds/v1/resources_pb';
+import type { CheckThresholdResponse } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
+import type { Clients } from '@vat/platform/clients';
+import { num, opt } from '../json';
+import type { RouteDef } from '../route';
+import { body, boolParam, date, intOf, intParam, query, str } from './schemas';
+import { READ_SCOPES } from './transactions';
+
+/** A summed amount: a JSON integer while exact in a double (always, below 2^53), else its decimal string. */
+const amount = (v: bigint) => (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString());
+
+const coverageJson = (r: ThresholdCoverageRow) => ({
+  reason: r.reason,
+  disposition: r.disposition,
+  evidence_quality: r.evidenceQuality,
+  materiality: r.materiality,
+  currency: r.currency,
+  event_count: amount(r.eventCount),
+  net_minor: amount(r.netMinor),
+});
+
+const crossingJson = (c: ThresholdCrossing | undefined) =>
+  c
+    ? {
+        year: c.year,
+        event_id: c.eventId,
+        sequence: amount(c.sequence),
+        occurred_at: c.occurredAt,
+        recorded_at: c.recordedAt,
+        event_amount_minor: amount(c.eventAmountMinor),
+        cumulative_minor: amount(c.cumulativeMinor),
+        threshold_minor: amount(c.thresholdMinor),
+        currency: c.currency,
+        establishment_country: c.establishmentCountry,
+        release_version: c.releaseVersion,
+        policy_version: c.policyVersion,
+        proven_at: c.provenAt,
+      }
+    : null;
+
+const checkJson = (c: ThresholdCheckEntry) => ({
+  currency: c.currency,
+  currency_scale: c.currencyScale,
+  threshold_minor: amount(c.thresholdMinor),
+  current_minor: amount(c.currentMinor),
+  previous_year_minor: amount(c.previousYearMinor),
+  current_comparison: c.currentComparison,
+  previous_comparison: c.previousComparison,
+  remaining_minor: amount(c.remainingMinor),
+  percentage_used: c.percentageUsed,
+  source_event_count: amount(c.sourceEventCount),
+  previous_year_event_count: amount(c.previousYearEventCount),
+  current_year_crossing: crossingJson(c.currentYearCrossing),
+  preceding_year_crossing: crossingJson(c.precedingYearCrossing),
+  historical_crossing_proven: c.historicalCrossingProven,
+  establishment_country: c.establishmentCountry,
+  release_version: c.releaseVersion,
+  policy_version: c.policyVersion,
+  cutoff_at: opt(c.cutoffAt),
+  treatment_triggers: c.treatmentTriggers,
+  primary_treatment_driver: c.primaryTreatmentDriver,
+});
+
+const statusJson = (s: ThresholdStatus) => ({
+  checks: s.checks.map(checkJson),
+  current_year: s.currentYear,
+  current_year_candidate_event_count: amount(s.currentYearCandidateEventCount),
+  preceding_year_candidate_event_count: amount(s.precedingYearCandidateEventCount),
+  current_year_excluded_event_count: amount(s.currentYearExcludedEventCount),
+  preceding_year_excluded_event_count: amount(s.precedingYearExcludedEventCount),
+  current_year_blocking_event_count: amount(s.currentYearBlockingEventCount),
+  preceding_year_blocking_event_count: amount(s.precedingYearBlockingEventCount),
+  current_year_coverage: s.currentYearCoverage.map(coverageJson),
+  preceding_year_coverage: s.precedingYearCoverage.map(coverageJson),
+  evidence_status: s.evidenceStatus,
+  article_59c_applicability_status: s.article59cApplicabilityStatus,
+  threshold_evidence_status: s.thresholdEvidenceStatus,
+  filing_readiness: s.filingReadiness,
+  issues: s.issues,
+  eur_only: s.eurOnly,
+  unconverted_currencies: s.unconvertedCurrencies,
+  ledger_position: amount(s.ledgerPosition),
+  ledger_head: amount(s.ledgerHead),
+  disclaimer: s.disclaimer,
+});
+
+const checkResponseJson = (r: CheckThresholdResponse) => ({
+  threshold_type: r.thresholdType,
+  threshold_minor: amount(r.thresholdMinor),
+  currency: r.currency,
+  currency_scale: r.currencyScale,
+  current_minor: amount(r.currentMinor),
+  remaining_minor: amount(r.remainingMinor),
+  percentage_used: r.percentageUsed,
+  exceeded: r.exceeded,
+  warning: r.warning,
+  ...(r.thresholdType === 'oss'
+    ? {
+        previous_year_minor: r.previousYearMinor === undefined ? null : amount(r.previousYearMinor),
+        previous_comparison: opt(r.previousComparison),
+        release_version: opt(r.releaseVersion),
+        policy_version: opt(r.policyVersion),
+        cutoff_at: opt(r.cutoffAt),
+      }
+    : {}),
+  evidence_status: r.evidenceStatus,
+  historical_crossing_proven: r.historicalCrossingProven,
+  unconverted_currencies: r.unconvertedCurrencies,
+  disclaimer: r.disclaimer,
+});
+
+const notificationJson = (n: ThresholdNotification) => ({
+  id: num(n.id),
+  kind: n.kind,
+  year: n.year,
+  event_id: n.eventId,
+  cumulative_minor: amount(n.cumulativeMinor),
+  threshold_minor: amount(n.thresholdMinor),
+  currency: n.currency,
+  occurred_at: n.occurredAt,
+  recorded_at: n.recordedAt,
+  created_at: n.createdAt,
+  read: n.readAt !== undefined,
+  read_at: opt(n.readAt),
+});
+
+export function thresholdRoutes(clients: Clients): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      url: '/v1/compliance/threshold-status',
+      access: { scopes: READ_SCOPES },
+      summary: 'Article 59c threshold status of the account (current and preceding calendar year) from committed supply events',
+      tags: ['compliance'],
+      schema: { querystring: query({}) },
+      handler: async ({ call }) => statusJson((await clients.thresholds.getThresholdStatus({}, call)).status!),
+    },
+    {
+      method: 'POST',
+      url: '/v1/vat/threshold-check',
+      access: { scopes: READ_SCOPES },
+      summary: 'Article 59c (oss) threshold check, or one IOSS consignment against EUR 150 (ioss)',
+      tags: ['compliance'],
+      schema: {
+        body: body(
+          {
+            threshold_type: str('invalid_threshold_type', { enum: ['oss', 'ioss'] }),
+            from: date('invalid_from', 'oss only: must be 1 January of the cutoff year (400 invalid_threshold_range otherwise); default that date'),
+            to: date('invalid_to', 'oss only: UTC cutoff date, not after today (400 to_after_today); default today'),
+            amount_minor: { type: 'integer', minimum: 0, maximum: 1e15, 'x-error': 'invalid_amount_minor', description: 'ioss only (required): consignment intrinsic value in EUR cents' },
+          },
+          ['threshold_type'],
+          'invalid_request',
+        ),
+      },
+      handler: async ({ req, call }) => {
+        const b = req.body as { threshold_type: string; from?: string; to?: string; amount_minor?: number };
+        const r = await clients.thresholds.checkThreshold(
+          { thresholdType: b.threshold_type, from: b.from, to: b.to, amountMinor: b.amount_minor === undefined ? undefined : BigInt(b.amount_minor) },
+          call,
+        );
+        return checkResponseJson(r);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/compliance/notifications',
+      access: { scopes: READ_SCOPES },
+      summary: 'Threshold notifications of the account (warning band entered, threshold crossed), oldest first',
+      tags: ['compliance'],
+      schema: {
+        querystring: query({
+          cursor: str('invalid_cursor', { maxLength: 40 }),
+          unread: boolParam('invalid_unread'),
+          limit: { ...intParam('invalid_limit'), description: '1-100, default 50' },
+        }),
+      },
+      handler: async ({ req, call }) => {
+        const q = req.query as { cursor?: string; unread?: string; limit?: string };
+        const r = await clients.thresholds.listNotifications({ cursor: q.cursor, unread: q.unread === undefined ? undefined : q.unread === 'true', limit: intOf(q.limit) }, call);
+        return { items: r.items.map(notificationJson), next_cursor: opt(r.nextCursor) };
+      },
+    },
+    {
+      method: 'POST',
+      url: '/v1/compliance/notifications/:id/read',
+      access: { scopes: ['full'] },
+      summary: 'Mark a threshold notification read (idempotent; the first read time is kept; scope full)',
+      tags: ['compliance'],
+      schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      handler: async ({ req, call }) => {
+        const { id } = req.params as { id: string };
+        return notificationJson((await clients.thresholds.markNotificationRead({ id }, call)).notification!);
+      },
+    },
+  ];
+}

@@ -1,0 +1,42 @@
+import type { Principal } from '@vat/platform/principal';
+import { principalHeaders } from '@vat/platform/principal';
+import type { ThresholdsDeps } from '../context';
+import type { ProfileDefaults } from './classify';
+import { thresholdStatus, type ThresholdStatusView } from './status';
+import { summarizeYear } from './summarize';
+
+/**
+ * The account's Article 59c view as of the end of `cutoffDay` (UTC): the running totals of the cutoff year and
+ * the one before, source-profile defaults (calculation's `ListSources`) for facts an event lacks, the stored
+ * crossings and the ledger position. Reads a bounded set of rows; never the year's events.
+ */
+export async function article59cView(deps: ThresholdsDeps, principal: Principal, cutoffDay: string): Promise<ThresholdStatusView> {
+  const year = Number(cutoffDay.slice(0, 4));
+  const years = [year, year - 1];
+  const call = { headers: principalHeaders(principal) };
+  const [release, { position, buckets, crossings }, head] = await Promise.all([
+    deps.releases.current(),
+    deps.article59c.snapshot(principal.accountId, years, cutoffDay),
+    deps.clients.ledger.getLedgerHead({}, call).then((r) => r.sequence),
+  ]);
+  // Profiles are read only when some event lacks a fact a profile could supply.
+  const lacking = buckets.some((b) => b.facts.sourceId !== null && (b.facts.supplierEstablishmentCountry === null || (b.facts.supplyKind === 'goods' && b.facts.dispatchCountry === null)));
+  const defaults = new Map<string, ProfileDefaults>();
+  if (lacking) {
+    for (const p of (await deps.clients.sources.listSources({}, call)).items) defaults.set(p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry });
+  }
+  const defaultsFor = (sourceId: string | null) => (sourceId === null ? undefined : defaults.get(sourceId));
+  const lookup = (c: string) => release.thresholds.get(c);
+  const cutoffEnd = Date.parse(`${cutoffDay}T23:59:59.999Z`);
+  const proven = (y: number) => crossings.find((c) => c.year === y && Date.parse(c.occurredAt) <= cutoffEnd);
+  return thresholdStatus({
+    currentYear: year,
+    current: summarizeYear(year, buckets, defaultsFor, lookup, cutoffDay),
+    preceding: summarizeYear(year - 1, buckets, defaultsFor, lookup, cutoffDay),
+    crossings: { current: proven(year), preceding: proven(year - 1) },
+    releaseVersion: release.version,
+    thresholdOf: lookup,
+    ledgerPosition: position,
+    ledgerHead: head,
+  });
+}

@@ -1,0 +1,11 @@
+import type { ServiceDeps } from '@vat/platform/service-module';
+import { Article59cRepository } from './repositories/article59c';
+import { ReleaseStore } from './repositories/releases';
+import { SmeThresholdStore } from './sme-store';
+
+/** The thresholds service's deps: the platform's plus its reference-data stores and repository. */
+export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore; releases: ReleaseStore; article59c: Article59cRepository };
+
+export function thresholdsContext(deps: ServiceDeps): ThresholdsDeps {
+  return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c: new Article59cRepository(deps.pool) };
+}

@@ -1,0 +1,481 @@
+import type pg from 'pg';
+import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
+import { firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
+import { POLICY_VERSION } from '../article59c/policy';
+import type { ThresholdRelease } from '../article59c/release';
+import type { StoredCrossing } from '../article59c/status';
+import { summarizeYear, type Bucket } from '../article59c/summarize';
+
+const S = '"thresholds"';
+type Db = Pick<pg.PoolClient, 'query'>;
+
+/** The facts of a supply event or projected fact that its bucket needs, before linking. */
+type RawFacts = {
+  factId: string;
+  accountId: string;
+  eventId: string;
+  sequence: bigint;
+  eventType: string;
+  originalEventId: string | null;
+  occurredAt: string;
+  recordedAt: string;
+  supplyKind: string;
+  customerType: string;
+  classificationStatus: string;
+  countryOfConsumption: string;
+  dispatchCountry: string | null;
+  supplierEstablishmentCountry: string | null;
+  currency: string;
+  sourceId: string | null;
+  netMinor: bigint;
+};
+type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string };
+
+/** The account's source-profile defaults by `source_key` (read only when an event lacks a fact). */
+export type ProfileDefaultsOf = (accountId: string) => Promise<Map<string, ProfileDefaults>>;
+
+/** Whether a profile could supply a fact the event lacks. */
+const lacksProfileFact = (f: CandidateFacts) => f.sourceId !== null && (f.supplierEstablishmentCountry === null || (f.supplyKind === 'goods' && f.dispatchCountry === null));
+
+const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
+const utcYear = (t: string) => Number(iso(t).slice(0, 4));
+
+function rawOfEvent(e: SupplyEvent): RawFacts {
+  return {
+    factId: e.id,
+    accountId: e.accountId.toString(),
+    eventId: e.eventId,
+    sequence: e.sequence,
+    eventType: e.eventType,
+    originalEventId: e.originalEventId ?? null,
+    occurredAt: iso(e.occurredAt),
+    recordedAt: iso(e.recordedAt),
+    supplyKind: e.supplyKind,
+    customerType: e.customerType,
+    classificationStatus: e.classificationStatus,
+    countryOfConsumption: e.countryOfConsumption,
+    dispatchCountry: e.dispatchCountry ?? null,
+    supplierEstablishmentCountry: e.supplierEstablishmentCountry ?? null,
+    currency: e.currency,
+    sourceId: e.sourceId ?? null,
+    netMinor: e.netAmountMinor,
+  };
+}
+
+/** The projected fact columns a bucket needs, qualified by `alias`. */
+const factColumns = (alias: string) =>
+  [
+    'id::text as fact_id', 'account_id::text as account_id', 'event_id', 'sequence::text as sequence', 'event_type', 'original_event_id', 'occurred_at', 'recorded_at',
+    'supply_kind', 'customer_type', 'classification_status', 'country_of_consumption', 'dispatch_country', 'supplier_establishment_country', 'currency', 'source_id',
+    'net_amount_minor::text as net_amount_minor',
+  ].map((c) => `${alias}.${c}`).join(', ');
+
+function rawOfRow(r: Record<string, any>): RawFacts {
+  return {
+    factId: r.fact_id,
+    accountId: r.account_id,
+    eventId: r.event_id,
+    sequence: BigInt(r.sequence),
+    eventType: r.event_type,
+    originalEventId: r.original_event_id,
+    occurredAt: iso(r.occurred_at),
+    recordedAt: iso(r.recorded_at),
+    supplyKind: r.supply_kind,
+    customerType: r.customer_type,
+    classificationStatus: r.classification_status,
+    countryOfConsumption: r.country_of_consumption,
+    dispatchCountry: r.dispatch_country,
+    supplierEstablishmentCountry: r.supplier_establishment_country,
+    currency: r.currency,
+    sourceId: r.source_id,
+    netMinor: BigInt(r.net_amount_minor),
+  };
+}
+
+/**
+ * A correction is linked when its original is a sale of the same country and currency; its amount then
+ * belongs to the original's statutory year. A missing original leaves it in its own year, unresolved.
+ */
+export function candidateOf(raw: RawFacts, original: Original | undefined): CandidateFacts {
+  const isSale = raw.eventType === 'sale';
+  let linkState: CandidateFacts['linkState'] = 'none';
+  let year = utcYear(raw.occurredAt);
+  if (!isSale) {
+    if (!original || raw.originalEventId === null) linkState = 'missing';
+    else if (original.eventType !== 'sale' || original.countryOfConsumption !== raw.countryOfConsumption || original.currency !== raw.currency) linkState = 'invalid';
+    else {
+      linkState = 'linked';
+      year = utcYear(original.occurredAt);
+    }
+  }
+  return {
+    eventClass: isSale ? 'sale' : 'correction',
+    linkState,
+    year,
+    supplyKind: raw.supplyKind,
+    customerType: raw.customerType,
+    classificationStatus: raw.classificationStatus,
+    countryOfConsumption: raw.countryOfConsumption,
+    dispatchCountry: raw.dispatchCountry,
+    supplierEstablishmentCountry: raw.supplierEstablishmentCountry,
+    currency: raw.currency,
+    sourceId: raw.sourceId,
+  };
+}
+
+export function bucketKeyOf(f: CandidateFacts, occurredOn: string): string {
+  return [f.year, occurredOn, f.eventClass, f.linkState, f.supplyKind, f.customerType, f.classificationStatus, f.countryOfConsumption, f.dispatchCountry ?? '-', f.supplierEstablishmentCountry ?? '-', f.currency, f.sourceId ?? ''].join('|');
+}
+
+type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string };
+
+function bucketOfRow(r: Record<string, any>): Bucket {
+  return {
+    facts: {
+      eventClass: r.event_class,
+      linkState: r.link_state,
+      year: r.year,
+      supplyKind: r.supply_kind,
+      customerType: r.customer_type,
+      classificationStatus: r.classification_status,
+      countryOfConsumption: r.country_of_consumption,
+      dispatchCountry: r.dispatch_country,
+      supplierEstablishmentCountry: r.supplier_establishment_country,
+      currency: r.currency,
+      sourceId: r.source_id,
+    },
+    occurredOn: r.occurred_on,
+    eventCount: BigInt(r.event_count),
+    netMinor: BigInt(r.net_minor),
+    maxRecordedAt: iso(r.max_recorded_at),
+  };
+}
+
+function crossingOfRow(r: Record<string, any>): StoredCrossing {
+  return {
+    year: r.year,
+    eventId: r.event_id,
+    sequence: BigInt(r.sequence),
+    occurredAt: iso(r.occurred_at),
+    recordedAt: iso(r.recorded_at),
+    eventAmountMinor: BigInt(r.event_amount_minor),
+    cumulativeMinor: BigInt(r.cumulative_minor),
+    thresholdMinor: BigInt(r.threshold_minor),
+    currency: r.currency,
+    establishmentCountry: r.establishment_country,
+    releaseVersion: r.release_version,
+    policyVersion: r.policy_version,
+    provenAt: iso(r.proven_at),
+  };
+}
+
+export type NotificationRow = {
+  id: bigint;
+  kind: string;
+  year: number;
+  eventId: string;
+  cumulativeMinor: bigint;
+  thresholdMinor: bigint;
+  currency: string;
+  occurredAt: string;
+  recordedAt: string;
+  createdAt: string;
+  readAt: string | undefined;
+};
+
+const NOTIFICATION_COLUMNS = `id::text, kind, year, event_id, cumulative_minor::text, threshold_minor::text, currency, occurred_at, recorded_at, created_at, read_at`;
+function notificationOfRow(r: Record<string, any>): NotificationRow {
+  return {
+    id: BigInt(r.id),
+    kind: r.kind,
+    year: r.year,
+    eventId: r.event_id,
+    cumulativeMinor: BigInt(r.cumulative_minor),
+    thresholdMinor: BigInt(r.threshold_minor),
+    currency: r.currency,
+    occurredAt: iso(r.occurred_at),
+    recordedAt: iso(r.recorded_at),
+    createdAt: iso(r.created_at),
+    readAt: r.read_at ? iso(r.read_at) : undefined,
+  };
+}
+
+export const NOTIFICATION_KINDS = { warning: 'article_59c_warning_band_entered', crossing: 'article_59c_threshold_crossed' } as const;
+
+/** Every statement of the Article 59c running totals, crossings and notifications. */
+export class Article59cRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** The running totals of the account's `years`, one row per distinct fact combination (days summed). */
+  async buckets(accountId: bigint, years: number[], db: Db = this.pool): Promise<Bucket[]> {
+    const res = await db.query(
+      `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
+         dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
+         max(max_recorded_at) as max_recorded_at
+       from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])
+       group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
+         supplier_establishment_country, currency, source_id`,
+      [accountId.toString(), years],
+    );
+    return res.rows.map(bucketOfRow);
+  }
+
+  async crossings(accountId: bigint, years: number[], db: Db = this.pool): Promise<StoredCrossing[]> {
+    const res = await db.query(
+      `select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
+        establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])`,
+      [accountId.toString(), years],
+    );
+    return res.rows.map(crossingOfRow);
+  }
+
+  /** The account's projection position (events applied). */
+  async position(accountId: bigint, db: Db = this.pool): Promise<bigint> {
+    const res = await db.query(`select applied::text from ${S}.supply_projection_position where account_id = $1`, [accountId.toString()]);
+    return res.rows[0] ? BigInt(res.rows[0].applied) : 0n;
+  }
+
+  /**
+   * Position, running totals (summed over days up to `cutoffDay`, so one row per distinct fact combination)
+   * and crossings of `years`, in one statement: one snapshot, so the totals are exactly those of the
+   * position reported (a batch commits all three together).
+   */
+  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
+    const res = await this.pool.query(
+      `select
+         (select applied::text from ${S}.supply_projection_position where account_id = $1) as position,
+         (select coalesce(jsonb_agg(b), '[]'::jsonb) from (
+            select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
+              dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
+              max(max_recorded_at) as max_recorded_at
+            from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[]) and occurred_on <= $3
+            group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
+              supplier_establishment_country, currency, source_id) b) as buckets,
+         (select coalesce(jsonb_agg(c), '[]'::jsonb) from (
+            select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
+              establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])) c) as crossings`,
+      [accountId.toString(), years, cutoffDay],
+    );
+    const row = res.rows[0]!;
+    return {
+      position: row.position === null ? 0n : BigInt(row.position),
+      buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
+      crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
+    };
+  }
+
+  /**
+   * Adds fresh events to the running totals (in the caller's transaction, after the projection wrote
+   * their facts), moves corrections whose original just arrived, and records crossings and notifications.
+   */
+  async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map()): Promise<void> {
+    if (events.length === 0) return;
+    const deltas = new Map<string, Delta>();
+    const add = (accountId: string, facts: CandidateFacts, occurredAt: string, recordedAt: string, count: bigint, net: bigint) => {
+      const occurredOn = occurredAt.slice(0, 10);
+      const key = bucketKeyOf(facts, occurredOn);
+      const id = `${accountId}#${key}`;
+      const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt };
+      d.count += count;
+      d.net += net;
+      if (recordedAt > d.maxRecordedAt) d.maxRecordedAt = recordedAt;
+      deltas.set(id, d);
+    };
+    const pending: { factId: string; accountId: string; originalEventId: string; key: string }[] = [];
+    const byAccount = new Map<string, RawFacts[]>();
+    for (const e of events) {
+      const raw = rawOfEvent(e);
+      const list = byAccount.get(raw.accountId) ?? [];
+      list.push(raw);
+      byAccount.set(raw.accountId, list);
+    }
+    for (const [accountId, raws] of byAccount) {
+      const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+      for (const raw of raws) {
+        const facts = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
+        add(accountId, facts, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
+        if (facts.linkState === 'missing' && raw.originalEventId !== null) pending.push({ factId: raw.factId, accountId, originalEventId: raw.originalEventId, key: bucketKeyOf(facts, raw.occurredAt.slice(0, 10)) });
+      }
+      // Corrections that arrived before their original: out of the "missing" bucket, into the linked (or invalid) one.
+      const moved = await db.query(
+        `delete from ${S}.article59c_pending_correction p using ${S}.supply_fact f
+         where p.account_id = $1 and p.original_event_id = any($2::text[]) and f.id = p.fact_id returning p.bucket_key, ${factColumns('f')}`,
+        [accountId, raws.map((r) => r.eventId)],
+      );
+      const arrived = new Map(raws.map((r) => [r.eventId, { eventType: r.eventType, occurredAt: r.occurredAt, countryOfConsumption: r.countryOfConsumption, currency: r.currency }]));
+      for (const row of moved.rows) {
+        const raw = rawOfRow(row);
+        add(accountId, candidateOf(raw, undefined), raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor);
+        add(accountId, candidateOf(raw, arrived.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
+      }
+    }
+    // One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows).
+    await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
+    if (pending.length > 0) {
+      await db.query(
+        `insert into ${S}.article59c_pending_correction (fact_id, account_id, original_event_id, bucket_key)
+         select * from jsonb_to_recordset($1::jsonb) as r(fact_id uuid, account_id bigint, original_event_id text, bucket_key text) on conflict do nothing`,
+        [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
+      );
+    }
+    // Only a year that gained a positive counted amount can newly reach a mark.
+    const lookup = (c: string) => release.thresholds.get(c);
+    const defaultsOf = new Map<string, Map<string, ProfileDefaults>>();
+    const defaultsFor = async (accountId: string, facts: CandidateFacts[]) => {
+      if (!defaultsOf.has(accountId) && facts.some(lacksProfileFact)) defaultsOf.set(accountId, await profiles(accountId));
+      const m = defaultsOf.get(accountId);
+      return (sourceId: string | null) => (sourceId === null || !m ? undefined : m.get(sourceId));
+    };
+    const touched = new Map<string, Set<number>>();
+    for (const d of deltas.values()) {
+      if (d.net <= 0n) continue;
+      const defaults = await defaultsFor(d.accountId, [d.facts]);
+      if (classifyCandidate(d.facts, defaults(d.facts.sourceId), lookup).disposition !== 'counted') continue;
+      touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
+    }
+    for (const [accountId, years] of touched) {
+      for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
+    }
+  }
+
+  private async originals(db: Db, accountId: string, ids: string[]): Promise<Map<string, Original>> {
+    if (ids.length === 0) return new Map();
+    const res = await db.query(
+      `select event_id, event_type, occurred_at, country_of_consumption, currency from ${S}.supply_fact where account_id = $1 and event_id = any($2::text[])`,
+      [accountId, [...new Set(ids)]],
+    );
+    return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency }]));
+  }
+
+  private async upsertBuckets(db: Db, deltas: Delta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    const rows = deltas.map((d) => ({
+      account_id: d.accountId,
+      bucket_key: d.key,
+      year: d.facts.year,
+      occurred_on: d.occurredOn,
+      event_class: d.facts.eventClass,
+      link_state: d.facts.linkState,
+      supply_kind: d.facts.supplyKind,
+      customer_type: d.facts.customerType,
+      classification_status: d.facts.classificationStatus,
+      country_of_consumption: d.facts.countryOfConsumption,
+      dispatch_country: d.facts.dispatchCountry,
+      supplier_establishment_country: d.facts.supplierEstablishmentCountry,
+      currency: d.facts.currency,
+      source_id: d.facts.sourceId,
+      event_count: d.count.toString(),
+      net_minor: d.net.toString(),
+      max_recorded_at: d.maxRecordedAt,
+    }));
+    const cols = Object.keys(rows[0]!);
+    const types: Record<string, string> = { account_id: 'bigint', year: 'int', event_count: 'bigint', net_minor: 'numeric', max_recorded_at: 'timestamptz' };
+    await db.query(
+      `insert into ${S}.article59c_bucket as b (${cols.join(', ')})
+       select ${cols.join(', ')} from jsonb_to_recordset($1::jsonb) as r(${cols.map((c) => `${c} ${types[c] ?? 'text'}`).join(', ')})
+       on conflict (account_id, bucket_key) do update set event_count = b.event_count + excluded.event_count, net_minor = b.net_minor + excluded.net_minor,
+         max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at)`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * With the profile defaults in force: when the year's counted sales reach the warning band
+   * and a mark is not yet stored, walks the year's events in tax-point order to find the event that first
+   * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
+   */
+  private async recordMarks(
+    db: Db,
+    accountId: bigint,
+    year: number,
+    release: ThresholdRelease,
+    now: Date,
+    defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
+  ): Promise<void> {
+    const stored = await db.query(
+      `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
+       union all select 'crossing' from ${S}.article59c_crossing where account_id = $1 and year = $2`,
+      [accountId.toString(), year],
+    );
+    const have = new Set(stored.rows.map((r) => r.kind as string));
+    if (have.has(NOTIFICATION_KINDS.warning) && have.has('crossing')) return;
+    const lookup = (c: string) => release.thresholds.get(c);
+    // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
+    const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
+    const summary = summarizeYear(year, sales, await defaultsFor(sales.map((b) => b.facts)), lookup, '9999-12-31');
+    if (summary.establishments.size !== 1) return;
+    const establishment = [...summary.establishments][0]!;
+    const t = lookup(establishment);
+    const total = summary.countedByEstablishment.get(establishment) ?? 0n;
+    if (!t || total * 100n < t.amountMinor * 90n) return;
+    const needWarning = !have.has(NOTIFICATION_KINDS.warning);
+    const needCrossing = total > t.amountMinor && !have.has('crossing');
+    if (!needWarning && !needCrossing) return;
+    const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
+    const notify = async (kind: string, m: Mark) =>
+      db.query(
+        `insert into ${S}.threshold_notification (account_id, year, kind, event_id, cumulative_minor, threshold_minor, currency, occurred_at, recorded_at, created_at)
+         values ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10) on conflict (account_id, year, kind) do nothing`,
+        [accountId.toString(), year, kind, m.event.eventId, m.cumulativeMinor.toString(), t.amountMinor.toString(), t.currency, m.event.occurredAt, m.event.recordedAt, now],
+      );
+    if (needWarning && marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
+    if (needCrossing && marks.crossing) {
+      const c = marks.crossing;
+      const ins = await db.query(
+        `insert into ${S}.article59c_crossing (account_id, year, event_id, sequence, occurred_at, recorded_at, event_amount_minor, cumulative_minor, threshold_minor,
+           currency, establishment_country, release_version, policy_version, proven_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14) on conflict (account_id, year) do nothing returning year`,
+        [accountId.toString(), year, c.event.eventId, c.event.sequence.toString(), c.event.occurredAt, c.event.recordedAt, c.event.amountMinor.toString(), c.cumulativeMinor.toString(),
+          t.amountMinor.toString(), t.currency, establishment, release.version, POLICY_VERSION, now],
+      );
+      if (ins.rowCount) await notify(NOTIFICATION_KINDS.crossing, c);
+    }
+  }
+
+  /**
+   * The year's contributions (event facts, then profile defaults): counted events, plus unresolved negative amounts
+   * dated in the year (pessimistic: an unresolved refund might reduce this year, so it never helps prove a crossing).
+   */
+  private async timeline(
+    db: Db,
+    accountId: bigint,
+    year: number,
+    release: ThresholdRelease,
+    defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
+  ): Promise<TimelineEvent[]> {
+    const res = await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where account_id = $1 and occurred_at >= $2`, [accountId.toString(), `${year}-01-01T00:00:00Z`]);
+    const raws = res.rows.map(rawOfRow);
+    const originals = await this.originals(db, accountId.toString(), raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+    const candidates = raws.map((raw) => ({ raw, facts: candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined) })).filter((c) => c.facts.year === year);
+    const defaults = await defaultsFor(candidates.map((c) => c.facts));
+    const out: TimelineEvent[] = [];
+    for (const { raw, facts } of candidates) {
+      const c = classifyCandidate(facts, defaults(facts.sourceId), (country) => release.thresholds.get(country));
+      if (c.disposition === 'counted' || (c.disposition === 'unresolved' && raw.netMinor < 0n)) {
+        out.push({ eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: raw.netMinor });
+      }
+    }
+    return out;
+  }
+
+  async listNotifications(accountId: bigint, q: { afterId?: bigint; unread?: boolean; limit: number }): Promise<{ rows: NotificationRow[]; more: boolean }> {
+    const res = await this.pool.query(
+      `select ${NOTIFICATION_COLUMNS} from ${S}.threshold_notification
+       where account_id = $1 and ($2::bigint is null or id > $2) and ($3::boolean is null or ($3 = (read_at is null)))
+       order by id limit $4`,
+      [accountId.toString(), q.afterId?.toString() ?? null, q.unread ?? null, q.limit + 1],
+    );
+    const rows = res.rows.map(notificationOfRow);
+    return { rows: rows.slice(0, q.limit), more: rows.length > q.limit };
+  }
+
+  /** Marks the account's notification read (the first read time is kept); undefined when not the account's. */
+  async markRead(accountId: bigint, id: bigint, now: Date): Promise<NotificationRow | undefined> {
+    const res = await this.pool.query(
+      `update ${S}.threshold_notification set read_at = coalesce(read_at, $3) where account_id = $1 and id = $2 returning ${NOTIFICATION_COLUMNS}`,
+      [accountId.toString(), id.toString(), now],
+    );
+    return res.rows[0] ? notificationOfRow(res.rows[0]) : undefined;
+  }
+}

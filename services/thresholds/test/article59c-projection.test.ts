@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { SupplyEventSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
+import type { BusMessage } from '@vat/platform/bus';
+import { requireBackends } from '../../../test/support/env';
+import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
+import { loadShippedRelease } from '../src/article59c/release';
+import type { ThresholdsDeps } from '../src/context';
+import { thresholdsProjectionConsumer } from '../src/projection';
+import { importRelease } from '../src/repositories/releases';
+import { summarizeYear } from '../src/article59c/summarize';
+
+const backends = await requireBackends(['postgres']);
+
+/** A B2C goods sale from DE to FR in EUR (DE threshold EUR 10,000 = 1,000,000 cents). */
+function message(accountId: bigint, sequence: number, eventId: string, occurredAt: string, net: bigint, over: Record<string, unknown> = {}): BusMessage {
+  const supplyEvent = create(SupplyEventSchema, {
+    id: randomUUID(),
+    accountId,
+    sequence: BigInt(sequence),
+    recordedAt: new Date(Date.UTC(2026, 10, 1, 0, 0, sequence)).toISOString(),
+    eventId,
+    eventType: 'sale',
+    occurredAt,
+    supplyKind: 'goods',
+    customerType: 'b2c',
+    countryOfConsumption: 'FR',
+    dispatchCountry: 'DE',
+    supplierEstablishmentCountry: 'DE',
+    currency: 'EUR',
+    netAmountMinor: net,
+    vatAmountMinor: (net * 2000n) / 10000n,
+    vatRateBps: 2000,
+    rateCategory: 'standard',
+    classificationStatus: 'classified',
+    ...over,
+  });
+  const id = randomUUID();
+  return { id, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: id, supplyEvent })) };
+}
+
+describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', () => {
+  let h: ServiceHarness<ThresholdsDeps>;
+  const q = async (sql: string, params: unknown[] = []) => (await h.deps.pool.query(sql, params)).rows;
+
+  beforeAll(async () => {
+    h = await startServiceHarness<ThresholdsDeps>('thresholds');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('notifications, the crossing and the running totals are applied exactly once when batches are redelivered', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9001n;
+    // 400,000 + 500,000 = 900,000 (warning band at e2) + 200,000 = 1,100,000 (crossing at e3)
+    const batch = [message(acct, 1, 'e1', '2026-01-10T00:00:00.000Z', 400_000n), message(acct, 2, 'e2', '2026-02-10T00:00:00.000Z', 500_000n), message(acct, 3, 'e3', '2026-03-10T00:00:00.000Z', 200_000n)];
+    await consumer.handler(batch);
+    await consumer.handler(batch); // a whole redelivery
+    await consumer.handler([batch[2]!, batch[0]!, batch[2]!]); // a partial one, with an id repeated inside the batch
+    const notes = await q(`select kind, event_id, cumulative_minor::text as c from thresholds.threshold_notification where account_id = $1 order by id`, [acct.toString()]);
+    expect(notes).toEqual([
+      { kind: 'article_59c_warning_band_entered', event_id: 'e2', c: '900000' },
+      { kind: 'article_59c_threshold_crossed', event_id: 'e3', c: '1100000' },
+    ]);
+    const crossing = await q(`select event_id, cumulative_minor::text as c, sequence::text as s from thresholds.article59c_crossing where account_id = $1`, [acct.toString()]);
+    expect(crossing).toEqual([{ event_id: 'e3', c: '1100000', s: '3' }]);
+    const totals = await q(`select sum(event_count)::text as n, sum(net_minor)::text as net from thresholds.article59c_bucket where account_id = $1`, [acct.toString()]);
+    expect(totals).toEqual([{ n: '3', net: '1100000' }]);
+    expect(await q(`select applied::text from thresholds.supply_projection_position where account_id = $1`, [acct.toString()])).toEqual([{ applied: '3' }]);
+  });
+
+  it('the stored crossing is immutable in the database and stays when a later refund reduces the total', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9001n;
+    await consumer.handler([message(acct, 4, 'r1', '2026-04-10T00:00:00.000Z', -300_000n, { eventType: 'refund', originalEventId: 'e2' })]);
+    expect(await q(`select event_id from thresholds.article59c_crossing where account_id = $1`, [acct.toString()])).toEqual([{ event_id: 'e3' }]);
+    expect(await q(`select sum(net_minor)::text as net from thresholds.article59c_bucket where account_id = $1`, [acct.toString()])).toEqual([{ net: '800000' }]);
+    await expect(h.deps.pool.query(`update thresholds.article59c_crossing set cumulative_minor = 0 where account_id = $1`, [acct.toString()])).rejects.toThrow(/immutable/);
+    await expect(h.deps.pool.query(`delete from thresholds.article59c_crossing where account_id = $1`, [acct.toString()])).rejects.toThrow(/immutable/);
+  });
+
+  it('a correction received before its original waits as unresolved, then moves to the original year when the sale arrives', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9002n;
+    // the refund (2026) of a 2025 sale arrives first: unresolved in 2026
+    await consumer.handler([message(acct, 1, 'r-early', '2026-01-05T00:00:00.000Z', -100_000n, { eventType: 'refund', originalEventId: 'sale-2025' })]);
+    expect(await q(`select year, link_state, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 and event_count <> 0`, [acct.toString()])).toEqual([{ year: 2026, link_state: 'missing', n: '-100000' }]);
+    await consumer.handler([message(acct, 2, 'sale-2025', '2025-12-20T00:00:00.000Z', 500_000n)]);
+    const rows = await q(`select year, event_class, link_state, event_count::text as c, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 and event_count <> 0 order by event_class`, [acct.toString()]);
+    expect(rows).toEqual([
+      { year: 2025, event_class: 'correction', link_state: 'linked', c: '1', n: '-100000' },
+      { year: 2025, event_class: 'sale', link_state: 'none', c: '1', n: '500000' },
+    ]);
+    expect(await q(`select count(*)::int as n from thresholds.article59c_pending_correction where account_id = $1`, [acct.toString()])).toEqual([{ n: 0 }]);
+  });
+
+  it('goods shipped from another State count in 2026 but not in 2027 (running totals classified by statutory year)', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9003n;
+    // DE-established supplier, FR warehouse, IT consumer: 300,000 in 2026 (counted), 300,000 in 2027 (excluded).
+    await consumer.handler([
+      message(acct, 1, 'fr-2026', '2026-05-01T00:00:00.000Z', 300_000n, { dispatchCountry: 'FR', countryOfConsumption: 'IT' }),
+      message(acct, 2, 'fr-2027', '2027-05-01T00:00:00.000Z', 300_000n, { dispatchCountry: 'FR', countryOfConsumption: 'IT' }),
+    ]);
+    const release = await h.deps.releases.current();
+    const buckets = await h.deps.article59c.buckets(acct, [2026, 2027]);
+    const y2026 = summarizeYear(2026, buckets, () => undefined, (c) => release.thresholds.get(c), '2026-12-31');
+    const y2027 = summarizeYear(2027, buckets, () => undefined, (c) => release.thresholds.get(c), '2027-12-31');
+    expect(y2026.countedByEstablishment.get('DE')).toBe(300_000n);
+    expect(y2027.countedByEstablishment.get('DE')).toBeUndefined();
+    expect(y2027.coverage).toEqual([{ reason: 'dispatch_not_from_establishment_state', disposition: 'excluded', evidenceQuality: 'complete', materiality: 'immaterial', currency: 'EUR', eventCount: 1n, netMinor: 300_000n }]);
+  });
+
+  it('property: any split into batches, in either order, in any redelivery pattern, gives the running totals of one application', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    let account = 20_000n;
+    const totals = async (acct: bigint) =>
+      q(
+        `select bucket_key, event_count::text, net_minor::text from thresholds.article59c_bucket where account_id = $1 and event_count <> 0 order by bucket_key`,
+        [acct.toString()],
+      );
+    const row = fc.record({ net: fc.bigInt({ min: 1n, max: 400_000n }), month: fc.integer({ min: 1, max: 12 }), refundOf: fc.option(fc.nat(), { nil: undefined }), missingDispatch: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), async (rows, cuts, repeats, reversed) => {
+        const once = ++account;
+        const split = ++account;
+        const build = (acct: bigint) =>
+          rows.map((r, k) => {
+            const refund = r.refundOf !== undefined && k > 0;
+            return message(acct, k + 1, `e${k}`, `2026-${String(r.month).padStart(2, '0')}-15T00:00:00.000Z`, refund ? -r.net : r.net, {
+              ...(refund ? { eventType: 'refund', originalEventId: `e${(r.refundOf! % k)}` } : {}),
+              ...(r.missingDispatch ? { dispatchCountry: undefined } : {}),
+            });
+          });
+        await consumer.handler(build(once));
+        const msgs = build(split);
+        const bounds = [...new Set(cuts.map((c) => c % (msgs.length + 1)))].sort((a, b) => a - b);
+        const batches: typeof msgs[] = [];
+        let from = 0;
+        for (const b of [...bounds, msgs.length]) if (b > from) (batches.push(msgs.slice(from, b)), (from = b));
+        if (reversed) batches.reverse(); // corrections then arrive before their originals
+        for (let i = 0; i < batches.length; i++) {
+          await consumer.handler(batches[i]!);
+          if (repeats.includes(i)) await consumer.handler([...batches[i]!, ...(batches[i - 1] ?? [])]);
+        }
+        await consumer.handler(msgs); // a final redelivery of everything
+        const key = (r: Record<string, string>) => ({ ...r });
+        expect((await totals(split)).map(key)).toEqual((await totals(once)).map(key));
+        const marks = await q(`select kind, count(*)::int as n from thresholds.threshold_notification where account_id = $1 group by kind`, [split.toString()]);
+        for (const m of marks) expect(m.n).toBe(1);
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+
+  it('a release that lacks any Member State is rejected before it is stored (never selectable)', async () => {
+    const doc = loadShippedRelease().document;
+    const partial = { ...doc, release_version: 'partial-de-only', member_states: doc.member_states.filter((r) => r.country === 'DE') };
+    await expect(importRelease(h.deps.pool, partial, new Date())).rejects.toThrow(/complete EU-27/);
+    expect(await q(`select version from thresholds.article59c_release where version = 'partial-de-only'`)).toEqual([]);
+    expect((await h.deps.releases.current()).version).toBe(doc.release_version);
+    // a stored release version cannot change
+    await expect(importRelease(h.deps.pool, { ...doc, legal_basis: 'changed' }, new Date())).rejects.toThrow(/already stored/);
+    await expect(h.deps.pool.query(`delete from thresholds.article59c_release`)).rejects.toThrow(/immutable/);
+  });
+});
