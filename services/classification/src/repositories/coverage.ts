@@ -67,7 +67,7 @@ export class CoverageRepository {
     await db.query(`lock table ${MANIFEST} in share row exclusive mode`);
     const r = await db.query(
       `insert into ${MANIFEST} (name, version, status, file_name, file_sha256, raw_file, digest, rule_count, imported_by, imported_at)
-       select $1, coalesce(max(version), 0) + 1, 'under_review', $2, $3, $4, $5, $6, $7, $8 from ${MANIFEST} where name = $1 returning id`,
+       select $1::text, coalesce(max(version), 0) + 1, 'under_review', $2, $3, $4, $5, $6, $7, $8 from ${MANIFEST} where name = $1::text returning id`,
       [m.name, m.fileName, m.fileSha256, Buffer.from(m.rawFile), m.digest, rules.length, m.importedBy, m.importedAt],
     );
     const id = BigInt(r.rows[0].id);
