@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClassificationService, type ResolveTaxClassRequest } from '@vat/gen/vat/classification/v1/classification_service_pb';
+import { ClassificationService, type ResolveTaxClassRequest, type ResolveTaxClassResponse } from '@vat/gen/vat/classification/v1/classification_service_pb';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import { importCoverage, publishCoverage } from '../src/admin/coverage';
@@ -44,7 +44,7 @@ const manifest = (rules: Rule[]) => Buffer.from(JSON.stringify({ format: 'classi
 describe.skipIf(!backends.ok)('coverage manifest and tax-class resolution (PostgreSQL)', () => {
   let h: ServiceHarness<ClassificationDeps>;
   let w: Workflow;
-  let resolve: (r: Partial<ResolveTaxClassRequest>) => Promise<Awaited<ReturnType<ReturnType<ServiceHarness['client']>['resolveTaxClass']>>>;
+  let resolve: (r: Partial<ResolveTaxClassRequest>) => Promise<ResolveTaxClassResponse>;
   let published: Awaited<ReturnType<typeof publishCoverage>>;
 
   const publish = (id: string, operator = 'bob') => {
@@ -55,7 +55,7 @@ describe.skipIf(!backends.ok)('coverage manifest and tax-class resolution (Postg
   beforeAll(async () => {
     h = await startServiceHarness<ClassificationDeps>('classification');
     const client = h.client(ClassificationService);
-    resolve = (r) => client.resolveTaxClass({ scheme: 'cn', exactCode: '02011000', catalogVersion: '2022', jurisdiction: 'DE', legalDate: '2022-06-01', ...r }) as never;
+    resolve = (r) => client.resolveTaxClass({ scheme: 'cn', exactCode: '02011000', catalogVersion: '2022', jurisdiction: 'DE', legalDate: '2022-06-01', ...r });
     w = new Workflow(h.deps.pool);
     await w.enrol('alice', 'bob');
     await w.provision('cn2022');

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FieldCipher } from '@vat/platform/crypto';
+import { AssignmentRepository } from '../repositories/assignments';
 import { CatalogRepository } from '../repositories/catalogs';
 import { CoverageRepository } from '../repositories/coverage';
 import { OperatorRepository } from '../repositories/operators';
@@ -12,10 +13,11 @@ export type AdminDeps = {
   catalogs: CatalogRepository;
   operators: OperatorRepository;
   coverage: CoverageRepository;
+  assignments: AssignmentRepository;
 };
 
 export function adminDeps(pool: pg.Pool, cipher: FieldCipher, now: () => Date = () => new Date()): AdminDeps {
-  return { pool, cipher, now, catalogs: new CatalogRepository(pool), operators: new OperatorRepository(pool), coverage: new CoverageRepository(pool) };
+  return { pool, cipher, now, catalogs: new CatalogRepository(pool), operators: new OperatorRepository(pool), coverage: new CoverageRepository(pool), assignments: new AssignmentRepository(pool) };
 }
 
 /** A refused operator action; it has been written to the audit log before it is thrown. */

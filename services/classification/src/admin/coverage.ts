@@ -72,8 +72,11 @@ export async function importCoverage(deps: AdminDeps, input: { fileName: string;
   return manifestSummary((await deps.coverage.byId(id))!);
 }
 
-/** Publishes a manifest version: second operator with a current TOTP, stored file unchanged, then sealed. */
-export async function publishCoverage(deps: AdminDeps, input: { id: string; operator: string; totp: string }, onPublished: (db: import('@vat/platform/sql-insert').Queryable, manifest: ManifestRecord) => Promise<number> = async () => 0) {
+/**
+ * Publishes a manifest version: second operator with a current TOTP, stored file unchanged, then sealed.
+ * In the same transaction every live assignment's product is queued for reprocessing (affected mappings).
+ */
+export async function publishCoverage(deps: AdminDeps, input: { id: string; operator: string; totp: string }) {
   const attempt = { operator: input.operator, action: 'coverage.publish', target: `coverage_manifest:${input.id}` };
   const candidate = /^\d{1,18}$/.test(input.id) ? await deps.coverage.byId(BigInt(input.id)) : undefined;
   if (!candidate) return refuse(deps, attempt, 'candidate_not_found', `no coverage manifest has id ${input.id}.`);
@@ -91,7 +94,7 @@ export async function publishCoverage(deps: AdminDeps, input: { id: string; oper
   const outcome = await inTransaction(deps.pool, async (db) => {
     if (!(await consumeStep(deps, db, op, step))) return { status: 'totp_reused' as const };
     if (!(await deps.coverage.publish(db, candidate.id, op.name, at))) return { status: 'not_under_review' as const };
-    const jobs = await onPublished(db, candidate);
+    const jobs = await deps.assignments.enqueueReprocessing(db, await deps.assignments.activeProducts(db), 'coverage_published', at);
     await deps.operators.audit({ ...attempt, outcome: 'ok', detail: { digest: candidate.digest, version: candidate.version, imported_by: candidate.importedBy, reprocessing_jobs: jobs } }, at, db);
     return { status: 'ok' as const, jobs };
   });
