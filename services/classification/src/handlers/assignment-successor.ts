@@ -19,6 +19,8 @@ export async function appendSuccessor(deps: ClassificationDeps, req: { integrati
   if (!isUuid(req.assignmentId) || req.integrationId <= 0n) throw assignmentNotFound();
   const assignmentId = req.assignmentId.toLowerCase();
   const now = deps.now();
+  // Every statement inside goes through the transaction's client: on the embedded database another
+  // connection would wait for this transaction's session.
   return inTransaction(deps.pool, async (db) => {
     await deps.assignments.lockAccount(db, accountId);
     const head = (await deps.assignments.revisions(accountId, req.integrationId, assignmentId, db)).at(-1);
@@ -28,7 +30,7 @@ export async function appendSuccessor(deps: ClassificationDeps, req: { integrati
     let binding = { catalogEditionId: head.catalogEditionId, catalogDigest: head.catalogDigest };
     if (state === 'validated') {
       const served = await deps.catalogs.servedRevision(head.scheme as 'cn' | 'cpa', head.catalogVersion, db);
-      if (!served || !(await deps.catalogs.code(served.id, head.exactCode))) {
+      if (!served || !(await deps.catalogs.code(served.id, head.exactCode, db))) {
         throw failedPrecondition('code_not_found', `${head.exactCode} is no longer a code of the approved ${head.scheme.toUpperCase()} ${head.catalogVersion}; submit a corrected code.`);
       }
       binding = { catalogEditionId: served.id, catalogDigest: served.digest };

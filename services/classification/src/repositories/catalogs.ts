@@ -137,8 +137,8 @@ export class CatalogRepository {
     return r.rows[0] ? edition(r.rows[0]) : undefined;
   }
 
-  async code(editionId: bigint, normalized: string): Promise<CodeRecord | undefined> {
-    const r = await this.pool.query(`select * from ${CODE} where edition_id = $1 and code = $2`, [editionId.toString(), normalized]);
+  async code(editionId: bigint, normalized: string, db: Queryable = this.pool): Promise<CodeRecord | undefined> {
+    const r = await db.query(`select * from ${CODE} where edition_id = $1 and code = $2`, [editionId.toString(), normalized]);
     return r.rows[0] ? code(r.rows[0]) : undefined;
   }
 
