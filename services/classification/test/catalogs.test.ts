@@ -125,7 +125,7 @@ describe.skipIf(!backends.ok)('catalog import, four-eyes approval and exact-code
   it('answers the codes of the spec for absent codes, uncovered dates and versions', async () => {
     expect(await rpcReason(get('01019999'))).toBe('code_not_found');
     expect(await rpcReason(get('01012100', { legalDate: '2023-06-01' }))).toBe('catalog_unavailable');
-    expect(await rpcReason(get('01012100', { catalogVersion: '2023', legalDate: '2023-06-01' }))).toBe('catalog_version_unavailable');
+    expect(await rpcReason(get('01012100', { catalogVersion: '2023', legalDate: '2023-06-01' }))).toBe('catalog_unavailable');
     expect(await rpcReason(get('01012100', { catalogVersion: '2022', legalDate: '2021-06-01' }))).toBe('catalog_version_outside_legal_date');
     expect(await rpcReason(get('0101210'))).toBe('invalid_code');
     expect(await rpcReason(get('01012100', { catalogVersion: 'CN2022' }))).toBe('invalid_catalog_version');

@@ -16,7 +16,7 @@ export async function editionFor(deps: ClassificationDeps, scheme: Scheme, legal
   const label = scheme.toUpperCase();
   if (version !== undefined) {
     const served = await deps.catalogs.servedRevision(scheme, version);
-    if (!served) throw notFound('catalog_version_unavailable', `${label} ${version} is not an approved catalog edition of this installation (an edition under review is never served).`);
+    if (!served) throw notFound('catalog_unavailable', `${label} ${version} is not an approved catalog edition of this installation, so no approved catalog of that version covers ${legalDate} (an edition under review is never served).`);
     if (!covers(served, legalDate)) throw failedPrecondition('catalog_version_outside_legal_date', `${label} ${version} applies from ${served.legalFrom} to ${served.legalTo ?? 'open'} (exclusive); it does not cover ${legalDate}.`);
     return served;
   }
