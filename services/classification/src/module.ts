@@ -2,6 +2,7 @@ import type { ServiceModule } from '@vat/platform/service-module';
 import { classificationContext, type ClassificationDeps } from './context';
 import { classificationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
+import { reprocessingConsumer } from './reprocessing';
 import { routes } from './routes';
 
 export const classificationModule: ServiceModule<ClassificationDeps> = {
@@ -12,4 +13,5 @@ export const classificationModule: ServiceModule<ClassificationDeps> = {
   migrationsPath: MIGRATIONS_PATH,
   context: classificationContext,
   routes,
+  consumers: (deps) => [reprocessingConsumer(deps)],
 };

@@ -174,6 +174,7 @@ export const ReprocessJob = defineEntity({
     reason: p.string().length(40),
     status: p.string().length(20),
     attempts: p.integer(),
+    outcome: p.json<Record<string, number>>().nullable(),
     enqueuedAt: p.datetime(),
     updatedAt: p.datetime(),
   },

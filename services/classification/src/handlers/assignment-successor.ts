@@ -21,7 +21,7 @@ export async function appendSuccessor(deps: ClassificationDeps, req: { integrati
   const now = deps.now();
   // Every statement inside goes through the transaction's client: on the embedded database another
   // connection would wait for this transaction's session.
-  return inTransaction(deps.pool, async (db) => {
+  const successor = await inTransaction(deps.pool, async (db) => {
     await deps.assignments.lockAccount(db, accountId);
     const head = (await deps.assignments.revisions(accountId, req.integrationId, assignmentId, db)).at(-1);
     if (!head) throw assignmentNotFound();
@@ -36,9 +36,11 @@ export async function appendSuccessor(deps: ClassificationDeps, req: { integrati
       binding = { catalogEditionId: served.id, catalogDigest: served.digest };
     }
     requireRevisionRoom(await deps.assignments.revisionCount(db, accountId));
-    const successor: RevisionRecord = { ...head, ...binding, id: uuidv7(now.getTime()), revision: head.revision + 1, state, apiKeyId, createdAt: now };
-    await deps.assignments.insert(db, successor);
-    await deps.assignments.enqueueReprocessing(db, [successor], `assignment_${state}`, now);
-    return successor;
+    const next: RevisionRecord = { ...head, ...binding, id: uuidv7(now.getTime()), revision: head.revision + 1, state, apiKeyId, createdAt: now };
+    await deps.assignments.insert(db, next);
+    await deps.assignments.enqueueReprocessing(db, [next], `assignment_${state}`, now);
+    return next;
   });
+  deps.relay.kick();
+  return successor;
 }

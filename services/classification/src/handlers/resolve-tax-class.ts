@@ -15,6 +15,11 @@ import { decide } from '../domain/resolve';
  * conflicting or withdrawn rules) is `needs_review` with a reason, never an error and never a guess.
  */
 export async function resolveTaxClass(deps: ClassificationDeps, req: ResolveTaxClassRequest, _ctx: HandlerContext) {
+  return resolveMapping(deps, req);
+}
+
+/** The resolution itself, shared by the RPC and the reprocessing worker. */
+export async function resolveMapping(deps: ClassificationDeps, req: Pick<ResolveTaxClassRequest, 'scheme' | 'exactCode' | 'catalogVersion' | 'jurisdiction' | 'legalDate'>) {
   const scheme = requireScheme(req.scheme);
   const code = requireCode(scheme, req.exactCode);
   const version = requireCatalogVersion(scheme, req.catalogVersion);

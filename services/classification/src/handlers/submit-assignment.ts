@@ -65,5 +65,6 @@ export async function submitAssignment(deps: ClassificationDeps, req: SubmitAssi
     await deps.assignments.enqueueReprocessing(db, [revision], 'assignment_head', now);
     return { revision, created: true };
   });
+  if (outcome.created) deps.relay.kick();
   return create(SubmitAssignmentResponseSchema, { revision: revisionMessage(outcome.revision, true), created: outcome.created });
 }

@@ -1,9 +1,13 @@
 import type pg from 'pg';
 import { insertStatement, type Queryable } from '@vat/platform/sql-insert';
 import { pgTimestamp } from '@vat/platform/sql';
+import { buildEvent } from '@vat/platform/events';
+import { uuidv7 } from '@vat/platform/uuid7';
+import { ProductReprocessingRequestedSchema } from '@vat/gen/vat/classification/v1/events_pb';
 
 const REVISION = '"classification".assignment_revision';
 const JOB = '"classification".reprocess_job';
+const OUTBOX = '"classification".outbox';
 
 export type AssignmentState = 'submitted' | 'validated' | 'archived';
 
@@ -120,16 +124,46 @@ export class AssignmentRepository {
     return r.rows.map(record);
   }
 
-  /** Enqueues one pending reprocessing job per product (an existing pending job absorbs the new request). */
+  /**
+   * Enqueues one pending reprocessing job per product (an existing pending job absorbs the request) and,
+   * for each new job, its `ProductReprocessingRequested` event in the outbox, in the caller's transaction.
+   */
   async enqueueReprocessing(db: Queryable, jobs: readonly { accountId: bigint; integrationId: bigint; productReference: string }[], reason: string, at: Date): Promise<number> {
     if (jobs.length === 0) return 0;
     const { text, values } = insertStatement(
       JOB,
       { account_id: 'bigint', integration_id: 'bigint', product_reference: 'text', reason: 'text', status: 'text', attempts: 'int', enqueued_at: 'timestamptz', updated_at: 'timestamptz' },
       jobs.map((j) => ({ account_id: j.accountId.toString(), integration_id: j.integrationId.toString(), product_reference: j.productReference, reason, status: 'pending', attempts: 0, enqueued_at: at, updated_at: at })),
-      `on conflict (account_id, integration_id, product_reference) where status = 'pending' do nothing`,
+      `on conflict (account_id, integration_id, product_reference) where status = 'pending' do nothing returning id, account_id, integration_id, product_reference`,
     );
-    return (await db.query(text, values)).rowCount ?? 0;
+    const created = (await db.query(text, values)).rows;
+    if (created.length === 0) return 0;
+    const events = created.map((row) =>
+      buildEvent(ProductReprocessingRequestedSchema, { eventId: uuidv7(at.getTime()), jobId: BigInt(row.id), accountId: BigInt(row.account_id), integrationId: BigInt(row.integration_id), productReference: row.product_reference, reason }),
+    );
+    const outbox = insertStatement(OUTBOX, { id: 'uuid', subject: 'text', payload: 'bytea', created_at: 'timestamptz' }, events.map((e) => ({ id: e.id, subject: e.subject, payload: Buffer.from(e.payload), created_at: at })));
+    await db.query(outbox.text, outbox.values);
+    return created.length;
+  }
+
+  /** Claims a job for the worker (a redelivered job that is not done yet is claimed again); undefined when done. */
+  async claimJob(id: bigint, at: Date): Promise<{ accountId: bigint; integrationId: bigint; productReference: string } | undefined> {
+    const r = await this.pool.query(`update ${JOB} set status = 'running', attempts = attempts + 1, updated_at = $2 where id = $1 and status <> 'done' returning account_id, integration_id, product_reference`, [id.toString(), at]);
+    const row = r.rows[0];
+    return row ? { accountId: BigInt(row.account_id), integrationId: BigInt(row.integration_id), productReference: row.product_reference } : undefined;
+  }
+
+  async finishJob(id: bigint, at: Date, outcome: Record<string, number>): Promise<void> {
+    await this.pool.query(`update ${JOB} set status = 'done', updated_at = $2, outcome = $3::jsonb where id = $1`, [id.toString(), at, JSON.stringify(outcome)]);
+  }
+
+  /** The current head of every assignment (every variant) of one product of an integration. */
+  async productHeads(accountId: bigint, integrationId: bigint, product: string): Promise<RevisionRecord[]> {
+    const r = await this.pool.query(
+      `select distinct on (assignment_id) ${SELECT} from ${REVISION} where account_id = $1 and integration_id = $2 and product_reference = $3 order by assignment_id, revision desc`,
+      [accountId.toString(), integrationId.toString(), product],
+    );
+    return r.rows.map(record);
   }
 
   /** Products of every current (not archived) assignment head, for reprocessing after a manifest is published. */
