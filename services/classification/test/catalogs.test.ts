@@ -135,6 +135,10 @@ describe.skipIf(!backends.ok)('catalog import, four-eyes approval and exact-code
 
   it('refuses a code already used (no reuse), then approves CN 2021 with the next code', async () => {
     const cn2021 = await w.import('cn2021');
+    // Diffed against the latest approved edition of the scheme (CN 2022), exactly as the two files differ.
+    const codes = (file: string) => new Set(parseCatalogFile('cn', file.slice(2, 6), dataFile(file)).rows.map((r) => r.code));
+    const [old, current] = [codes('CN2021.csv'), codes('CN2022.csv')];
+    expect(cn2021.diff).toMatchObject({ base: { catalog_version: '2022', revision: 1 }, added: [...old].filter((c) => !current.has(c)).length, removed: [...current].filter((c) => !old.has(c)).length });
     // Same instant and code as the approval of CN 2022.
     expect(await refusal(approveCatalog(w.deps, { id: cn2021.id, operator: 'bob', totp: w.code('bob') }))).toBe('totp_reused');
     expect((await audit('catalog.approve'))[0]).toMatchObject({ outcome: 'refused', reason: 'totp_reused' });
