@@ -41,8 +41,13 @@ async function withClassification<T>(config: Config, fn: (deps: AdminDeps) => Pr
   }
 }
 
+/** Larger than any official catalog or manifest; refused before it is read into memory. */
+const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
 function readInput(path: string): { fileName: string; bytes: Buffer } {
-  if (!statSync(path).isFile()) throw new Error(`${path} is not a file`);
+  const st = statSync(path);
+  if (!st.isFile()) throw new Error(`${path} is not a file`);
+  if (st.size > MAX_INPUT_BYTES) throw new Error(`${path} is larger than ${MAX_INPUT_BYTES} bytes; it is not an official catalog or manifest file`);
   return { fileName: basename(path), bytes: readFileSync(path) };
 }
 
