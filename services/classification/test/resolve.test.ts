@@ -126,10 +126,15 @@ describe.skipIf(!backends.ok)('coverage manifest and tax-class resolution (Postg
   });
 
   it('keeps serving the published version while a new one is under review, then serves the new version', async () => {
+    // A live assignment: publishing queues its product for reprocessing.
+    const client = h.client(ClassificationService);
+    await client.submitAssignment({ integrationId: 5n, scheme: 'cpa', exactCode: '62.01.11', productReference: 'sku-app', requestedValidFrom: new Date().toISOString().slice(0, 10) }, h.as({ accountId: 77n }));
+    await h.deps.pool.query(`update classification.reprocess_job set status = 'done'`);
     const next = await importCoverage(w.deps, { fileName: 'coverage-v2.json', bytes: manifest([rule('DE-CN-02-standard', { tax_class_id: 'standard' })]), operator: 'alice' });
     expect(next.version).toBe(2);
     expect(await resolve({ exactCode: '02013000' })).toMatchObject({ taxClassId: 'food', coverageManifestVersion: 1 });
-    await publish(next.id);
+    expect(await publish(next.id)).toMatchObject({ status: 'published', reprocessing_jobs: 1 });
+    expect((await h.deps.pool.query(`select account_id::int, product_reference from classification.reprocess_job where status = 'pending' and reason = 'coverage_published'`)).rows).toEqual([{ account_id: 77, product_reference: 'sku-app' }]);
     expect(await resolve({ exactCode: '02013000' })).toMatchObject({ status: 'resolved', taxClassId: 'standard', coverageManifestVersion: 2, ruleId: 'DE-CN-02-standard' });
     expect(await resolve({ jurisdiction: 'IT', exactCode: '04011010' })).toMatchObject({ status: 'needs_review', reasons: ['unmapped'] });
   });
