@@ -10,7 +10,7 @@ import { freshDatabase, requireBackends } from '../../test/support/env';
 import { runAdmin } from '../../test/support/processes';
 
 const backends = await requireBackends(['postgres']);
-const CPA21 = fileURLToPath(new URL('../../../shared/data/classification/CPA21.csv', import.meta.url));
+const CPA21 = join(process.env.CLASSIFICATION_DATA_DIR ?? fileURLToPath(new URL('../../../shared/data/classification/', import.meta.url)), 'CPA21.csv');
 
 /** A code with at least 15 s of its 30-second step left, so the CLI (a few seconds to start) still sees the current step. */
 async function freshCode(secret: string): Promise<string> {

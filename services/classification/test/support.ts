@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { FieldCipher } from '@vat/platform/crypto';
 import { adminDeps, OperatorRefusal, type AdminDeps } from '../src/admin/admin-deps';
@@ -7,8 +9,9 @@ import { approveCatalog, importCatalog } from '../src/admin/catalogs';
 import { createOperator } from '../src/admin/operators';
 import { totpCode } from '../src/domain/totp';
 
-export const DATA_DIR = new URL('../../../../shared/data/classification/', import.meta.url);
-export const dataFile = (name: string): Buffer => readFileSync(new URL(name, DATA_DIR));
+/** The official files (`../shared/data/classification` beside the repository, or CLASSIFICATION_DATA_DIR). */
+export const DATA_DIR = process.env.CLASSIFICATION_DATA_DIR ?? fileURLToPath(new URL('../../../../shared/data/classification/', import.meta.url));
+export const dataFile = (name: string): Buffer => readFileSync(join(DATA_DIR, name));
 
 /** The official editions of the shared files, with the legal applicability of their acts. */
 export const EDITIONS = {
