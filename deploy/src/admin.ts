@@ -9,6 +9,7 @@ import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_
 import { importEcbFile } from '@vat/calculation/reference/ecb-import';
 import { approveCurrentRateRelease } from '@vat/calculation/reference/approve';
 import { databaseForCli } from './database-for-cli';
+import { ClassificationUsage, runClassificationCommand } from './classification-admin';
 import { runSupplyImport } from './supply-import';
 import { formatOf, type ImportFormat } from './supply-import-records';
 import { createMigration } from './migrations-tool';
@@ -24,7 +25,16 @@ const USAGE = `usage: npm run --silent admin -- <command>
   rates approve --reviewer <name>        (marks the loaded VAT rate release as reviewed)
   supply import --account <name> [--format csv|ndjson] [--concurrency <1-16>] [--retry-seconds <n>] <file.csv|file.ndjson>
                                          (commits supply events in batches; a re-run skips what is committed)
-  migrations create <service|gateway>    (developer tool; needs a PostgreSQL server, DATABASE_URL or 127.0.0.1:5432)`;
+  migrations create <service|gateway>    (developer tool; needs a PostgreSQL server, DATABASE_URL or 127.0.0.1:5432)
+  operators create --name <name>          (enrols a catalog operator; prints the TOTP otpauth URI once)
+  catalogs import --scheme cn|cpa --edition <2021…2026|2.1|2.2> --file <path> --legal-from <date> [--legal-to <date>]
+                  --act "<legal act>" --source-url <https url> --operator <name>   (a candidate under review)
+  catalogs approve --id <candidate> --operator <another operator> --totp <current code>
+  catalogs list [--scheme cn|cpa]
+  coverage import --file <classification_coverage_v1.json> --operator <name>
+  coverage publish --id <manifest> --operator <another operator> --totp <current code>
+  coverage list
+  audit list [--action <action>] [--limit <1-10000>]`;
 
 class UsageError extends Error {}
 
@@ -70,6 +80,17 @@ async function main(argv: string[]): Promise<number> {
       format: { type: 'string' },
       concurrency: { type: 'string' },
       'retry-seconds': { type: 'string' },
+      scheme: { type: 'string' },
+      edition: { type: 'string' },
+      file: { type: 'string' },
+      'legal-from': { type: 'string' },
+      'legal-to': { type: 'string' },
+      act: { type: 'string' },
+      'source-url': { type: 'string' },
+      operator: { type: 'string' },
+      totp: { type: 'string' },
+      action: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const [group, action, arg] = positionals;
@@ -160,13 +181,18 @@ async function main(argv: string[]): Promise<number> {
     out({ service: arg, created: file ?? null });
     return 0;
   }
+  const classification = await runClassificationCommand(group, action, values, loadConfig());
+  if (classification !== undefined) {
+    out(classification);
+    return 0;
+  }
   throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
 }
 
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (err instanceof UsageError || err instanceof ClassificationUsage || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;
   } else {

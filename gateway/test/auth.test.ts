@@ -16,6 +16,7 @@ type Endpoint = { name: string; req: Omit<InjectOptions, 'headers'>; scopes: rea
 const ENDPOINTS: Endpoint[] = [
   { name: 'POST /v1/vat/calculate', req: { method: 'POST', url: '/v1/vat/calculate', payload: CALC_BODY }, scopes: ['full', 'calculate-only'], legacy: true },
   { name: 'POST /v1/tax-class/resolve', req: { method: 'POST', url: '/v1/tax-class/resolve', payload: RESOLVE_BODY }, scopes: ['classification-resolve', 'full'], legacy: false },
+  { name: 'POST /v1/integrations/{integration_id}/product-code-assignments', req: { method: 'POST', url: '/v1/integrations/1/product-code-assignments', payload: { scheme: 'cn', exact_code: '01012100', product_reference: 'p', requested_valid_from: '2026-01-01' } }, scopes: ['classification-write', 'full'], legacy: false },
   { name: 'GET /v1/transactions', req: { method: 'GET', url: '/v1/transactions' }, scopes: ['full', 'read-only'], legacy: false },
   { name: 'GET /v1/transactions/{id}', req: { method: 'GET', url: `/v1/transactions/${TX_ID}` }, scopes: ['full', 'read-only'], legacy: false },
   { name: 'POST /v1/transactions/{id}/replay', req: { method: 'POST', url: `/v1/transactions/${TX_ID}/replay` }, scopes: ['full', 'read-only'], legacy: false },

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
+import pg from 'pg';
+import { importCoverage, publishCoverage } from '../../services/classification/src/admin/coverage';
+import { Workflow } from '../../services/classification/test/support';
 
 const backends = await requireBackends(['postgres']);
 
@@ -82,7 +85,11 @@ describe.skipIf(!backends.ok)('classification over REST (unprovisioned installat
       expect(body).toMatchObject({ status: 'needs_review', authoritative_for_mapping: false, tax_class_id: null, supply_kind: null, coverage_manifest: 'classification_coverage_v1' });
       expect(body.reasons).toEqual(expect.arrayContaining([expect.any(String)]));
       expect(body.reasons.length).toBeGreaterThan(0);
-      expect(Object.keys(body).sort()).toEqual(['authoritative_for_mapping', 'coverage_manifest', 'not_final_tax_treatment', 'reasons', 'status', 'supply_kind', 'tax_class_id']);
+      expect(body.reasons).toEqual(['coverage_manifest_unpublished']);
+      expect(Object.keys(body).sort()).toEqual([
+        'authoritative_for_mapping', 'catalog_digest', 'catalog_version', 'coverage_manifest', 'coverage_manifest_digest', 'coverage_manifest_version', 'legal_reference',
+        'matched_by', 'matched_code', 'matched_jurisdiction', 'not_final_tax_treatment', 'reasons', 'rule_id', 'status', 'supply_kind', 'tax_class_id',
+      ]);
     });
 
     it.each([
@@ -137,6 +144,87 @@ describe.skipIf(!backends.ok)('classification over REST (unprovisioned installat
         await fails(await resolve(RESOLVE, (await h.key('class-acct', scope)).key), 403, 'insufficient_scope');
       }
     });
+  });
+});
+
+describe.skipIf(!backends.ok)('classification over REST (provisioned: CPA 2.1 approved, a manifest published)', () => {
+  let h: Harness;
+  let pool: pg.Pool;
+  let resolver: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    pool = new pg.Pool({ connectionString: h.databaseUrl, max: 2 });
+    const w = new Workflow(pool);
+    await w.enrol('alice', 'bob');
+    await w.provision('cpa21');
+    const rules = [{ rule_id: 'DE-CPA-62.01', jurisdiction: 'DE', scheme: 'cpa', catalog_version: '2.1', code: '62.01', coverage: 'full', legal_from: '2022-01-01', legal_to: null, tax_class_id: 'standard', supply_kind: 'services', status: 'approved', legal_reference: 'UStG § 12(1)' }];
+    const manifest = await importCoverage(w.deps, { fileName: 'coverage.json', bytes: Buffer.from(JSON.stringify({ format: 'classification_coverage_v1', rules })), operator: 'alice' });
+    w.nextStep();
+    await publishCoverage(w.deps, { id: manifest.id, operator: 'bob', totp: w.code('bob') });
+    resolver = (await h.key('class-prov', 'classification-resolve')).key;
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it('GET answers the code record with every field', async () => {
+    const res = await h.inject({ method: 'GET', url: '/v1/classification-codes/cpa/62.01.11?legal_date=2026-03-01' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      scheme: 'cpa',
+      normalized_code: '62.01.11',
+      display_code: '62.01.11',
+      level: 'subcategory',
+      parent_code: '62.01.1',
+      self_explanatory_text: 'IT design and development services for applications',
+      legal_text: 'IT design and development services for applications',
+      includes: expect.stringContaining('This subcategory includes'),
+      excludes: expect.stringContaining('see 63.11.13'),
+      source_url: 'https://github.com/eurostat/correspondenceTables',
+      source_concept_id: '620111',
+      catalog_version: '2.1',
+      catalog_revision: 1,
+      catalog_digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      legal_act: 'Commission Regulation (EU) No 1209/2014',
+      applicable_from: '2015-01-01',
+      applicable_to: null,
+      recorded_at: expect.any(String),
+      approved_at: expect.any(String),
+    });
+  });
+
+  it.each([
+    ['/v1/classification-codes/cpa/62.01.19', 404, 'code_not_found'],
+    ['/v1/classification-codes/cpa/62.01.11?legal_date=2014-12-31', 404, 'catalog_unavailable'],
+    ['/v1/classification-codes/cpa/62.01.11?catalog_version=2.2', 404, 'catalog_unavailable'],
+    ['/v1/classification-codes/cpa/62.01.11?catalog_version=2.1&legal_date=2010-01-01', 422, 'catalog_version_outside_legal_date'],
+    ['/v1/classification-codes/cn/01012100', 404, 'catalog_unavailable'],
+  ])('GET %s answers %i %s', async (url, status, code) => {
+    const res = await h.inject({ method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json()).toEqual({ error: code, detail: expect.any(String) });
+  });
+
+  it('resolves through the published manifest, with the rule and both digests', async () => {
+    const res = await h.inject({ method: 'POST', url: '/v1/tax-class/resolve', headers: { 'x-api-key': resolver }, payload: { scheme: 'cpa', exact_code: '62.01.11', catalog_version: '2.1', jurisdiction: 'DE', legal_date: '2026-03-01' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'resolved',
+      authoritative_for_mapping: true,
+      not_final_tax_treatment: true,
+      supply_kind: 'services',
+      tax_class_id: 'standard',
+      rule_id: 'DE-CPA-62.01',
+      matched_by: 'ancestor',
+      matched_code: '62.01',
+      coverage_manifest_version: 1,
+      coverage_manifest_digest: expect.stringMatching(/^sha256:/),
+      catalog_digest: expect.stringMatching(/^sha256:/),
+      reasons: [],
+    });
+    const fr = await h.inject({ method: 'POST', url: '/v1/tax-class/resolve', headers: { 'x-api-key': resolver }, payload: { scheme: 'cpa', exact_code: '62.01.11', catalog_version: '2.1', jurisdiction: 'FR', legal_date: '2026-03-01' } });
+    expect(fr.json()).toMatchObject({ status: 'needs_review', authoritative_for_mapping: false, reasons: ['unmapped'], tax_class_id: null });
   });
 });
 
@@ -201,6 +289,15 @@ describe.skipIf(!backends.ok)('classification with the distributed limiter unava
     const res = await h.inject({ method: 'GET', url: '/v1/classification-codes/cn/01012100' });
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json()).toEqual({ error: 'limiter_unavailable', detail: expect.any(String) });
+  });
+
+  it('the product-code assignment endpoints fail closed with 503 limiter_unavailable', async () => {
+    const integration = (await h.built.gateway!.keys.createIntegration('class-redis', 'shop')).id;
+    for (const [method, url] of [['POST', `/v1/integrations/${integration}/product-code-assignments`], ['GET', `/v1/integrations/${integration}/product-code-assignments`]] as const) {
+      const res = await h.inject({ method, url, headers: { 'x-api-key': full }, ...(method === 'POST' ? { payload: { scheme: 'cpa', exact_code: '62.01.11', product_reference: 'p', requested_valid_from: '2026-01-01' } } : {}) });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toEqual({ error: 'limiter_unavailable', detail: expect.any(String) });
+    }
   });
 
   it('other endpoints keep answering (only classification fails closed)', async () => {

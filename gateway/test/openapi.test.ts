@@ -57,6 +57,7 @@ describe.skipIf(!backends.ok)('OpenAPI document and docs UI', () => {
       'POST /v1/vat/sme-eligibility',
       'GET /v1/classification-codes/{scheme}/{code}',
       'POST /v1/tax-class/resolve',
+      'POST /v1/integrations/{integration_id}/product-code-assignments',
       'POST /v1/vat/calculate',
       'GET /v1/transactions',
       'GET /v1/transactions/{id}',

@@ -13,7 +13,7 @@ import { transactionRoutes } from './transactions';
 export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnership): RouteTable {
   return [
     ...referenceRoutes(clients),
-    ...classificationRoutes(clients),
+    ...classificationRoutes(clients, integrationOwned),
     ...calculationRoutes(clients),
     ...transactionRoutes(clients),
     ...sourceRoutes(clients),

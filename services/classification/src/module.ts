@@ -1,14 +1,17 @@
 import type { ServiceModule } from '@vat/platform/service-module';
+import { classificationContext, type ClassificationDeps } from './context';
 import { classificationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
+import { reprocessingConsumer } from './reprocessing';
 import { routes } from './routes';
 
-export const classificationModule: ServiceModule = {
+export const classificationModule: ServiceModule<ClassificationDeps> = {
   name: 'classification',
   schema: 'classification',
   entities: classificationEntities,
   migrations,
   migrationsPath: MIGRATIONS_PATH,
-  context: (deps) => deps,
+  context: classificationContext,
   routes,
+  consumers: (deps) => [reprocessingConsumer(deps)],
 };

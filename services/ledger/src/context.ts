@@ -1,9 +1,10 @@
 import type { ServiceDeps } from '@vat/platform/service-module';
+import { ClassificationDecisionRepository } from './repositories/classification-decisions';
 import { SupplyEventRepository } from './repositories/supply-events';
 
-/** The ledger's deps: the platform's plus its repository. */
-export type LedgerDeps = ServiceDeps & { supplyEvents: SupplyEventRepository };
+/** The ledger's deps: the platform's plus its repositories. */
+export type LedgerDeps = ServiceDeps & { supplyEvents: SupplyEventRepository; decisions: ClassificationDecisionRepository };
 
 export function ledgerContext(deps: ServiceDeps): LedgerDeps {
-  return { ...deps, supplyEvents: new SupplyEventRepository(deps.pool) };
+  return { ...deps, supplyEvents: new SupplyEventRepository(deps.pool), decisions: new ClassificationDecisionRepository(deps.pool) };
 }

@@ -55,5 +55,48 @@ export const LedgerHead = defineEntity({
   },
 });
 
+/**
+ * A successor classification decision for a committed event (the event itself is never edited): the
+ * newest decision of an event is the one in effect. Append-only (a trigger refuses UPDATE and DELETE).
+ */
+export const ClassificationDecision = defineEntity({
+  name: 'ClassificationDecision',
+  tableName: 'classification_decision',
+  properties: {
+    id: p.uuid().primary(),
+    accountId: p.bigint(),
+    supplyEventId: p.uuid(),
+    supersedes: p.uuid().nullable(),
+    classificationStatus: p.string().length(20),
+    taxClassId: p.string().length(60).nullable(),
+    source: p.string().length(20),
+    assignmentId: p.uuid().nullable(),
+    assignmentRevision: p.integer().nullable(),
+    ruleId: p.string().length(100).nullable(),
+    reason: p.string().length(60).nullable(),
+    coverageManifestDigest: p.string().length(80).nullable(),
+    catalogDigest: p.string().length(80).nullable(),
+    decidedAt: p.datetime(),
+  },
+  uniques: [{ properties: ['supplyEventId', 'supersedes'] }],
+  indexes: [{ properties: ['accountId', 'supplyEventId'] }],
+});
+
+/** A reclassification the ledger did not apply automatically and that waits for a person. */
+export const ClassificationCorrection = defineEntity({
+  name: 'ClassificationCorrection',
+  tableName: 'classification_correction',
+  properties: {
+    id: p.uuid().primary(),
+    accountId: p.bigint(),
+    supplyEventId: p.uuid(),
+    orderReference: p.string().length(200).nullable(),
+    reason: p.string().length(40),
+    proposed: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+  },
+  indexes: [{ properties: ['accountId', 'createdAt'] }],
+});
+
 export const Outbox = defineOutboxEntity();
-export const ledgerEntities = [SupplyEvent, LedgerHead, Outbox];
+export const ledgerEntities = [SupplyEvent, LedgerHead, ClassificationDecision, ClassificationCorrection, Outbox];

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { AssignmentRevision, Attestation, ClassificationCode } from "./resources_pb";
+import { file_vat_classification_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vat/classification/v1/classification_service.proto.
  */
 export const file_vat_classification_v1_classification_service: GenFile = /*@__PURE__*/
-  fileDesc("CjJ2YXQvY2xhc3NpZmljYXRpb24vdjEvY2xhc3NpZmljYXRpb25fc2VydmljZS5wcm90bxIVdmF0LmNsYXNzaWZpY2F0aW9uLnYxIpYBChxHZXRDbGFzc2lmaWNhdGlvbkNvZGVSZXF1ZXN0Eg4KBnNjaGVtZRgBIAEoCRIMCgRjb2RlGAIgASgJEhwKD2NhdGFsb2dfdmVyc2lvbhgDIAEoCUgAiAEBEhcKCmxlZ2FsX2RhdGUYBCABKAlIAYgBAUISChBfY2F0YWxvZ192ZXJzaW9uQg0KC19sZWdhbF9kYXRlIpUCCh1HZXRDbGFzc2lmaWNhdGlvbkNvZGVSZXNwb25zZRIOCgZzY2hlbWUYASABKAkSFwoPbm9ybWFsaXplZF9jb2RlGAIgASgJEhQKDGRpc3BsYXlfY29kZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRISCgpzb3VyY2VfdXJsGAUgASgJEhcKD2NhdGFsb2dfdmVyc2lvbhgGIAEoCRIWCg5jYXRhbG9nX2RpZ2VzdBgHIAEoCRIXCg9hcHBsaWNhYmxlX2Zyb20YCCABKAkSGgoNYXBwbGljYWJsZV90bxgJIAEoCUgAiAEBEhQKDGtub3dsZWRnZV9hdBgKIAEoCUIQCg5fYXBwbGljYWJsZV90byJ/ChZSZXNvbHZlVGF4Q2xhc3NSZXF1ZXN0Eg4KBnNjaGVtZRgBIAEoCRISCgpleGFjdF9jb2RlGAIgASgJEhcKD2NhdGFsb2dfdmVyc2lvbhgDIAEoCRIUCgxqdXJpc2RpY3Rpb24YBCABKAkSEgoKbGVnYWxfZGF0ZRgFIAEoCSLvAQoXUmVzb2x2ZVRheENsYXNzUmVzcG9uc2USDgoGc3RhdHVzGAEgASgJEiEKGWF1dGhvcml0YXRpdmVfZm9yX21hcHBpbmcYAiABKAgSHwoXbm90X2ZpbmFsX3RheF90cmVhdG1lbnQYAyABKAgSGAoLc3VwcGx5X2tpbmQYBCABKAlIAIgBARIZCgx0YXhfY2xhc3NfaWQYBSABKAlIAYgBARIPCgdyZWFzb25zGAYgAygJEhkKEWNvdmVyYWdlX21hbmlmZXN0GAcgASgJQg4KDF9zdXBwbHlfa2luZEIPCg1fdGF4X2NsYXNzX2lkMo4CChVDbGFzc2lmaWNhdGlvblNlcnZpY2USggEKFUdldENsYXNzaWZpY2F0aW9uQ29kZRIzLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5HZXRDbGFzc2lmaWNhdGlvbkNvZGVSZXF1ZXN0GjQudmF0LmNsYXNzaWZpY2F0aW9uLnYxLkdldENsYXNzaWZpY2F0aW9uQ29kZVJlc3BvbnNlEnAKD1Jlc29sdmVUYXhDbGFzcxItLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5SZXNvbHZlVGF4Q2xhc3NSZXF1ZXN0Gi4udmF0LmNsYXNzaWZpY2F0aW9uLnYxLlJlc29sdmVUYXhDbGFzc1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CjJ2YXQvY2xhc3NpZmljYXRpb24vdjEvY2xhc3NpZmljYXRpb25fc2VydmljZS5wcm90bxIVdmF0LmNsYXNzaWZpY2F0aW9uLnYxIpYBChxHZXRDbGFzc2lmaWNhdGlvbkNvZGVSZXF1ZXN0Eg4KBnNjaGVtZRgBIAEoCRIMCgRjb2RlGAIgASgJEhwKD2NhdGFsb2dfdmVyc2lvbhgDIAEoCUgAiAEBEhcKCmxlZ2FsX2RhdGUYBCABKAlIAYgBAUISChBfY2F0YWxvZ192ZXJzaW9uQg0KC19sZWdhbF9kYXRlIlgKHUdldENsYXNzaWZpY2F0aW9uQ29kZVJlc3BvbnNlEjcKBGNvZGUYASABKAsyKS52YXQuY2xhc3NpZmljYXRpb24udjEuQ2xhc3NpZmljYXRpb25Db2RlIn8KFlJlc29sdmVUYXhDbGFzc1JlcXVlc3QSDgoGc2NoZW1lGAEgASgJEhIKCmV4YWN0X2NvZGUYAiABKAkSFwoPY2F0YWxvZ192ZXJzaW9uGAMgASgJEhQKDGp1cmlzZGljdGlvbhgEIAEoCRISCgpsZWdhbF9kYXRlGAUgASgJIr8FChdSZXNvbHZlVGF4Q2xhc3NSZXNwb25zZRIOCgZzdGF0dXMYASABKAkSIQoZYXV0aG9yaXRhdGl2ZV9mb3JfbWFwcGluZxgCIAEoCBIfChdub3RfZmluYWxfdGF4X3RyZWF0bWVudBgDIAEoCBIYCgtzdXBwbHlfa2luZBgEIAEoCUgAiAEBEhkKDHRheF9jbGFzc19pZBgFIAEoCUgBiAEBEg8KB3JlYXNvbnMYBiADKAkSGQoRY292ZXJhZ2VfbWFuaWZlc3QYByABKAkSJgoZY292ZXJhZ2VfbWFuaWZlc3RfdmVyc2lvbhgIIAEoBUgCiAEBEiUKGGNvdmVyYWdlX21hbmlmZXN0X2RpZ2VzdBgJIAEoCUgDiAEBEhwKD2NhdGFsb2dfdmVyc2lvbhgKIAEoCUgEiAEBEhsKDmNhdGFsb2dfZGlnZXN0GAsgASgJSAWIAQESFAoHcnVsZV9pZBgMIAEoCUgGiAEBEhcKCm1hdGNoZWRfYnkYDSABKAlIB4gBARIZCgxtYXRjaGVkX2NvZGUYDiABKAlICIgBARIhChRtYXRjaGVkX2p1cmlzZGljdGlvbhgPIAEoCUgJiAEBEhwKD2xlZ2FsX3JlZmVyZW5jZRgQIAEoCUgKiAEBQg4KDF9zdXBwbHlfa2luZEIPCg1fdGF4X2NsYXNzX2lkQhwKGl9jb3ZlcmFnZV9tYW5pZmVzdF92ZXJzaW9uQhsKGV9jb3ZlcmFnZV9tYW5pZmVzdF9kaWdlc3RCEgoQX2NhdGFsb2dfdmVyc2lvbkIRCg9fY2F0YWxvZ19kaWdlc3RCCgoIX3J1bGVfaWRCDQoLX21hdGNoZWRfYnlCDwoNX21hdGNoZWRfY29kZUIXChVfbWF0Y2hlZF9qdXJpc2RpY3Rpb25CEgoQX2xlZ2FsX3JlZmVyZW5jZSLKAgoXU3VibWl0QXNzaWdubWVudFJlcXVlc3QSFgoOaW50ZWdyYXRpb25faWQYASABKAMSDgoGc2NoZW1lGAIgASgJEhIKCmV4YWN0X2NvZGUYAyABKAkSGQoRcHJvZHVjdF9yZWZlcmVuY2UYBCABKAkSHgoRdmFyaWFudF9yZWZlcmVuY2UYBSABKAlIAIgBARIcChRyZXF1ZXN0ZWRfdmFsaWRfZnJvbRgGIAEoCRIfChJyZXF1ZXN0ZWRfdmFsaWRfdG8YByABKAlIAYgBARI8CgthdHRlc3RhdGlvbhgIIAEoCzIiLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5BdHRlc3RhdGlvbkgCiAEBQhQKEl92YXJpYW50X3JlZmVyZW5jZUIVChNfcmVxdWVzdGVkX3ZhbGlkX3RvQg4KDF9hdHRlc3RhdGlvbiJoChhTdWJtaXRBc3NpZ25tZW50UmVzcG9uc2USOwoIcmV2aXNpb24YASABKAsyKS52YXQuY2xhc3NpZmljYXRpb24udjEuQXNzaWdubWVudFJldmlzaW9uEg8KB2NyZWF0ZWQYAiABKAgiwgEKFkxpc3RBc3NpZ25tZW50c1JlcXVlc3QSFgoOaW50ZWdyYXRpb25faWQYASABKAMSHgoRcHJvZHVjdF9yZWZlcmVuY2UYAiABKAlIAIgBARISCgVzdGF0ZRgDIAEoCUgBiAEBEhMKBmN1cnNvchgEIAEoCUgCiAEBEhIKBWxpbWl0GAUgASgFSAOIAQFCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlQggKBl9zdGF0ZUIJCgdfY3Vyc29yQggKBl9saW1pdCJ9ChdMaXN0QXNzaWdubWVudHNSZXNwb25zZRI4CgVpdGVtcxgBIAMoCzIpLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5Bc3NpZ25tZW50UmV2aXNpb24SGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiRQoUR2V0QXNzaWdubWVudFJlcXVlc3QSFgoOaW50ZWdyYXRpb25faWQYASABKAMSFQoNYXNzaWdubWVudF9pZBgCIAEoCSKOAQoVR2V0QXNzaWdubWVudFJlc3BvbnNlEjcKBGhlYWQYASABKAsyKS52YXQuY2xhc3NpZmljYXRpb24udjEuQXNzaWdubWVudFJldmlzaW9uEjwKCXJldmlzaW9ucxgCIAMoCzIpLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5Bc3NpZ25tZW50UmV2aXNpb24iSgoZVmFsaWRhdGVBc3NpZ25tZW50UmVxdWVzdBIWCg5pbnRlZ3JhdGlvbl9pZBgBIAEoAxIVCg1hc3NpZ25tZW50X2lkGAIgASgJIlkKGlZhbGlkYXRlQXNzaWdubWVudFJlc3BvbnNlEjsKCHJldmlzaW9uGAEgASgLMikudmF0LmNsYXNzaWZpY2F0aW9uLnYxLkFzc2lnbm1lbnRSZXZpc2lvbiJJChhBcmNoaXZlQXNzaWdubWVudFJlcXVlc3QSFgoOaW50ZWdyYXRpb25faWQYASABKAMSFQoNYXNzaWdubWVudF9pZBgCIAEoCSJYChlBcmNoaXZlQXNzaWdubWVudFJlc3BvbnNlEjsKCHJldmlzaW9uGAEgASgLMikudmF0LmNsYXNzaWZpY2F0aW9uLnYxLkFzc2lnbm1lbnRSZXZpc2lvbjLUBgoVQ2xhc3NpZmljYXRpb25TZXJ2aWNlEoIBChVHZXRDbGFzc2lmaWNhdGlvbkNvZGUSMy52YXQuY2xhc3NpZmljYXRpb24udjEuR2V0Q2xhc3NpZmljYXRpb25Db2RlUmVxdWVzdBo0LnZhdC5jbGFzc2lmaWNhdGlvbi52MS5HZXRDbGFzc2lmaWNhdGlvbkNvZGVSZXNwb25zZRJwCg9SZXNvbHZlVGF4Q2xhc3MSLS52YXQuY2xhc3NpZmljYXRpb24udjEuUmVzb2x2ZVRheENsYXNzUmVxdWVzdBouLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5SZXNvbHZlVGF4Q2xhc3NSZXNwb25zZRJzChBTdWJtaXRBc3NpZ25tZW50Ei4udmF0LmNsYXNzaWZpY2F0aW9uLnYxLlN1Ym1pdEFzc2lnbm1lbnRSZXF1ZXN0Gi8udmF0LmNsYXNzaWZpY2F0aW9uLnYxLlN1Ym1pdEFzc2lnbm1lbnRSZXNwb25zZRJwCg9MaXN0QXNzaWdubWVudHMSLS52YXQuY2xhc3NpZmljYXRpb24udjEuTGlzdEFzc2lnbm1lbnRzUmVxdWVzdBouLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5MaXN0QXNzaWdubWVudHNSZXNwb25zZRJqCg1HZXRBc3NpZ25tZW50EisudmF0LmNsYXNzaWZpY2F0aW9uLnYxLkdldEFzc2lnbm1lbnRSZXF1ZXN0GiwudmF0LmNsYXNzaWZpY2F0aW9uLnYxLkdldEFzc2lnbm1lbnRSZXNwb25zZRJ5ChJWYWxpZGF0ZUFzc2lnbm1lbnQSMC52YXQuY2xhc3NpZmljYXRpb24udjEuVmFsaWRhdGVBc3NpZ25tZW50UmVxdWVzdBoxLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5WYWxpZGF0ZUFzc2lnbm1lbnRSZXNwb25zZRJ2ChFBcmNoaXZlQXNzaWdubWVudBIvLnZhdC5jbGFzc2lmaWNhdGlvbi52MS5BcmNoaXZlQXNzaWdubWVudFJlcXVlc3QaMC52YXQuY2xhc3NpZmljYXRpb24udjEuQXJjaGl2ZUFzc2lnbm1lbnRSZXNwb25zZWIGcHJvdG8z", [file_vat_classification_v1_resources]);
 
 /**
  * @generated from message vat.classification.v1.GetClassificationCodeRequest
@@ -32,6 +34,8 @@ export type GetClassificationCodeRequest = Message<"vat.classification.v1.GetCla
   catalogVersion?: string | undefined;
 
   /**
+   * YYYY-MM-DD; absent means today (UTC).
+   *
    * @generated from field: optional string legal_date = 4;
    */
   legalDate?: string | undefined;
@@ -49,54 +53,9 @@ export const GetClassificationCodeRequestSchema: GenMessage<GetClassificationCod
  */
 export type GetClassificationCodeResponse = Message<"vat.classification.v1.GetClassificationCodeResponse"> & {
   /**
-   * @generated from field: string scheme = 1;
+   * @generated from field: vat.classification.v1.ClassificationCode code = 1;
    */
-  scheme: string;
-
-  /**
-   * @generated from field: string normalized_code = 2;
-   */
-  normalizedCode: string;
-
-  /**
-   * @generated from field: string display_code = 3;
-   */
-  displayCode: string;
-
-  /**
-   * @generated from field: string description = 4;
-   */
-  description: string;
-
-  /**
-   * @generated from field: string source_url = 5;
-   */
-  sourceUrl: string;
-
-  /**
-   * @generated from field: string catalog_version = 6;
-   */
-  catalogVersion: string;
-
-  /**
-   * @generated from field: string catalog_digest = 7;
-   */
-  catalogDigest: string;
-
-  /**
-   * @generated from field: string applicable_from = 8;
-   */
-  applicableFrom: string;
-
-  /**
-   * @generated from field: optional string applicable_to = 9;
-   */
-  applicableTo?: string | undefined;
-
-  /**
-   * @generated from field: string knowledge_at = 10;
-   */
-  knowledgeAt: string;
+  code?: ClassificationCode | undefined;
 };
 
 /**
@@ -148,6 +107,8 @@ export const ResolveTaxClassRequestSchema: GenMessage<ResolveTaxClassRequest> = 
  */
 export type ResolveTaxClassResponse = Message<"vat.classification.v1.ResolveTaxClassResponse"> & {
   /**
+   * resolved or needs_review
+   *
    * @generated from field: string status = 1;
    */
   status: string;
@@ -181,6 +142,53 @@ export type ResolveTaxClassResponse = Message<"vat.classification.v1.ResolveTaxC
    * @generated from field: string coverage_manifest = 7;
    */
   coverageManifest: string;
+
+  /**
+   * @generated from field: optional int32 coverage_manifest_version = 8;
+   */
+  coverageManifestVersion?: number | undefined;
+
+  /**
+   * @generated from field: optional string coverage_manifest_digest = 9;
+   */
+  coverageManifestDigest?: string | undefined;
+
+  /**
+   * @generated from field: optional string catalog_version = 10;
+   */
+  catalogVersion?: string | undefined;
+
+  /**
+   * @generated from field: optional string catalog_digest = 11;
+   */
+  catalogDigest?: string | undefined;
+
+  /**
+   * @generated from field: optional string rule_id = 12;
+   */
+  ruleId?: string | undefined;
+
+  /**
+   * exact, ancestor, eu_exact or eu_ancestor
+   *
+   * @generated from field: optional string matched_by = 13;
+   */
+  matchedBy?: string | undefined;
+
+  /**
+   * @generated from field: optional string matched_code = 14;
+   */
+  matchedCode?: string | undefined;
+
+  /**
+   * @generated from field: optional string matched_jurisdiction = 15;
+   */
+  matchedJurisdiction?: string | undefined;
+
+  /**
+   * @generated from field: optional string legal_reference = 16;
+   */
+  legalReference?: string | undefined;
 };
 
 /**
@@ -189,6 +197,265 @@ export type ResolveTaxClassResponse = Message<"vat.classification.v1.ResolveTaxC
  */
 export const ResolveTaxClassResponseSchema: GenMessage<ResolveTaxClassResponse> = /*@__PURE__*/
   messageDesc(file_vat_classification_v1_classification_service, 3);
+
+/**
+ * @generated from message vat.classification.v1.SubmitAssignmentRequest
+ */
+export type SubmitAssignmentRequest = Message<"vat.classification.v1.SubmitAssignmentRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string scheme = 2;
+   */
+  scheme: string;
+
+  /**
+   * @generated from field: string exact_code = 3;
+   */
+  exactCode: string;
+
+  /**
+   * @generated from field: string product_reference = 4;
+   */
+  productReference: string;
+
+  /**
+   * @generated from field: optional string variant_reference = 5;
+   */
+  variantReference?: string | undefined;
+
+  /**
+   * @generated from field: string requested_valid_from = 6;
+   */
+  requestedValidFrom: string;
+
+  /**
+   * @generated from field: optional string requested_valid_to = 7;
+   */
+  requestedValidTo?: string | undefined;
+
+  /**
+   * @generated from field: optional vat.classification.v1.Attestation attestation = 8;
+   */
+  attestation?: Attestation | undefined;
+};
+
+/**
+ * Describes the message vat.classification.v1.SubmitAssignmentRequest.
+ * Use `create(SubmitAssignmentRequestSchema)` to create a new message.
+ */
+export const SubmitAssignmentRequestSchema: GenMessage<SubmitAssignmentRequest> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 4);
+
+/**
+ * @generated from message vat.classification.v1.SubmitAssignmentResponse
+ */
+export type SubmitAssignmentResponse = Message<"vat.classification.v1.SubmitAssignmentResponse"> & {
+  /**
+   * @generated from field: vat.classification.v1.AssignmentRevision revision = 1;
+   */
+  revision?: AssignmentRevision | undefined;
+
+  /**
+   * false for an identical retry answered with the current head
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message vat.classification.v1.SubmitAssignmentResponse.
+ * Use `create(SubmitAssignmentResponseSchema)` to create a new message.
+ */
+export const SubmitAssignmentResponseSchema: GenMessage<SubmitAssignmentResponse> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 5);
+
+/**
+ * @generated from message vat.classification.v1.ListAssignmentsRequest
+ */
+export type ListAssignmentsRequest = Message<"vat.classification.v1.ListAssignmentsRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: optional string product_reference = 2;
+   */
+  productReference?: string | undefined;
+
+  /**
+   * @generated from field: optional string state = 3;
+   */
+  state?: string | undefined;
+
+  /**
+   * @generated from field: optional string cursor = 4;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 limit = 5;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message vat.classification.v1.ListAssignmentsRequest.
+ * Use `create(ListAssignmentsRequestSchema)` to create a new message.
+ */
+export const ListAssignmentsRequestSchema: GenMessage<ListAssignmentsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 6);
+
+/**
+ * @generated from message vat.classification.v1.ListAssignmentsResponse
+ */
+export type ListAssignmentsResponse = Message<"vat.classification.v1.ListAssignmentsResponse"> & {
+  /**
+   * @generated from field: repeated vat.classification.v1.AssignmentRevision items = 1;
+   */
+  items: AssignmentRevision[];
+
+  /**
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message vat.classification.v1.ListAssignmentsResponse.
+ * Use `create(ListAssignmentsResponseSchema)` to create a new message.
+ */
+export const ListAssignmentsResponseSchema: GenMessage<ListAssignmentsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 7);
+
+/**
+ * @generated from message vat.classification.v1.GetAssignmentRequest
+ */
+export type GetAssignmentRequest = Message<"vat.classification.v1.GetAssignmentRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string assignment_id = 2;
+   */
+  assignmentId: string;
+};
+
+/**
+ * Describes the message vat.classification.v1.GetAssignmentRequest.
+ * Use `create(GetAssignmentRequestSchema)` to create a new message.
+ */
+export const GetAssignmentRequestSchema: GenMessage<GetAssignmentRequest> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 8);
+
+/**
+ * @generated from message vat.classification.v1.GetAssignmentResponse
+ */
+export type GetAssignmentResponse = Message<"vat.classification.v1.GetAssignmentResponse"> & {
+  /**
+   * @generated from field: vat.classification.v1.AssignmentRevision head = 1;
+   */
+  head?: AssignmentRevision | undefined;
+
+  /**
+   * every revision, oldest first
+   *
+   * @generated from field: repeated vat.classification.v1.AssignmentRevision revisions = 2;
+   */
+  revisions: AssignmentRevision[];
+};
+
+/**
+ * Describes the message vat.classification.v1.GetAssignmentResponse.
+ * Use `create(GetAssignmentResponseSchema)` to create a new message.
+ */
+export const GetAssignmentResponseSchema: GenMessage<GetAssignmentResponse> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 9);
+
+/**
+ * @generated from message vat.classification.v1.ValidateAssignmentRequest
+ */
+export type ValidateAssignmentRequest = Message<"vat.classification.v1.ValidateAssignmentRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string assignment_id = 2;
+   */
+  assignmentId: string;
+};
+
+/**
+ * Describes the message vat.classification.v1.ValidateAssignmentRequest.
+ * Use `create(ValidateAssignmentRequestSchema)` to create a new message.
+ */
+export const ValidateAssignmentRequestSchema: GenMessage<ValidateAssignmentRequest> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 10);
+
+/**
+ * @generated from message vat.classification.v1.ValidateAssignmentResponse
+ */
+export type ValidateAssignmentResponse = Message<"vat.classification.v1.ValidateAssignmentResponse"> & {
+  /**
+   * @generated from field: vat.classification.v1.AssignmentRevision revision = 1;
+   */
+  revision?: AssignmentRevision | undefined;
+};
+
+/**
+ * Describes the message vat.classification.v1.ValidateAssignmentResponse.
+ * Use `create(ValidateAssignmentResponseSchema)` to create a new message.
+ */
+export const ValidateAssignmentResponseSchema: GenMessage<ValidateAssignmentResponse> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 11);
+
+/**
+ * @generated from message vat.classification.v1.ArchiveAssignmentRequest
+ */
+export type ArchiveAssignmentRequest = Message<"vat.classification.v1.ArchiveAssignmentRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string assignment_id = 2;
+   */
+  assignmentId: string;
+};
+
+/**
+ * Describes the message vat.classification.v1.ArchiveAssignmentRequest.
+ * Use `create(ArchiveAssignmentRequestSchema)` to create a new message.
+ */
+export const ArchiveAssignmentRequestSchema: GenMessage<ArchiveAssignmentRequest> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 12);
+
+/**
+ * @generated from message vat.classification.v1.ArchiveAssignmentResponse
+ */
+export type ArchiveAssignmentResponse = Message<"vat.classification.v1.ArchiveAssignmentResponse"> & {
+  /**
+   * @generated from field: vat.classification.v1.AssignmentRevision revision = 1;
+   */
+  revision?: AssignmentRevision | undefined;
+};
+
+/**
+ * Describes the message vat.classification.v1.ArchiveAssignmentResponse.
+ * Use `create(ArchiveAssignmentResponseSchema)` to create a new message.
+ */
+export const ArchiveAssignmentResponseSchema: GenMessage<ArchiveAssignmentResponse> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_classification_service, 13);
 
 /**
  * Exact CN/CPA code validation, governed mapping resolution and product-code assignments.
@@ -211,6 +478,46 @@ export const ClassificationService: GenService<{
     methodKind: "unary";
     input: typeof ResolveTaxClassRequestSchema;
     output: typeof ResolveTaxClassResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.classification.v1.ClassificationService.SubmitAssignment
+   */
+  submitAssignment: {
+    methodKind: "unary";
+    input: typeof SubmitAssignmentRequestSchema;
+    output: typeof SubmitAssignmentResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.classification.v1.ClassificationService.ListAssignments
+   */
+  listAssignments: {
+    methodKind: "unary";
+    input: typeof ListAssignmentsRequestSchema;
+    output: typeof ListAssignmentsResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.classification.v1.ClassificationService.GetAssignment
+   */
+  getAssignment: {
+    methodKind: "unary";
+    input: typeof GetAssignmentRequestSchema;
+    output: typeof GetAssignmentResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.classification.v1.ClassificationService.ValidateAssignment
+   */
+  validateAssignment: {
+    methodKind: "unary";
+    input: typeof ValidateAssignmentRequestSchema;
+    output: typeof ValidateAssignmentResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.classification.v1.ClassificationService.ArchiveAssignment
+   */
+  archiveAssignment: {
+    methodKind: "unary";
+    input: typeof ArchiveAssignmentRequestSchema;
+    output: typeof ArchiveAssignmentResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_classification_v1_classification_service, 0);

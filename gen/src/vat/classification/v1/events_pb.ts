@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/classification/v1/events.proto.
  */
 export const file_vat_classification_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvY2xhc3NpZmljYXRpb24vdjEvZXZlbnRzLnByb3RvEhV2YXQuY2xhc3NpZmljYXRpb24udjEiawoWQ2F0YWxvZ0VkaXRpb25BcHByb3ZlZBIQCghldmVudF9pZBgBIAEoCRIOCgZzY2hlbWUYAiABKAkSFwoPY2F0YWxvZ192ZXJzaW9uGAMgASgJEhYKDmNhdGFsb2dfZGlnZXN0GAQgASgJYgZwcm90bzM");
+  fileDesc("CiJ2YXQvY2xhc3NpZmljYXRpb24vdjEvZXZlbnRzLnByb3RvEhV2YXQuY2xhc3NpZmljYXRpb24udjEiawoWQ2F0YWxvZ0VkaXRpb25BcHByb3ZlZBIQCghldmVudF9pZBgBIAEoCRIOCgZzY2hlbWUYAiABKAkSFwoPY2F0YWxvZ192ZXJzaW9uGAMgASgJEhYKDmNhdGFsb2dfZGlnZXN0GAQgASgJIpcBChxQcm9kdWN0UmVwcm9jZXNzaW5nUmVxdWVzdGVkEhAKCGV2ZW50X2lkGAEgASgJEg4KBmpvYl9pZBgCIAEoAxISCgphY2NvdW50X2lkGAMgASgDEhYKDmludGVncmF0aW9uX2lkGAQgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAUgASgJEg4KBnJlYXNvbhgGIAEoCWIGcHJvdG8z");
 
 /**
  * Reserved: published when a catalog edition is approved by the administrator workflow.
@@ -45,4 +45,49 @@ export type CatalogEditionApproved = Message<"vat.classification.v1.CatalogEditi
  */
 export const CatalogEditionApprovedSchema: GenMessage<CatalogEditionApproved> = /*@__PURE__*/
   messageDesc(file_vat_classification_v1_events, 0);
+
+/**
+ * A product's supply events must be reclassified (new assignment head, validation, archival, or a
+ * published coverage manifest); consumed by the classification service's own reprocessing worker.
+ *
+ * @generated from message vat.classification.v1.ProductReprocessingRequested
+ */
+export type ProductReprocessingRequested = Message<"vat.classification.v1.ProductReprocessingRequested"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 job_id = 2;
+   */
+  jobId: bigint;
+
+  /**
+   * @generated from field: int64 account_id = 3;
+   */
+  accountId: bigint;
+
+  /**
+   * @generated from field: int64 integration_id = 4;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string product_reference = 5;
+   */
+  productReference: string;
+
+  /**
+   * @generated from field: string reason = 6;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message vat.classification.v1.ProductReprocessingRequested.
+ * Use `create(ProductReprocessingRequestedSchema)` to create a new message.
+ */
+export const ProductReprocessingRequestedSchema: GenMessage<ProductReprocessingRequested> = /*@__PURE__*/
+  messageDesc(file_vat_classification_v1_events, 1);
 

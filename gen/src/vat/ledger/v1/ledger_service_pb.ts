@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/ledger/v1/ledger_service.proto.
  */
 export const file_vat_ledger_v1_ledger_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiKQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAzKIBAoTU3VwcGx5TGVkZ2VyU2VydmljZRJpChJDb21taXRTdXBwbHlFdmVudHMSKC52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QaKS52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEl0KDkdldFN1cHBseUV2ZW50EiQudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlcXVlc3QaJS52YXQubGVkZ2VyLnYxLkdldFN1cHBseUV2ZW50UmVzcG9uc2USYwoQTGlzdFN1cHBseUV2ZW50cxImLnZhdC5sZWRnZXIudjEuTGlzdFN1cHBseUV2ZW50c1JlcXVlc3QaJy52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXNwb25zZRJaCg1HZXRMZWRnZXJIZWFkEiMudmF0LmxlZGdlci52MS5HZXRMZWRnZXJIZWFkUmVxdWVzdBokLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlc3BvbnNlEmYKEUNvdW50U3VwcGx5RXZlbnRzEicudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1JlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_vat_ledger_v1_resources]);
+  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiKQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAyKRAQoeTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEhMKBmN1cnNvchgDIAEoCUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQi+AMKElByb2R1Y3RTdXBwbHlFdmVudBIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYAyABKAlIAIgBARIeChF2YXJpYW50X3JlZmVyZW5jZRgEIAEoCUgBiAEBEhMKC29jY3VycmVkX29uGAUgASgJEh4KFmNvdW50cnlfb2ZfY29uc3VtcHRpb24YBiABKAkSJgoeb3JpZ2luYWxfY2xhc3NpZmljYXRpb25fc3RhdHVzGAcgASgJEiIKFW9yaWdpbmFsX3RheF9jbGFzc19pZBgIIAEoCUgCiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgJIAEoCRIZCgx0YXhfY2xhc3NfaWQYCiABKAlIA4gBARIfChJsYXRlc3RfZGVjaXNpb25faWQYCyABKAlIBIgBARIjChZsYXRlc3RfZGVjaXNpb25fc291cmNlGAwgASgJSAWIAQFCEgoQX29yZGVyX3JlZmVyZW5jZUIUChJfdmFyaWFudF9yZWZlcmVuY2VCGAoWX29yaWdpbmFsX3RheF9jbGFzc19pZEIPCg1fdGF4X2NsYXNzX2lkQhUKE19sYXRlc3RfZGVjaXNpb25faWRCGQoXX2xhdGVzdF9kZWNpc2lvbl9zb3VyY2UifQofTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRIwCgVpdGVtcxgBIAMoCzIhLnZhdC5sZWRnZXIudjEuUHJvZHVjdFN1cHBseUV2ZW50EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIvwDCh5Qcm9wb3NlZENsYXNzaWZpY2F0aW9uRGVjaXNpb24SFwoPc3VwcGx5X2V2ZW50X2lkGAEgASgJEigKG2V4cGVjdGVkX2xhdGVzdF9kZWNpc2lvbl9pZBgCIAEoCUgAiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgDIAEoCRIZCgx0YXhfY2xhc3NfaWQYBCABKAlIAYgBARIOCgZzb3VyY2UYBSABKAkSGgoNYXNzaWdubWVudF9pZBgGIAEoCUgCiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YByABKAVIA4gBARIUCgdydWxlX2lkGAggASgJSASIAQESEwoGcmVhc29uGAkgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GAogASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYCyABKAlIB4gBAUIeChxfZXhwZWN0ZWRfbGF0ZXN0X2RlY2lzaW9uX2lkQg8KDV90YXhfY2xhc3NfaWRCEAoOX2Fzc2lnbm1lbnRfaWRCFgoUX2Fzc2lnbm1lbnRfcmV2aXNpb25CCgoIX3J1bGVfaWRCCQoHX3JlYXNvbkIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdCKbAQokQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEkAKCWRlY2lzaW9ucxgDIAMoCzItLnZhdC5sZWRnZXIudjEuUHJvcG9zZWRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uIoABCiVBcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEhAKCGFwcGVuZGVkGAEgASgFEhEKCXVuY2hhbmdlZBgCIAEoBRIjChtyb3V0ZWRfdG9fY29ycmVjdGlvbl9yZXZpZXcYAyABKAUSDQoFc3RhbGUYBCABKAUyjwYKE1N1cHBseUxlZGdlclNlcnZpY2USaQoSQ29tbWl0U3VwcGx5RXZlbnRzEigudmF0LmxlZGdlci52MS5Db21taXRTdXBwbHlFdmVudHNSZXF1ZXN0GikudmF0LmxlZGdlci52MS5Db21taXRTdXBwbHlFdmVudHNSZXNwb25zZRJdCg5HZXRTdXBwbHlFdmVudBIkLnZhdC5sZWRnZXIudjEuR2V0U3VwcGx5RXZlbnRSZXF1ZXN0GiUudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlc3BvbnNlEmMKEExpc3RTdXBwbHlFdmVudHMSJi52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXF1ZXN0GicudmF0LmxlZGdlci52MS5MaXN0U3VwcGx5RXZlbnRzUmVzcG9uc2USWgoNR2V0TGVkZ2VySGVhZBIjLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlcXVlc3QaJC52YXQubGVkZ2VyLnYxLkdldExlZGdlckhlYWRSZXNwb25zZRJmChFDb3VudFN1cHBseUV2ZW50cxInLnZhdC5sZWRnZXIudjEuQ291bnRTdXBwbHlFdmVudHNSZXF1ZXN0GigudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1Jlc3BvbnNlEngKF0xpc3RQcm9kdWN0U3VwcGx5RXZlbnRzEi0udmF0LmxlZGdlci52MS5MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1JlcXVlc3QaLi52YXQubGVkZ2VyLnYxLkxpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVzcG9uc2USigEKHUFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zEjMudmF0LmxlZGdlci52MS5BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1JlcXVlc3QaNC52YXQubGVkZ2VyLnYxLkFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVzcG9uc2ViBnByb3RvMw", [file_vat_ledger_v1_resources]);
 
 /**
  * @generated from message vat.ledger.v1.CommitSupplyEventsRequest
@@ -257,6 +257,274 @@ export const CountSupplyEventsResponseSchema: GenMessage<CountSupplyEventsRespon
   messageDesc(file_vat_ledger_v1_ledger_service, 10);
 
 /**
+ * @generated from message vat.ledger.v1.ListProductSupplyEventsRequest
+ */
+export type ListProductSupplyEventsRequest = Message<"vat.ledger.v1.ListProductSupplyEventsRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string product_reference = 2;
+   */
+  productReference: string;
+
+  /**
+   * @generated from field: optional string cursor = 3;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 limit = 4;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ListProductSupplyEventsRequest.
+ * Use `create(ListProductSupplyEventsRequestSchema)` to create a new message.
+ */
+export const ListProductSupplyEventsRequestSchema: GenMessage<ListProductSupplyEventsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 11);
+
+/**
+ * One event of a product and the classification currently in effect for it.
+ *
+ * @generated from message vat.ledger.v1.ProductSupplyEvent
+ */
+export type ProductSupplyEvent = Message<"vat.ledger.v1.ProductSupplyEvent"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string event_id = 2;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: optional string order_reference = 3;
+   */
+  orderReference?: string | undefined;
+
+  /**
+   * @generated from field: optional string variant_reference = 4;
+   */
+  variantReference?: string | undefined;
+
+  /**
+   * UTC date of occurred_at
+   *
+   * @generated from field: string occurred_on = 5;
+   */
+  occurredOn: string;
+
+  /**
+   * @generated from field: string country_of_consumption = 6;
+   */
+  countryOfConsumption: string;
+
+  /**
+   * as committed with the event
+   *
+   * @generated from field: string original_classification_status = 7;
+   */
+  originalClassificationStatus: string;
+
+  /**
+   * @generated from field: optional string original_tax_class_id = 8;
+   */
+  originalTaxClassId?: string | undefined;
+
+  /**
+   * in effect: the latest decision's, else the original
+   *
+   * @generated from field: string classification_status = 9;
+   */
+  classificationStatus: string;
+
+  /**
+   * @generated from field: optional string tax_class_id = 10;
+   */
+  taxClassId?: string | undefined;
+
+  /**
+   * @generated from field: optional string latest_decision_id = 11;
+   */
+  latestDecisionId?: string | undefined;
+
+  /**
+   * assignment, restored or manual; absent when no decision was appended
+   *
+   * @generated from field: optional string latest_decision_source = 12;
+   */
+  latestDecisionSource?: string | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ProductSupplyEvent.
+ * Use `create(ProductSupplyEventSchema)` to create a new message.
+ */
+export const ProductSupplyEventSchema: GenMessage<ProductSupplyEvent> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 12);
+
+/**
+ * @generated from message vat.ledger.v1.ListProductSupplyEventsResponse
+ */
+export type ListProductSupplyEventsResponse = Message<"vat.ledger.v1.ListProductSupplyEventsResponse"> & {
+  /**
+   * @generated from field: repeated vat.ledger.v1.ProductSupplyEvent items = 1;
+   */
+  items: ProductSupplyEvent[];
+
+  /**
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ListProductSupplyEventsResponse.
+ * Use `create(ListProductSupplyEventsResponseSchema)` to create a new message.
+ */
+export const ListProductSupplyEventsResponseSchema: GenMessage<ListProductSupplyEventsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 13);
+
+/**
+ * @generated from message vat.ledger.v1.ProposedClassificationDecision
+ */
+export type ProposedClassificationDecision = Message<"vat.ledger.v1.ProposedClassificationDecision"> & {
+  /**
+   * @generated from field: string supply_event_id = 1;
+   */
+  supplyEventId: string;
+
+  /**
+   * the decision the proposal was computed against (absent: none); a different current one makes it stale
+   *
+   * @generated from field: optional string expected_latest_decision_id = 2;
+   */
+  expectedLatestDecisionId?: string | undefined;
+
+  /**
+   * @generated from field: string classification_status = 3;
+   */
+  classificationStatus: string;
+
+  /**
+   * @generated from field: optional string tax_class_id = 4;
+   */
+  taxClassId?: string | undefined;
+
+  /**
+   * assignment or restored
+   *
+   * @generated from field: string source = 5;
+   */
+  source: string;
+
+  /**
+   * @generated from field: optional string assignment_id = 6;
+   */
+  assignmentId?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 assignment_revision = 7;
+   */
+  assignmentRevision?: number | undefined;
+
+  /**
+   * @generated from field: optional string rule_id = 8;
+   */
+  ruleId?: string | undefined;
+
+  /**
+   * @generated from field: optional string reason = 9;
+   */
+  reason?: string | undefined;
+
+  /**
+   * @generated from field: optional string coverage_manifest_digest = 10;
+   */
+  coverageManifestDigest?: string | undefined;
+
+  /**
+   * @generated from field: optional string catalog_digest = 11;
+   */
+  catalogDigest?: string | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ProposedClassificationDecision.
+ * Use `create(ProposedClassificationDecisionSchema)` to create a new message.
+ */
+export const ProposedClassificationDecisionSchema: GenMessage<ProposedClassificationDecision> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 14);
+
+/**
+ * @generated from message vat.ledger.v1.AppendClassificationDecisionsRequest
+ */
+export type AppendClassificationDecisionsRequest = Message<"vat.ledger.v1.AppendClassificationDecisionsRequest"> & {
+  /**
+   * @generated from field: int64 integration_id = 1;
+   */
+  integrationId: bigint;
+
+  /**
+   * @generated from field: string product_reference = 2;
+   */
+  productReference: string;
+
+  /**
+   * @generated from field: repeated vat.ledger.v1.ProposedClassificationDecision decisions = 3;
+   */
+  decisions: ProposedClassificationDecision[];
+};
+
+/**
+ * Describes the message vat.ledger.v1.AppendClassificationDecisionsRequest.
+ * Use `create(AppendClassificationDecisionsRequestSchema)` to create a new message.
+ */
+export const AppendClassificationDecisionsRequestSchema: GenMessage<AppendClassificationDecisionsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 15);
+
+/**
+ * @generated from message vat.ledger.v1.AppendClassificationDecisionsResponse
+ */
+export type AppendClassificationDecisionsResponse = Message<"vat.ledger.v1.AppendClassificationDecisionsResponse"> & {
+  /**
+   * @generated from field: int32 appended = 1;
+   */
+  appended: number;
+
+  /**
+   * @generated from field: int32 unchanged = 2;
+   */
+  unchanged: number;
+
+  /**
+   * @generated from field: int32 routed_to_correction_review = 3;
+   */
+  routedToCorrectionReview: number;
+
+  /**
+   * orders whose current decisions changed meanwhile: nothing appended for them; recompute and retry
+   *
+   * @generated from field: int32 stale = 4;
+   */
+  stale: number;
+};
+
+/**
+ * Describes the message vat.ledger.v1.AppendClassificationDecisionsResponse.
+ * Use `create(AppendClassificationDecisionsResponseSchema)` to create a new message.
+ */
+export const AppendClassificationDecisionsResponseSchema: GenMessage<AppendClassificationDecisionsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 16);
+
+/**
  * Committed supply events: the filing-grade, append-only record that reports and thresholds read.
  *
  * @generated from service vat.ledger.v1.SupplyLedgerService
@@ -306,6 +574,27 @@ export const SupplyLedgerService: GenService<{
     methodKind: "unary";
     input: typeof CountSupplyEventsRequestSchema;
     output: typeof CountSupplyEventsResponseSchema;
+  },
+  /**
+   * The events of one product of an integration with their effective classification (latest decision).
+   *
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.ListProductSupplyEvents
+   */
+  listProductSupplyEvents: {
+    methodKind: "unary";
+    input: typeof ListProductSupplyEventsRequestSchema;
+    output: typeof ListProductSupplyEventsResponseSchema;
+  },
+  /**
+   * Appends successor classification decisions (events are never edited), one transaction per order;
+   * orders above the size limit and manually decided events go to the correction-review list instead.
+   *
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.AppendClassificationDecisions
+   */
+  appendClassificationDecisions: {
+    methodKind: "unary";
+    input: typeof AppendClassificationDecisionsRequestSchema;
+    output: typeof AppendClassificationDecisionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_ledger_v1_ledger_service, 0);
