@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Migration20261122131159 } from './Migration20261122131159';
 import { Migration20261123233935 } from './Migration20261123233935';
 import { Migration20261124020101 } from './Migration20261124020101';
+import { Migration20261124025413 } from './Migration20261124025413';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131159, Migration20261123233935, Migration20261124020101];
+export const migrations = [Migration20261122131159, Migration20261123233935, Migration20261124020101, Migration20261124025413];
