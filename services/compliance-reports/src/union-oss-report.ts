@@ -1,0 +1,167 @@
+import { ConnectError } from '@connectrpc/connect';
+import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
+import { principalHeaders, type Principal } from '@vat/platform/principal';
+import { Code, invalidArgument, rpcError } from '@vat/platform/rpc-errors';
+import { projectionPosition } from '@vat/platform/supply-projection';
+import type { ComplianceReportsDeps } from './context';
+import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
+import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
+import { buildUnionOssReturn, EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type SourceDefaults } from './domain/union-oss-return';
+import type { LateWindow } from './repositories/union-oss-facts';
+import type { LockedPeriodRecord } from './repositories/union-oss-locks';
+
+/** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q4), or 400 `invalid_period`. */
+export function unionOssQuarter(periodKey: string): Quarter {
+  const q = parseQuarter(periodKey);
+  if (!q || periodKey < FIRST_UNION_OSS_PERIOD) throw invalidArgument('invalid_period', `period must be YYYY-Qn (Q1 to Q4) from ${FIRST_UNION_OSS_PERIOD}, when the Union OSS scheme began, to 9999-Q4.`);
+  return q;
+}
+
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const previousPeriod = (p: string) => {
+  const y = Number(p.slice(0, 4));
+  const q = Number(p.slice(6));
+  return q === 1 ? `${y - 1}-Q4` : `${y}-Q${q - 1}`;
+};
+
+/**
+ * Events of earlier locked quarters recorded after their lock belong to the first later quarter
+ * that was not locked yet when they were recorded: walking back over the unbroken run of locked
+ * quarters before `period`, each contributes the events past every lock in between.
+ */
+export function lateWindowsFor(period: string, locks: ReadonlyMap<string, LockedPeriodRecord>): LateWindow[] {
+  const upTo = locks.get(period)?.ledgerPosition ?? null;
+  const windows: LateWindow[] = [];
+  let after = -1n;
+  for (let p = previousPeriod(period); p >= FIRST_UNION_OSS_PERIOD; p = previousPeriod(p)) {
+    const lock = locks.get(p);
+    if (!lock) break;
+    if (lock.ledgerPosition > after) after = lock.ledgerPosition;
+    const q = parseQuarter(p)!;
+    windows.push({ start: q.start, endExclusive: dayAfter(q.end), afterSequence: after, upToSequence: upTo });
+  }
+  return windows;
+}
+
+type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord> };
+
+/**
+ * The quarter's return as of a ledger position: the lock's for a locked quarter, else `position`
+ * (a lock passes the ledger head it checked) or whatever the projection holds now.
+ */
+export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, opts: { position?: bigint } = {}): Promise<Built> {
+  const quarter = unionOssQuarter(periodKey);
+  const { accountId } = caller;
+  const eligibility = unionOssRegistrationFor(await deps.registrations.list(accountId), quarter);
+  if (!eligibility.ok) throw rpcError(Code.FailedPrecondition, eligibility.reason, eligibility.detail, { blocking_registration_ids: eligibility.blockingIds.join(',') });
+  const registration = eligibility.registration;
+  const locks = new Map((await deps.unionOssLocks.list(accountId)).map((l) => [l.periodKey, l]));
+  const own = locks.get(periodKey);
+  const upTo = own?.ledgerPosition ?? opts.position ?? null;
+  const position = upTo ?? (await projectionPosition(deps.pool, 'compliance_reports', accountId));
+  const msi = registration.memberStateIdentification;
+  const returnCurrency = returnCurrencyOf(msi, periodKey);
+  const groups = await deps.unionOssFacts.groups({
+    accountId,
+    start: quarter.start,
+    endExclusive: dayAfter(quarter.end),
+    upToSequence: upTo,
+    late: lateWindowsFor(periodKey, locks),
+    returnCurrency,
+  });
+  const headers = { headers: principalHeaders(caller) };
+  const [standard, fx, sourceDefaults] = await Promise.all([standardRates(deps, groups, headers), exchangeRates(deps, groups, periodKey, returnCurrency, headers), sourceDefaultsOf(deps, groups, headers)]);
+  let ret;
+  try {
+    ret = buildUnionOssReturn({
+      periodKey,
+      memberStateIdentification: msi,
+      returnCurrency,
+      groups,
+      sourceDefaults,
+      standardRateBps: standard,
+      exchangeRate: (currency, period) => fx.rates.get(`${currency}|${period}`),
+    });
+  } catch (err) {
+    if (err instanceof StandardRateUnavailable) throw rpcError(Code.FailedPrecondition, 'vat_rate_unavailable', err.message);
+    throw err;
+  }
+  const ratesUsed = fx.used.filter((u) => groups.some((g) => g.currency === u.currency) || u.currency === returnCurrency);
+  return {
+    context: {
+      ret,
+      registrationId: registration.id,
+      periodStart: quarter.start,
+      periodEnd: quarter.end,
+      ledgerPosition: position,
+      generatedAt: deps.now().toISOString(),
+      periodStatus: own?.status ?? 'open',
+      ratesUsed,
+    },
+    locks,
+  };
+}
+
+type CallOpts = { headers: Record<string, string> };
+
+/** The consumption States' standard-rate history (calculation's rates table), as a lookup by day. */
+async function standardRates(deps: ComplianceReportsDeps, groups: readonly FactGroup[], call: CallOpts) {
+  const countries = [...new Set(groups.map((g) => g.countryOfConsumption))].filter((c) => EU_MEMBER_STATES.has(c));
+  const histories = await Promise.all(
+    countries.map(async (country) => {
+      const res = await deps.clients.taxClasses.listRates({ country, taxClassId: 'standard', history: true }, call);
+      return [country, res.rates.filter((r) => r.rateType === 'standard')] as const;
+    }),
+  );
+  const byCountry = new Map(histories);
+  // Windows are half-open [valid_from, valid_to).
+  return (country: string, date: string) => byCountry.get(country)?.find((w) => w.validFrom <= date && (w.validTo === undefined || date < w.validTo))?.rateBps;
+}
+
+/** Art. 366(2) rates of every currency the return converts, for every period it converts at. */
+async function exchangeRates(deps: ComplianceReportsDeps, groups: readonly FactGroup[], periodKey: string, returnCurrency: string, call: CallOpts) {
+  const foreign = groups.filter((g) => g.currency !== returnCurrency);
+  const periods = new Set<string>();
+  const currencies = new Set<string>();
+  for (const g of foreign) {
+    currencies.add(g.currency);
+    periods.add(periodKey).add(g.ownPeriod);
+    if (g.originalPeriod) periods.add(g.originalPeriod);
+  }
+  if (foreign.length > 0) currencies.add(returnCurrency);
+  currencies.delete(EUR);
+  const queries = [...currencies].flatMap((currency) => [...periods].filter((p) => parseQuarter(p)).map((p) => ({ currency, date: parseQuarter(p)!.end, nextPublicationDay: true, period: p })));
+  const rates = new Map<string, RateOrEur>();
+  for (const p of periods) rates.set(`${EUR}|${p}`, EUR);
+  const used: RateUsed[] = [];
+  for (let i = 0; i < queries.length; i += 1000) {
+    const chunk = queries.slice(i, i + 1000);
+    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map(({ period: _p, ...q }) => q) }, call);
+    res.answers.forEach((a, j) => {
+      const q = chunk[j]!;
+      if (!a.found) return;
+      rates.set(`${q.currency}|${q.period}`, ecbRate(q.currency, a.rateDate, a.rate));
+      used.push({ currency: q.currency, periodKey: q.period, requestedDate: q.date, rateDate: a.rateDate, rate: a.rate });
+    });
+  }
+  used.sort((a, b) => (a.periodKey + a.currency < b.periodKey + b.currency ? -1 : 1));
+  return { rates, used };
+}
+
+/** Source-profile origins, fetched only when some event lacks its own. */
+async function sourceDefaultsOf(deps: ComplianceReportsDeps, groups: readonly FactGroup[], call: CallOpts): Promise<Map<string, SourceDefaults>> {
+  if (!groups.some((g) => g.sourceId !== null)) return new Map();
+  const res = await deps.clients.sources.listSources({}, call);
+  return new Map(res.items.map((s) => [s.sourceKey, { dispatchCountry: s.dispatchCountry, supplierEstablishmentCountry: s.supplierEstablishmentCountry }]));
+}
+
+/** The ledger head of the account (by RPC: the ledger owns it). */
+export async function ledgerHead(deps: ComplianceReportsDeps, caller: Principal): Promise<bigint> {
+  try {
+    const res = await deps.clients.ledger.getLedgerHead({}, { headers: principalHeaders(caller) });
+    return res.sequence;
+  } catch (err) {
+    if (err instanceof ConnectError) throw rpcError(Code.Unavailable, 'ledger_unavailable', 'The ledger could not be reached to check the projection position; retry.');
+    throw err;
+  }
+}
