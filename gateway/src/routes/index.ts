@@ -4,6 +4,7 @@ import { calculationRoutes } from './calculation';
 import { classificationRoutes } from './classification';
 import { referenceRoutes } from './reference';
 import { registrationRoutes } from './registrations';
+import { reportRoutes } from './reports';
 import { sourceRoutes } from './sources';
 import { supplyEventRoutes, type IntegrationOwnership } from './supply-events';
 import { transactionRoutes } from './transactions';
@@ -18,5 +19,6 @@ export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnersh
     ...sourceRoutes(clients),
     ...registrationRoutes(clients),
     ...supplyEventRoutes(clients, integrationOwned),
+    ...reportRoutes(clients),
   ];
 }
