@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement } from '@vat/platform/sql';
+import { insertStatement, pgTimestamp } from '@vat/platform/sql';
 
 const PERIOD = '"compliance_reports".union_oss_locked_period';
 const EXPORT = '"compliance_reports".union_oss_export';
@@ -62,9 +62,9 @@ function periodOf(r: PeriodRow): LockedPeriodRecord {
     excludedSourceEventCount: BigInt(r.excluded_source_event_count as string),
     warningCount: r.warning_count as number,
     jurisdictionCount: r.jurisdiction_count as number,
-    lockedAt: r.locked_at as Date,
+    lockedAt: pgTimestamp(r.locked_at),
     lockedByApiKeyId: BigInt(r.locked_by_api_key_id as string),
-    filedAt: (r.filed_at as Date | null) ?? null,
+    filedAt: r.filed_at === null ? null : pgTimestamp(r.filed_at),
     filedByApiKeyId: r.filed_by_api_key_id === null ? null : BigInt(r.filed_by_api_key_id as string),
   };
 }
@@ -80,7 +80,7 @@ function exportOf(r: PeriodRow): ExportMeta {
     filename: r.filename as string,
     sha256: r.sha256 as string,
     byteSize: r.byte_size as number,
-    createdAt: r.created_at as Date,
+    createdAt: pgTimestamp(r.created_at),
   };
 }
 
