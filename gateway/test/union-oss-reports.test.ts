@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '@vat/deploy/build';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
 
@@ -279,6 +281,21 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       const again = (await post(`${LOCKED}/filed?period=2025-Q4`)).json();
       expect([again.status, again.filed_at, again.filed_by_api_key_id]).toEqual(['filed', f.filed_at, f.filed_by_api_key_id]);
       for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+    });
+
+    it('after a restart (a fresh instance on the same database) the artifacts are the same bytes', async () => {
+      const second = await build('all', h.config, pino({ level: 'silent' }));
+      try {
+        const app = second.gateway!.app;
+        await app.ready();
+        for (const e of locked.exports) {
+          const r = await app.inject({ method: 'GET', url: e.download_path, headers: { 'x-api-key': k.aRead!.key } });
+          expect(r.statusCode, r.body).toBe(200);
+          expect(r.body).toBe(before[e.export_id]);
+        }
+      } finally {
+        await second.stop();
+      }
     });
 
     it('lists locked quarters latest first, with current_period and its exports when asked', async () => {
