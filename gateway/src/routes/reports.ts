@@ -118,15 +118,15 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     },
     {
       method: 'GET',
-      url: `${LOCKED}/exports/:exportID`,
+      url: `${LOCKED}/exports/:export_id`,
       access: { scopes: READ_SCOPES },
       summary: 'Download one stored artifact of a locked quarter, byte-identical to when it was locked',
       tags,
       // No shape rule on the id: malformed, unknown and other accounts' ids get the identical 404.
-      schema: { params: { type: 'object', properties: { exportID: { type: 'string' } }, required: ['exportID'] }, querystring: query({}) },
+      schema: { params: { type: 'object', properties: { export_id: { type: 'string' } }, required: ['export_id'] }, querystring: query({}) },
       handler: async ({ req, reply, call }) => {
-        const { exportID } = req.params as { exportID: string };
-        const r = await clients.unionOss.getLockedUnionOssExport({ exportId: exportID }, call);
+        const { export_id: exportId } = req.params as { export_id: string };
+        const r = await clients.unionOss.getLockedUnionOssExport({ exportId }, call);
         return send(reply, r.document, true);
       },
     },
