@@ -7,7 +7,7 @@ import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
 import { buildUnionOssReturn, EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type SourceDefaults } from './domain/union-oss-return';
-import type { LateWindow } from './repositories/union-oss-facts';
+import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
 /** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q4), or 400 `invalid_period`. */
@@ -61,16 +61,17 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const position = upTo ?? (await projectionPosition(deps.pool, 'compliance_reports', accountId));
   const msi = registration.memberStateIdentification;
   const returnCurrency = returnCurrencyOf(msi, periodKey);
+  const headers = { headers: principalHeaders(caller) };
   const groups = await deps.unionOssFacts.groups({
     accountId,
+    standardRates: await standardRates(deps, headers),
     start: quarter.start,
     endExclusive: dayAfter(quarter.end),
     upToSequence: upTo,
     late: lateWindowsFor(periodKey, locks),
     returnCurrency,
   });
-  const headers = { headers: principalHeaders(caller) };
-  const [standard, fx, sourceDefaults] = await Promise.all([standardRates(deps, groups, headers), exchangeRates(deps, groups, periodKey, returnCurrency, headers), sourceDefaultsOf(deps, groups, headers)]);
+  const [fx, sourceDefaults] = await Promise.all([exchangeRates(deps, groups, periodKey, returnCurrency, headers), sourceDefaultsOf(deps, groups, headers)]);
   let ret;
   try {
     ret = buildUnionOssReturn({
@@ -79,7 +80,6 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
       returnCurrency,
       groups,
       sourceDefaults,
-      standardRateBps: standard,
       exchangeRate: (currency, period) => fx.rates.get(`${currency}|${period}`),
     });
   } catch (err) {
@@ -104,18 +104,15 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
 
 type CallOpts = { headers: Record<string, string> };
 
-/** The consumption States' standard-rate history (calculation's rates table), as a lookup by day. */
-async function standardRates(deps: ComplianceReportsDeps, groups: readonly FactGroup[], call: CallOpts) {
-  const countries = [...new Set(groups.map((g) => g.countryOfConsumption))].filter((c) => EU_MEMBER_STATES.has(c));
+/** Every Member State's standard-rate history (the calculation service's `standard` class; windows are half-open). */
+async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promise<StandardRateWindow[]> {
   const histories = await Promise.all(
-    countries.map(async (country) => {
+    [...EU_MEMBER_STATES].map(async (country) => {
       const res = await deps.clients.taxClasses.listRates({ country, taxClassId: 'standard', history: true }, call);
-      return [country, res.rates.filter((r) => r.rateType === 'standard')] as const;
+      return res.rates.filter((r) => r.rateType === 'standard').map((r) => ({ country, validFrom: r.validFrom, validTo: r.validTo ?? null, rateBps: r.rateBps }));
     }),
   );
-  const byCountry = new Map(histories);
-  // Windows are half-open [valid_from, valid_to).
-  return (country: string, date: string) => byCountry.get(country)?.find((w) => w.validFrom <= date && (w.validTo === undefined || date < w.validTo))?.rateBps;
+  return histories.flat();
 }
 
 /** Art. 366(2) rates of every currency the return converts, for every period it converts at. */

@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
 import { buildUnionOssReturn, countryBreakdownOf, filingDueDate, nextPeriod, periodOfDate, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type ReturnInputs, type SourceDefaults } from './union-oss-return';
 
-const STANDARD: Record<string, number> = { DE: 1900, FR: 2000, AT: 2000, IT: 2200, PL: 2300, ES: 2100, NL: 2100 };
-
 /** One classified B2C EUR sale group of 2026-Q1, services from the MSI (DE) to FR at 20 %. */
 function g(over: Partial<FactGroup> = {}): FactGroup {
   return {
@@ -19,8 +17,8 @@ function g(over: Partial<FactGroup> = {}): FactGroup {
     dispatchCountry: null,
     supplierEstablishmentCountry: 'DE',
     sourceId: null,
-    supplyDate: '2026-02-10',
     vatRateBps: 2000,
+    rateIsStandard: true,
     currency: 'EUR',
     link: 'none',
     originalPeriod: null,
@@ -44,7 +42,6 @@ function inputs(groups: FactGroup[], over: Partial<ReturnInputs> = {}): ReturnIn
     returnCurrency: 'EUR',
     groups,
     sourceDefaults: new Map(),
-    standardRateBps: (c) => STANDARD[c],
     exchangeRate: (currency, period): RateOrEur | undefined => {
       if (currency === EUR) return EUR;
       const table = currency === 'USD' ? USD : currency === 'DKK' ? DKK : {};
@@ -67,10 +64,10 @@ describe('Union OSS return: sections, rows and totals (hand-computed, EUR)', () 
       // 2c: services from a fixed establishment in ES to IT at 22 %: 100.00 net, 22.00 VAT
       g({ supplierEstablishmentCountry: 'ES', countryOfConsumption: 'IT', vatRateBps: 2200, netSum: 10000n, vatSum: 2200n }),
       // 2d: goods dispatched from PL to FR at 5.5 % and at 10 % (two reduced rates, two rows)
-      g({ supplyKind: 'goods', dispatchCountry: 'PL', countryOfConsumption: 'FR', vatRateBps: 550, rateCategory: 'reduced', netSum: 20000n, vatSum: 1100n }),
-      g({ supplyKind: 'goods', dispatchCountry: 'PL', countryOfConsumption: 'FR', vatRateBps: 1000, rateCategory: 'reduced', netSum: 3000n, vatSum: 300n }),
-      // 2d again, same row as the 5.5 % one on another day: 40.00 net, 2.20 VAT
-      g({ supplyKind: 'goods', dispatchCountry: 'PL', countryOfConsumption: 'FR', vatRateBps: 550, rateCategory: 'reduced', supplyDate: '2026-03-31', netSum: 4000n, vatSum: 220n }),
+      g({ supplyKind: 'goods', dispatchCountry: 'PL', countryOfConsumption: 'FR', vatRateBps: 550, rateIsStandard: false, rateCategory: 'reduced', netSum: 20000n, vatSum: 1100n }),
+      g({ supplyKind: 'goods', dispatchCountry: 'PL', countryOfConsumption: 'FR', vatRateBps: 1000, rateIsStandard: false, rateCategory: 'reduced', netSum: 3000n, vatSum: 300n }),
+      // 2d again, same row as the 5.5 % one (another group, e.g. another source): 40.00 net, 2.20 VAT
+      g({ supplyKind: 'goods', dispatchCountry: 'PL', countryOfConsumption: 'FR', vatRateBps: 550, rateIsStandard: false, rateCategory: 'reduced', netSum: 4000n, vatSum: 220n }),
     ]);
     expect(r.rows).toEqual([
       { section: '2a', memberStateOfConsumption: 'FR', originMemberState: null, supplyKind: 'services', vatRateBps: 2000, rateType: 'STANDARD', taxableAmountMinor: 25000n, vatAmountMinor: 5000n, sourceEventCount: 2 },
@@ -93,7 +90,7 @@ describe('Union OSS return: sections, rows and totals (hand-computed, EUR)', () 
   });
 
   it('a rate that is the standard rate on one day and not on another gives two rows', () => {
-    const r = build([g({ vatRateBps: 2000 }), g({ vatRateBps: 2000, supplyDate: '2026-03-01' })], { standardRateBps: (_c, d) => (d < '2026-03-01' ? 2000 : 2100) });
+    const r = build([g({ vatRateBps: 2000 }), g({ vatRateBps: 2000, rateIsStandard: false })]);
     expect(r.rows.map((x) => [x.rateType, x.vatAmountMinor])).toEqual([
       ['REDUCED', 2000n],
       ['STANDARD', 2000n],
@@ -101,7 +98,9 @@ describe('Union OSS return: sections, rows and totals (hand-computed, EUR)', () 
   });
 
   it('fails closed when the standard rate of a consumption State is unknown', () => {
-    expect(() => build([g({ countryOfConsumption: 'SE' })])).toThrow(StandardRateUnavailable);
+    expect(() => build([g({ countryOfConsumption: 'SE', rateIsStandard: null })])).toThrow(StandardRateUnavailable);
+    // an excluded event never needs it
+    expect(build([g({ countryOfConsumption: 'SE', rateIsStandard: null, customerType: 'b2b' })]).warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', count: 1 }]);
   });
 });
 
@@ -195,8 +194,8 @@ describe('refunds, cancellations, credit notes, adjustments', () => {
 
   it('a late event (recorded after its quarter was locked) is a correction of that quarter', () => {
     const r = build([
-      g({ late: true, ownPeriod: '2025-Q4', supplyDate: '2025-12-20', netSum: 4000n, vatSum: 800n }),
-      g({ late: true, ownPeriod: '2025-Q4', eventType: 'refund', link: 'ok', originalPeriod: '2025-Q3', supplyDate: '2025-12-21', netSum: -1000n, vatSum: -200n }),
+      g({ late: true, ownPeriod: '2025-Q4', netSum: 4000n, vatSum: 800n }),
+      g({ late: true, ownPeriod: '2025-Q4', eventType: 'refund', link: 'ok', originalPeriod: '2025-Q3', netSum: -1000n, vatSum: -200n }),
     ]);
     expect(r.rows).toEqual([]);
     expect(r.corrections).toEqual([
@@ -312,6 +311,7 @@ const groupArb: fc.Arbitrary<FactGroup> = fc
       ownPeriod: x.late ? '2025-Q4' : '2026-Q1',
       classificationStatus: x.status,
       vatRateBps: x.bps,
+      rateIsStandard: x.bps >= 2000,
       currency: x.usd ? 'USD' : 'EUR',
       count: x.count,
       netSum: unitNet * BigInt(x.count),

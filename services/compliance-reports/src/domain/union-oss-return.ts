@@ -49,9 +49,9 @@ export type FactGroup = {
   supplierEstablishmentCountry: string | null;
   /** Only needed (and only set) when the event lacks its origin, to apply the source profile's default. */
   sourceId: string | null;
-  /** YYYY-MM-DD (UTC) of the tax point. */
-  supplyDate: string;
   vatRateBps: number;
+  /** Whether the rate is the consumption State's standard rate on the supply day; null when no standard rate is known for that day. */
+  rateIsStandard: boolean | null;
   currency: string;
   link: LinkStatus;
   /** The quarter of the linked original (link = ok). */
@@ -73,8 +73,6 @@ export type ReturnInputs = {
   groups: Iterable<FactGroup>;
   /** Source-profile defaults by source id, applied only where an event lacks the fact. */
   sourceDefaults: ReadonlyMap<string, SourceDefaults>;
-  /** The consumption State's standard rate on a day, undefined when the rates table has none. */
-  standardRateBps: (country: string, date: string) => number | undefined;
   /** The Art. 366(2) rate of `currency` for the last day of `period`, or undefined when none is published. */
   exchangeRate: (currency: string, period: string) => RateOrEur | undefined;
 };
@@ -123,9 +121,9 @@ export type UnionOssReturn = {
 export class StandardRateUnavailable extends Error {
   constructor(
     readonly country: string,
-    readonly date: string,
+    readonly period: string,
   ) {
-    super(`No standard VAT rate of ${country} is known for ${date}; the return cannot classify STANDARD/REDUCED rows.`);
+    super(`No standard VAT rate of ${country} is known for a supply day in ${period}; the return cannot classify STANDARD/REDUCED rows.`);
   }
 }
 
@@ -234,9 +232,8 @@ export function buildUnionOssReturn(input: ReturnInputs): UnionOssReturn {
       corrections.set(key, c);
       continue;
     }
-    const standard = input.standardRateBps(g.countryOfConsumption, g.supplyDate);
-    if (standard === undefined) throw new StandardRateUnavailable(g.countryOfConsumption, g.supplyDate);
-    const rateType: RateType = g.vatRateBps === standard ? 'STANDARD' : 'REDUCED';
+    if (g.rateIsStandard === null) throw new StandardRateUnavailable(g.countryOfConsumption, g.ownPeriod);
+    const rateType: RateType = g.rateIsStandard ? 'STANDARD' : 'REDUCED';
     const key = [place.section, g.countryOfConsumption, place.origin ?? '', g.supplyKind, g.vatRateBps, rateType].join('|');
     const r = rows.get(key) ?? {
       section: place.section,
