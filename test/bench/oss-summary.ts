@@ -66,6 +66,7 @@ try {
     if (server.exited()) throw new Error(`server exited:\n${server.output()}`);
     return (await fetch(`${base}/ready`).catch(() => undefined))?.ok;
   }, { timeoutMs: 180_000, intervalMs: 100 });
+  const idleRss = peakRssMb(server.pid);
   const key = (await runAdmin<{ key: string; account_id: string }>(['keys', 'create', '--account', 'bench-oss', '--scope', 'full'], env)).json;
   const headers = { 'x-api-key': key.key };
   const reg = await http('POST', `${base}/v1/tax-registrations`, { headers, body: { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' } });
@@ -102,7 +103,7 @@ try {
   console.log(`summary CSV export: ${csv.ms} ms, ${csv.r.text.length} bytes`);
   const lock = await timed('lock', 'POST', '/v1/reports/locked-return-periods/union-oss?period=2026-Q1');
   console.log(`lock with artifacts: ${lock.ms} ms (target <= 5000 ms); ${lock.r.json.exports.map((e: { filename: string; byte_size: number }) => `${e.filename} ${e.byte_size} B`).join(', ')}`);
-  console.log(`server peak RSS (VmHWM): ${peakRssMb(server.pid).toFixed(1)} MB (target <= 200 MB)`);
+  console.log(`server peak RSS (VmHWM): ${peakRssMb(server.pid).toFixed(1)} MB (target <= 200 MB); ${idleRss.toFixed(1)} MB when it was first ready`);
 } finally {
   await stopProcess(server);
   if (process.env.BENCH_OSS_KEEP_DB === '1') console.log(`kept database ${db.url}`);

@@ -38,7 +38,7 @@ const COLUMNS = `f.event_type, f.original_event_id, f.classification_status, f.r
  * standard-rate change and memory follows the number of distinct groups, not of events or days.
  * Only a correction looks up its original (by the account's event id).
  */
-export const GROUPS_SQL = `
+const GROUPS_SQL = `
 with w as (
   select * from jsonb_to_recordset($6::jsonb) as w(start timestamptz, stop timestamptz, after_seq bigint, up_to bigint)
 ),
@@ -69,6 +69,10 @@ left join lateral (
    where s.event_type <> 'sale' and o.account_id = $1 and o.event_id = s.original_event_id and ($4::bigint is null or o.sequence <= $4::bigint) limit 1
 ) o on true
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
+
+/** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
+const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
+if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
 
 type GroupRow = {
   late: boolean;
@@ -109,7 +113,7 @@ export class UnionOssFactRepository {
     }
     const boundaries = [...days].sort();
     const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
-    const rows = await this.#read(values);
+    const rows = await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values);
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
     return rows.map((r) => {
       // width_bucket: seg k covers [boundaries[k-1], boundaries[k]); every event lies within a quarter, so k >= 1.
@@ -142,13 +146,13 @@ export class UnionOssFactRepository {
   }
 
   /** One short read transaction: hash aggregation in memory, no JIT compile (it costs more than it saves here). */
-  async #read(values: unknown[]): Promise<GroupRow[]> {
+  async #read(sql: string, values: unknown[]): Promise<GroupRow[]> {
     const client = await this.pool.connect();
     try {
       await client.query('begin read only');
       await client.query(`set local work_mem = '64MB'`);
       await client.query('set local jit = off');
-      const res = await client.query<GroupRow>(GROUPS_SQL, values);
+      const res = await client.query<GroupRow>(sql, values);
       await client.query('commit');
       return res.rows;
     } catch (err) {
