@@ -389,3 +389,31 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     });
   });
 });
+
+describe('Union OSS reports on the embedded database (npm start)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ embedded: true, env: { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('previews, locks and downloads the same bytes', async () => {
+    const key = (await h.key('oss-embedded', 'full')).key;
+    const send = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      h.inject({ method, url, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    expect((await send('POST', '/v1/tax-registrations', { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' })).statusCode).toBe(201);
+    expect((await send('POST', '/v1/supply-events', ev('emb-1', { occurred_at: '2025-11-05' }))).statusCode).toBe(201);
+    await waitUntil(async () => (await send('GET', '/v1/reports/oss-quarterly-summary?period=2025-Q4')).json().total_source_event_count === 1);
+    const s = (await send('GET', '/v1/reports/oss-quarterly-summary?period=2025-Q4')).json();
+    expect(s.totals).toEqual({ taxable_amount_minor: 10000, current_vat_minor: 2000, correction_vat_minor: 0, payable_vat_minor: 2000 });
+    const lock = await send('POST', '/v1/reports/locked-return-periods/union-oss?period=2025-Q4');
+    expect(lock.statusCode, lock.body).toBe(201);
+    for (const e of lock.json().exports) {
+      const d = await send('GET', e.download_path);
+      expect(d.statusCode).toBe(200);
+      expect(Buffer.byteLength(d.body)).toBe(e.byte_size);
+    }
+  }, 60_000);
+});
