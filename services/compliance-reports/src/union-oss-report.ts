@@ -6,7 +6,7 @@ import { projectionPosition } from '@vat/platform/supply-projection';
 import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
-import { buildUnionOssReturn, EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type SourceDefaults } from './domain/union-oss-return';
+import { EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
 import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
@@ -62,31 +62,19 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const msi = registration.memberStateIdentification;
   const returnCurrency = returnCurrencyOf(msi, periodKey);
   const headers = { headers: principalHeaders(caller) };
-  const groups = await deps.unionOssFacts.groups({
-    accountId,
-    standardRates: await standardRates(deps, headers),
-    start: quarter.start,
-    endExclusive: dayAfter(quarter.end),
-    upToSequence: upTo,
-    late: lateWindowsFor(periodKey, locks),
-    returnCurrency,
-  });
-  const [fx, sourceDefaults] = await Promise.all([exchangeRates(deps, groups, periodKey, returnCurrency, headers), sourceDefaultsOf(deps, groups, headers)]);
-  let ret;
+  const [standardRateWindows, sourceDefaults] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers)]);
+  const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
+  const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks), returnCurrency };
   try {
-    ret = buildUnionOssReturn({
-      periodKey,
-      memberStateIdentification: msi,
-      returnCurrency,
-      groups,
-      sourceDefaults,
-      exchangeRate: (currency, period) => fx.rates.get(`${currency}|${period}`),
+    await deps.unionOssFacts.forEachGroup(scope, (groups) => {
+      for (const g of groups) builder.add(g);
     });
   } catch (err) {
     if (err instanceof StandardRateUnavailable) throw rpcError(Code.FailedPrecondition, 'vat_rate_unavailable', err.message);
     throw err;
   }
-  const ratesUsed = fx.used.filter((u) => groups.some((g) => g.currency === u.currency) || u.currency === returnCurrency);
+  const fx = await exchangeRates(deps, builder.neededRates(), headers);
+  const ret = builder.finish((currency, period) => fx.rates.get(`${currency}|${period}`));
   return {
     context: {
       ret,
@@ -96,7 +84,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
       ledgerPosition: position,
       generatedAt: deps.now().toISOString(),
       periodStatus: own?.status ?? 'open',
-      ratesUsed,
+      ratesUsed: fx.used,
     },
     locks,
   };
@@ -115,25 +103,15 @@ async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promi
   return histories.flat();
 }
 
-/** Art. 366(2) rates of every currency the return converts, for every period it converts at. */
-async function exchangeRates(deps: ComplianceReportsDeps, groups: readonly FactGroup[], periodKey: string, returnCurrency: string, call: CallOpts) {
-  const foreign = groups.filter((g) => g.currency !== returnCurrency);
-  const periods = new Set<string>();
-  const currencies = new Set<string>();
-  for (const g of foreign) {
-    currencies.add(g.currency);
-    periods.add(periodKey).add(g.ownPeriod);
-    if (g.originalPeriod) periods.add(g.originalPeriod);
-  }
-  if (foreign.length > 0) currencies.add(returnCurrency);
-  currencies.delete(EUR);
-  const queries = [...currencies].flatMap((currency) => [...periods].filter((p) => parseQuarter(p)).map((p) => ({ currency, date: parseQuarter(p)!.end, nextPublicationDay: true, period: p })));
+/** Art. 366(2) rates (the last day of each period, or the next publication day) of what the return converts. */
+async function exchangeRates(deps: ComplianceReportsDeps, needed: readonly { currency: string; period: string }[], call: CallOpts) {
   const rates = new Map<string, RateOrEur>();
-  for (const p of periods) rates.set(`${EUR}|${p}`, EUR);
   const used: RateUsed[] = [];
+  const queries = needed.filter((n) => n.currency !== EUR).map((n) => ({ ...n, date: parseQuarter(n.period)!.end }));
+  for (const n of needed) if (n.currency === EUR) rates.set(`${EUR}|${n.period}`, EUR);
   for (let i = 0; i < queries.length; i += 1000) {
     const chunk = queries.slice(i, i + 1000);
-    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map(({ period: _p, ...q }) => q) }, call);
+    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map((q) => ({ currency: q.currency, date: q.date, nextPublicationDay: true })) }, call);
     res.answers.forEach((a, j) => {
       const q = chunk[j]!;
       if (!a.found) return;
@@ -145,9 +123,8 @@ async function exchangeRates(deps: ComplianceReportsDeps, groups: readonly FactG
   return { rates, used };
 }
 
-/** Source-profile origins, fetched only when some event lacks its own. */
-async function sourceDefaultsOf(deps: ComplianceReportsDeps, groups: readonly FactGroup[], call: CallOpts): Promise<Map<string, SourceDefaults>> {
-  if (!groups.some((g) => g.sourceId !== null)) return new Map();
+/** Source-profile origins (applied only where an event lacks its own). */
+async function sourceDefaultsOf(deps: ComplianceReportsDeps, call: CallOpts): Promise<Map<string, SourceDefaults>> {
   const res = await deps.clients.sources.listSources({}, call);
   return new Map(res.items.map((s) => [s.sourceKey, { dispatchCountry: s.dispatchCountry, supplierEstablishmentCountry: s.supplierEstablishmentCountry }]));
 }

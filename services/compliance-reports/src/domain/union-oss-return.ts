@@ -177,111 +177,149 @@ function exclusionOf(g: FactGroup, periodKey: string): WarningCode | undefined {
   return undefined;
 }
 
-type Converted = { net: bigint; vat: bigint } | undefined;
-
-/** The group's net and VAT in the return currency, converted per event at `period`'s rate (half-up). */
-function convertGroup(g: FactGroup, returnCurrency: string, period: string, rate: ReturnInputs['exchangeRate']): Converted {
-  if (g.currency === returnCurrency) return { net: g.netSum, vat: g.vatSum };
-  const from = rate(g.currency, period);
-  const to = rate(returnCurrency, period);
-  if (from === undefined || to === undefined) return undefined;
-  if (g.unitNet === null || g.unitVat === null) throw new Error('a group in another currency must carry its per-event amounts');
-  const fmu = requireMinorUnits(g.currency);
-  const tmu = requireMinorUnits(returnCurrency);
-  const n = BigInt(g.count);
-  return { net: n * convertMinor(g.unitNet, from, to, fmu, tmu), vat: n * convertMinor(g.unitVat, from, to, fmu, tmu) };
-}
-
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+
+type RowTemplate = Omit<ReturnRow, 'taxableAmountMinor' | 'vatAmountMinor' | 'sourceEventCount'>;
+type Target = { kind: 'row'; key: string; row: RowTemplate } | { kind: 'correction'; key: string; memberStateOfConsumption: string; originalPeriod: string };
+/** Events in another currency, waiting for their rate: converted per event when the builder finishes. */
+type Pending = { target: Target; currency: string; period: string; unitNet: bigint; unitVat: bigint; count: number };
+
+export type ReturnSettings = Omit<ReturnInputs, 'groups' | 'exchangeRate'>;
+
+/**
+ * Builds a return from groups fed in any order and in batches (memory follows rows, not events);
+ * groups in another currency wait, compactly, for their rates until `finish`.
+ */
+export class UnionOssReturnBuilder {
+  readonly #s: ReturnSettings;
+  readonly #warnings = new Map<WarningCode, number>();
+  readonly #rows = new Map<string, ReturnRow>();
+  readonly #corrections = new Map<string, CorrectionRow>();
+  readonly #targets = new Map<string, Target>();
+  readonly #pending: Pending[] = [];
+  #total = 0;
+  #included = 0;
+
+  constructor(settings: ReturnSettings) {
+    this.#s = settings;
+  }
+
+  #exclude(code: WarningCode, count: number) {
+    this.#warnings.set(code, (this.#warnings.get(code) ?? 0) + count);
+  }
+
+  #target(t: Target): Target {
+    const known = this.#targets.get(t.key);
+    if (known) return known;
+    this.#targets.set(t.key, t);
+    return t;
+  }
+
+  #credit(t: Target, net: bigint, vat: bigint, count: number) {
+    this.#included += count;
+    if (t.kind === 'correction') {
+      const c = this.#corrections.get(t.key) ?? { memberStateOfConsumption: t.memberStateOfConsumption, originalPeriod: t.originalPeriod, vatAmountMinor: 0n, sourceEventCount: 0 };
+      c.vatAmountMinor += vat;
+      c.sourceEventCount += count;
+      this.#corrections.set(t.key, c);
+      return;
+    }
+    const r = this.#rows.get(t.key) ?? { ...t.row, taxableAmountMinor: 0n, vatAmountMinor: 0n, sourceEventCount: 0 };
+    r.taxableAmountMinor += net;
+    r.vatAmountMinor += vat;
+    r.sourceEventCount += count;
+    this.#rows.set(t.key, r);
+  }
+
+  add(g: FactGroup): void {
+    const { periodKey, memberStateIdentification: msi, returnCurrency } = this.#s;
+    this.#total += g.count;
+    const early = exclusionOf(g, periodKey);
+    if (early) return this.#exclude(early, g.count);
+    const place = placementOf(g, msi, this.#s.sourceDefaults);
+    if ('excluded' in place) return this.#exclude(place.excluded, g.count);
+    // A late event, or a correction of an earlier quarter, is a correction of that quarter (VAT only).
+    const correctedPeriod = g.late ? (g.eventType === 'sale' ? g.ownPeriod : g.originalPeriod!) : g.eventType !== 'sale' && g.originalPeriod! < periodKey ? g.originalPeriod! : undefined;
+    let target: Target;
+    if (correctedPeriod !== undefined) {
+      target = this.#target({ kind: 'correction', key: `${g.countryOfConsumption}|${correctedPeriod}`, memberStateOfConsumption: g.countryOfConsumption, originalPeriod: correctedPeriod });
+    } else {
+      if (g.rateIsStandard === null) throw new StandardRateUnavailable(g.countryOfConsumption, g.ownPeriod);
+      const rateType: RateType = g.rateIsStandard ? 'STANDARD' : 'REDUCED';
+      const key = [place.section, g.countryOfConsumption, place.origin ?? '', g.supplyKind, g.vatRateBps, rateType].join('|');
+      target = this.#target({
+        kind: 'row',
+        key,
+        row: { section: place.section, memberStateOfConsumption: g.countryOfConsumption, originMemberState: place.origin, supplyKind: g.supplyKind, vatRateBps: g.vatRateBps, rateType },
+      });
+    }
+    if (g.currency === returnCurrency) return this.#credit(target, g.netSum, g.vatSum, g.count);
+    if (g.unitNet === null || g.unitVat === null) throw new Error('a group in another currency must carry its per-event amounts');
+    this.#pending.push({ target, currency: g.currency, period: correctedPeriod ?? periodKey, unitNet: g.unitNet, unitVat: g.unitVat, count: g.count });
+  }
+
+  /** The (currency, period) rates `finish` will ask for, the return currency's included. */
+  neededRates(): { currency: string; period: string }[] {
+    const seen = new Map<string, { currency: string; period: string }>();
+    for (const p of this.#pending) {
+      for (const currency of [p.currency, this.#s.returnCurrency]) seen.set(`${currency}|${p.period}`, { currency, period: p.period });
+    }
+    return [...seen.values()];
+  }
+
+  finish(exchangeRate: ReturnInputs['exchangeRate']): UnionOssReturn {
+    const { returnCurrency } = this.#s;
+    const tmu = requireMinorUnits(returnCurrency);
+    for (const p of this.#pending) {
+      const from = exchangeRate(p.currency, p.period);
+      const to = exchangeRate(returnCurrency, p.period);
+      if (from === undefined || to === undefined) {
+        this.#exclude('missing_exchange_rate_excluded', p.count);
+        continue;
+      }
+      const fmu = requireMinorUnits(p.currency);
+      const n = BigInt(p.count);
+      this.#credit(p.target, n * convertMinor(p.unitNet, from, to, fmu, tmu), n * convertMinor(p.unitVat, from, to, fmu, tmu), p.count);
+    }
+    this.#pending.length = 0;
+    const rows = [...this.#rows.values()].sort(
+      (a, b) =>
+        cmp(a.section, b.section) ||
+        cmp(a.memberStateOfConsumption, b.memberStateOfConsumption) ||
+        cmp(a.originMemberState ?? '', b.originMemberState ?? '') ||
+        cmp(a.supplyKind, b.supplyKind) ||
+        cmp(b.vatRateBps, a.vatRateBps) ||
+        cmp(a.rateType, b.rateType),
+    );
+    const corrections = [...this.#corrections.values()].sort((a, b) => cmp(a.memberStateOfConsumption, b.memberStateOfConsumption) || cmp(a.originalPeriod, b.originalPeriod));
+    const balances = balancesOf(rows, corrections);
+    return {
+      periodKey: this.#s.periodKey,
+      memberStateIdentification: this.#s.memberStateIdentification,
+      returnCurrency,
+      rows,
+      corrections,
+      balances,
+      totals: {
+        taxableAmountMinor: rows.reduce((s, r) => s + r.taxableAmountMinor, 0n),
+        currentVatMinor: rows.reduce((s, r) => s + r.vatAmountMinor, 0n),
+        correctionVatMinor: corrections.reduce((s, c) => s + c.vatAmountMinor, 0n),
+        payableVatMinor: balances.reduce((s, b) => s + b.payableVatMinor, 0n),
+      },
+      warnings: WARNING_CODES.filter((c) => this.#warnings.has(c)).map((code) => ({ code, count: this.#warnings.get(code)! })),
+      totalSourceEventCount: this.#total,
+      includedSourceEventCount: this.#included,
+      excludedSourceEventCount: this.#total - this.#included,
+    };
+  }
+}
 
 /** Builds the quarter's return from its fact groups. */
 export function buildUnionOssReturn(input: ReturnInputs): UnionOssReturn {
-  const { periodKey, memberStateIdentification: msi, returnCurrency } = input;
-  const warnings = new Map<WarningCode, number>();
-  const rows = new Map<string, ReturnRow>();
-  const corrections = new Map<string, CorrectionRow>();
-  let total = 0;
-  let included = 0;
-  const exclude = (code: WarningCode, count: number) => warnings.set(code, (warnings.get(code) ?? 0) + count);
-
-  for (const g of input.groups) {
-    total += g.count;
-    const early = exclusionOf(g, periodKey);
-    if (early) {
-      exclude(early, g.count);
-      continue;
-    }
-    const place = placementOf(g, msi, input.sourceDefaults);
-    if ('excluded' in place) {
-      exclude(place.excluded, g.count);
-      continue;
-    }
-    // A late event, or a correction of an earlier quarter, is a correction of that quarter (VAT only).
-    const correctedPeriod = g.late ? (g.eventType === 'sale' ? g.ownPeriod : g.originalPeriod!) : g.eventType !== 'sale' && g.originalPeriod! < periodKey ? g.originalPeriod! : undefined;
-    const amounts = convertGroup(g, returnCurrency, correctedPeriod ?? periodKey, input.exchangeRate);
-    if (!amounts) {
-      exclude('missing_exchange_rate_excluded', g.count);
-      continue;
-    }
-    included += g.count;
-    if (correctedPeriod !== undefined) {
-      const key = `${g.countryOfConsumption}|${correctedPeriod}`;
-      const c = corrections.get(key) ?? { memberStateOfConsumption: g.countryOfConsumption, originalPeriod: correctedPeriod, vatAmountMinor: 0n, sourceEventCount: 0 };
-      c.vatAmountMinor += amounts.vat;
-      c.sourceEventCount += g.count;
-      corrections.set(key, c);
-      continue;
-    }
-    if (g.rateIsStandard === null) throw new StandardRateUnavailable(g.countryOfConsumption, g.ownPeriod);
-    const rateType: RateType = g.rateIsStandard ? 'STANDARD' : 'REDUCED';
-    const key = [place.section, g.countryOfConsumption, place.origin ?? '', g.supplyKind, g.vatRateBps, rateType].join('|');
-    const r = rows.get(key) ?? {
-      section: place.section,
-      memberStateOfConsumption: g.countryOfConsumption,
-      originMemberState: place.origin,
-      supplyKind: g.supplyKind,
-      vatRateBps: g.vatRateBps,
-      rateType,
-      taxableAmountMinor: 0n,
-      vatAmountMinor: 0n,
-      sourceEventCount: 0,
-    };
-    r.taxableAmountMinor += amounts.net;
-    r.vatAmountMinor += amounts.vat;
-    r.sourceEventCount += g.count;
-    rows.set(key, r);
-  }
-
-  const sortedRows = [...rows.values()].sort(
-    (a, b) =>
-      cmp(a.section, b.section) ||
-      cmp(a.memberStateOfConsumption, b.memberStateOfConsumption) ||
-      cmp(a.originMemberState ?? '', b.originMemberState ?? '') ||
-      cmp(a.supplyKind, b.supplyKind) ||
-      cmp(b.vatRateBps, a.vatRateBps) ||
-      cmp(a.rateType, b.rateType),
-  );
-  const sortedCorrections = [...corrections.values()].sort((a, b) => cmp(a.memberStateOfConsumption, b.memberStateOfConsumption) || cmp(a.originalPeriod, b.originalPeriod));
-  const balances = balancesOf(sortedRows, sortedCorrections);
-  const totals: Totals = {
-    taxableAmountMinor: sortedRows.reduce((s, r) => s + r.taxableAmountMinor, 0n),
-    currentVatMinor: sortedRows.reduce((s, r) => s + r.vatAmountMinor, 0n),
-    correctionVatMinor: sortedCorrections.reduce((s, c) => s + c.vatAmountMinor, 0n),
-    payableVatMinor: balances.reduce((s, b) => s + b.payableVatMinor, 0n),
-  };
-  return {
-    periodKey,
-    memberStateIdentification: msi,
-    returnCurrency,
-    rows: sortedRows,
-    corrections: sortedCorrections,
-    balances,
-    totals,
-    warnings: WARNING_CODES.filter((c) => warnings.has(c)).map((code) => ({ code, count: warnings.get(code)! })),
-    totalSourceEventCount: total,
-    includedSourceEventCount: included,
-    excludedSourceEventCount: total - included,
-  };
+  const { groups, exchangeRate, ...settings } = input;
+  const b = new UnionOssReturnBuilder(settings);
+  for (const g of groups) b.add(g);
+  return b.finish(exchangeRate);
 }
 
 /** Per Member State of consumption: a negative balance is shown and never offsets another State. */

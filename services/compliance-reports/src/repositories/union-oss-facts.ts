@@ -97,13 +97,16 @@ type GroupRow = {
   vat_sum: string;
 };
 
+const FETCH_ROWS = 2000;
+
 const ts = (date: string) => `${date}T00:00:00Z`;
 
 /** Reads of the service's own supply projection for Union OSS returns. */
 export class UnionOssFactRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  async groups(scope: FactScope): Promise<FactGroup[]> {
+  /** Every group of the scope, handed over in batches (the caller folds them; none is kept here). */
+  async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[]) => void): Promise<void> {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
     // Every day on which the quarter or a standard rate can change: no group spans one.
     const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
@@ -113,9 +116,8 @@ export class UnionOssFactRepository {
     }
     const boundaries = [...days].sort();
     const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
-    const rows = await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values);
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
-    return rows.map((r) => {
+    const toGroup = (r: GroupRow): FactGroup => {
       // width_bucket: seg k covers [boundaries[k-1], boundaries[k]); every event lies within a quarter, so k >= 1.
       const day = boundaries[r.seg - 1]!;
       const standard = standardOn(r.country_of_consumption, day);
@@ -142,19 +144,28 @@ export class UnionOssFactRepository {
         unitNet: r.unit_net === null ? null : BigInt(r.unit_net),
         unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
       };
-    });
+    };
+    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup)));
   }
 
-  /** One short read transaction: hash aggregation in memory, no JIT compile (it costs more than it saves here). */
-  async #read(sql: string, values: unknown[]): Promise<GroupRow[]> {
+  /**
+   * One short read transaction (hash aggregation in memory, no JIT compile: it costs more than it
+   * saves here); the grouped result is fetched through a cursor in batches that the caller folds
+   * synchronously, so the transaction lasts the statement plus that pure computation.
+   */
+  async #read(sql: string, values: unknown[], onRows: (rows: GroupRow[]) => void): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query('begin read only');
       await client.query(`set local work_mem = '64MB'`);
       await client.query('set local jit = off');
-      const res = await client.query<GroupRow>(sql, values);
+      await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
+      for (;;) {
+        const res = await client.query<GroupRow>(`fetch ${FETCH_ROWS} from union_oss_groups`);
+        if (res.rows.length > 0) onRows(res.rows);
+        if (res.rows.length < FETCH_ROWS) break;
+      }
       await client.query('commit');
-      return res.rows;
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
