@@ -350,6 +350,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       for (const u of GETS) expectError(await get(`${withFormat(u, '2025-Q1')}&extra=1`), 400, 'unknown_parameter');
       expectError(await get(`${R}/oss-quarterly-summary/export?period=2025-Q1&format=xml`), 400, 'invalid_format');
       expectError(await get(`${R}/oss-quarterly-summary/export?period=2025-Q1`), 400, 'invalid_format');
+      for (const v of ['2', '0', 'x', '1.0', '-1']) expectError(await get(`${R}/country-vat-breakdown/export?period=2025-Q1&format=csv&export_version=${v}`), 400, 'invalid_export_version');
+      expect((await get(`${R}/country-vat-breakdown/export?period=2025-Q1&format=csv&export_version=1`)).statusCode).toBe(200);
       expectError(await get(`${R}/oss-quarterly-summary?period=2025-Q1&format=csv`), 400, 'unknown_parameter');
       expectError(await post(`${LOCKED}?period=2025-Q1&x=1`), 400, 'unknown_parameter');
       expectError(await post(`${LOCKED}?period=2025-Q1`, k.a!.key, { period: '2025-Q1' }), 400, 'unexpected_body');

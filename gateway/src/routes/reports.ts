@@ -4,7 +4,7 @@ import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/complian
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import type { RouteDef } from '../route';
-import { query, str } from './schemas';
+import { intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
 const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began)' });
@@ -61,10 +61,10 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     access: { scopes: READ_SCOPES },
     summary,
     tags,
-    schema: { querystring: query({ period, format }, ['period', 'format']) },
+    schema: { querystring: query({ period, format, export_version: { ...intParam('invalid_export_version'), description: '1 (the default and only version)' } }, ['period', 'format']) },
     handler: async ({ req, reply, call }) => {
-      const q = req.query as { period: string; format: string };
-      const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format }, call));
+      const q = req.query as { period: string; format: string; export_version?: string };
+      const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format, exportVersion: intOf(q.export_version) }, call));
       return send(reply, r.document, true);
     },
   });

@@ -4,7 +4,7 @@ import { ExportUnionOssReportResponseSchema, type ExportUnionOssReportRequest } 
 import { callerOf } from '@vat/platform/principal';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from '../context';
-import { exportCsv, exportJson, type ExportView } from '../domain/union-oss-documents';
+import { EXPORT_VERSION, exportCsv, exportJson, type ExportView } from '../domain/union-oss-documents';
 import { CSV_TYPE, JSON_TYPE, reportDocument } from '../union-oss-messages';
 import { buildReturn, unionOssQuarter } from '../union-oss-report';
 
@@ -15,6 +15,7 @@ export async function exportUnionOssReport(deps: ComplianceReportsDeps, req: Exp
   unionOssQuarter(req.periodKey);
   if (req.view !== 'summary' && req.view !== 'country_breakdown') throw invalidArgument('invalid_view', 'view must be summary or country_breakdown.');
   if (req.format !== 'csv' && req.format !== 'json') throw invalidArgument('invalid_format', 'format must be csv or json.');
+  if (req.exportVersion !== undefined && req.exportVersion !== EXPORT_VERSION) throw invalidArgument('invalid_export_version', `export_version must be ${EXPORT_VERSION} (the only version of Union OSS exports).`);
   const { context } = await buildReturn(deps, callerOf(ctx), req.periodKey);
   const filename = `${NAMES[req.view]}-${req.periodKey}.${req.format}`;
   const document = req.format === 'csv' ? reportDocument(CSV_TYPE, exportCsv(context, req.view), filename) : reportDocument(JSON_TYPE, exportJson(context, req.view), filename);
