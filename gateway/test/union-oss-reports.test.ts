@@ -197,6 +197,28 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     expect(s.rows[0]).toMatchObject({ section: '2a', taxable_amount_minor: Number(halfUp(10000n)), vat_amount_minor: Number(halfUp(2000n)) });
   });
 
+  it("a source profile's dispatch and establishment countries fill only what an event lacks", async () => {
+    const src = await post('/v1/sources', k.b!.key, { source_key: 'pl-warehouse', display_name: 'PL warehouse', channel_type: 'owned_store', dispatch_country: 'PL', supplier_establishment_country: 'ES' });
+    expect(src.statusCode, src.body).toBe(201);
+    await commit(k.b!.key, k.b!.accountId, [
+      // goods without a dispatch State: the profile's PL → 2d from PL
+      ev('src-1', { occurred_at: '2023-02-01', supply_kind: 'goods', supplier_establishment_country: null, source_id: 'pl-warehouse' }),
+      // services without an establishment: the profile's ES → 2c from ES
+      ev('src-2', { occurred_at: '2023-02-02', supplier_establishment_country: null, source_id: 'pl-warehouse' }),
+      // a stated establishment wins over the profile: DE (the MSI) → 2a
+      ev('src-3', { occurred_at: '2023-02-03', source_id: 'pl-warehouse' }),
+      // goods without a dispatch State and no profile: cannot be placed
+      ev('src-4', { occurred_at: '2023-02-04', supply_kind: 'goods', supplier_establishment_country: null, source_id: 'unknown-tag' }),
+    ]);
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2023-Q1`, k.b!.key)).json();
+    expect(s.rows.map((r: Json) => [r.section, r.origin_member_state, r.vat_amount_minor])).toEqual([
+      ['2a', null, 2000],
+      ['2c', 'ES', 2000],
+      ['2d', 'PL', 2000],
+    ]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', count: 1 }]);
+  });
+
   describe('locks, late events and filing', () => {
     let locked: Json;
     let before: Record<string, string> = {};
