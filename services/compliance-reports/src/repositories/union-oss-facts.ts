@@ -149,8 +149,7 @@ export class UnionOssFactRepository {
   }
 
   /**
-   * One short read transaction (hash aggregation in memory, no JIT compile: it costs more than it
-   * saves here); the grouped result is fetched through a cursor in batches that the caller folds
+   * One short read transaction (hash aggregation, no JIT compile: it costs more than it saves here); the grouped result is fetched through a cursor in batches that the caller folds
    * synchronously, so the transaction lasts the statement plus that pure computation.
    */
   async #read(sql: string, values: unknown[], onRows: (rows: GroupRow[]) => void): Promise<void> {
@@ -159,6 +158,9 @@ export class UnionOssFactRepository {
       await client.query('begin read only');
       await client.query(`set local work_mem = '64MB'`);
       await client.query('set local jit = off');
+      // The planner overestimates the groups (every dimension looks independent) and would sort the
+      // whole quarter on disk; the real groups fit in memory, and a hash aggregate spills if not.
+      await client.query('set local enable_sort = off');
       await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
       for (;;) {
         const res = await client.query<GroupRow>(`fetch ${FETCH_ROWS} from union_oss_groups`);
