@@ -2,6 +2,7 @@ import { ConnectError } from '@connectrpc/connect';
 import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
 import { principalHeaders, type Principal } from '@vat/platform/principal';
 import { Code, invalidArgument, rpcError } from '@vat/platform/rpc-errors';
+import { stopwatch } from '@vat/platform/stopwatch';
 import { projectionPosition } from '@vat/platform/supply-projection';
 import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
@@ -52,6 +53,8 @@ type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord> };
 export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, opts: { position?: bigint } = {}): Promise<Built> {
   const quarter = unionOssQuarter(periodKey);
   const { accountId } = caller;
+  const elapsed = stopwatch();
+  const phases: Record<string, number> = {};
   const eligibility = unionOssRegistrationFor(await deps.registrations.list(accountId), quarter);
   if (!eligibility.ok) throw rpcError(Code.FailedPrecondition, eligibility.reason, eligibility.detail, { blocking_registration_ids: eligibility.blockingIds.join(',') });
   const registration = eligibility.registration;
@@ -63,6 +66,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const returnCurrency = returnCurrencyOf(msi, periodKey);
   const headers = { headers: principalHeaders(caller) };
   const [standardRateWindows, sourceDefaults] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers)]);
+  phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
   const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks), returnCurrency };
   try {
@@ -73,8 +77,10 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
     if (err instanceof StandardRateUnavailable) throw rpcError(Code.FailedPrecondition, 'vat_rate_unavailable', err.message);
     throw err;
   }
+  phases.facts_ms = elapsed().ms;
   const fx = await exchangeRates(deps, builder.neededRates(), headers);
   const ret = builder.finish((currency, period) => fx.rates.get(`${currency}|${period}`));
+  deps.log.debug({ periodKey, ...phases, ...elapsed(), events: ret.totalSourceEventCount }, 'Union OSS return built');
   return {
     context: {
       ret,
