@@ -278,6 +278,26 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       // 40.00 + 4.00 = 44.00 payable; NL's -4.20 offsets nothing
       expect(s.totals).toEqual({ taxable_amount_minor: 20000, current_vat_minor: 4000, correction_vat_minor: -20, payable_vat_minor: 4400 });
 
+      // the same in the summary CSV: rows, corrections (keyed by original period), balances (a negative one shown), total
+      const lines = (await ok(`${R}/oss-quarterly-summary/export?period=2026-Q1&format=csv`)).body.trimEnd().split('\r\n');
+      const detail = lines.slice(1).map((l) => l.split(',').slice(-16).join(','));
+      expect(detail).toEqual([
+        'row,2b,AT,,goods,20.00,STANDARD,,200.00,40.00,,,,,,1',
+        'correction,,FR,,,,,2025-Q4,,4.00,,,,,,2',
+        'correction,,NL,,,,,2025-Q4,,-4.20,,,,,,2',
+        'balance,,AT,,,,,,,,40.00,0.00,40.00,40.00,true,',
+        'balance,,FR,,,,,,,,0.00,4.00,4.00,4.00,true,',
+        'balance,,NL,,,,,,,,0.00,-4.20,-4.20,0.00,false,',
+        'total,,,,,,,,200.00,,40.00,-0.20,,44.00,,',
+      ]);
+      const acc = (await ok(`${R}/oss-accountant-report?period=2026-Q1`)).json();
+      expect(acc.summary.totals).toEqual({ taxable_amount: '200.00', current_vat: '40.00', correction_vat: '-0.20', payable_vat: '44.00' });
+      expect(acc.country_breakdown.map((c: Json) => [c.member_state_of_consumption, c.balance, c.payable_vat, c.included_in_grand_total])).toEqual([
+        ['AT', '40.00', '40.00', true],
+        ['FR', '4.00', '4.00', true],
+        ['NL', '-4.20', '0.00', false],
+      ]);
+
       // the locked quarter's preview still shows the frozen position; its artifacts are unchanged
       const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`)).json();
       expect(q4).toMatchObject({ period_status: 'locked', ledger_position: locked.ledger_position, totals: { current_vat_minor: 2000, payable_vat_minor: 2000 } });
@@ -320,6 +340,18 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       }
     });
 
+    it('a filed quarter cannot be re-filed or unfiled in the database either', async () => {
+      await expect(db.query(`update compliance_reports.union_oss_locked_period set filed_at = now() where period_key = '2025-Q4'`)).rejects.toThrow(/locked to filed/);
+      await expect(db.query(`update compliance_reports.union_oss_locked_period set status = 'locked', filed_at = null where period_key = '2025-Q4'`)).rejects.toThrow(/locked to filed/);
+    });
+
+    it('two concurrent locks of one quarter: one 201, one 409, one stored period', async () => {
+      const [x, y] = await Promise.all([post(`${LOCKED}?period=2025-Q1`), post(`${LOCKED}?period=2025-Q1`)]);
+      expect([x.statusCode, y.statusCode].sort()).toEqual([201, 409]);
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_locked_period where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(1);
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_export where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(2);
+    });
+
     it('lists locked quarters latest first, with current_period and its exports when asked', async () => {
       const r = await post(`${LOCKED}?period=2026-Q1`);
       expect(r.statusCode, r.body).toBe(201);
@@ -327,6 +359,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       expect(list.items.map((i: Json) => [i.period_key, i.status])).toEqual([
         ['2026-Q1', 'locked'],
         ['2025-Q4', 'filed'],
+        ['2025-Q1', 'locked'],
       ]);
       expect(list.current_period).toMatchObject({ period_key: '2025-Q4', status: 'filed', export_count: 2 });
       expect(list.current_period.exports).toHaveLength(2);
