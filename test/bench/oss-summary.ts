@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { freshDatabase } from '../support/env';
-import { freePort, http, runAdmin, spawnMain, stopProcess, waitFor } from '../support/processes';
+import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
+import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
 
 /**
  * Issue 9: the Union OSS quarterly summary over BENCH_OSS_EVENTS (1,000,000) events of one quarter
@@ -13,6 +14,9 @@ import { freePort, http, runAdmin, spawnMain, stopProcess, waitFor } from '../su
  * The events are written straight into the compliance-reports projection (`supply_fact`, its
  * position, and the ledger head so the lock's lag check passes) with one generate_series
  * statement: the ingestion itself is measured by test/bench/ingest.ts.
+ *
+ * BENCH_OSS_MODE=distributed runs every service and the gateway as separate processes (private NATS)
+ * and reports the compliance-reports process's own peak RSS.
  *
  * Run: `npx tsx test/bench/oss-summary.ts` (BENCH_OSS_EVENTS=200000 for a shorter run;
  * BENCH_OSS_LOG_LEVEL=debug prints the server's phase timings of each return).
@@ -57,14 +61,33 @@ select gen_random_uuid(), $1::bigint, e.i, 'e' || e.i, now(), e.event_type, case
   e.bps, case when e.bps = (select std from c where c.country = e.country) then 'standard' else 'reduced' end, 'classified'
 from e`;
 
+const DISTRIBUTED = process.env.BENCH_OSS_MODE === 'distributed';
+const URL_VARS: Record<ServiceName, string> = {
+  calculation: 'CALCULATION_URL',
+  classification: 'CLASSIFICATION_URL',
+  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
+  thresholds: 'THRESHOLDS_URL',
+  ledger: 'LEDGER_URL',
+};
+
 const db = await freshDatabase({ prefix: 'vat_bench_oss' });
 const port = await freePort();
-const env = { LOG_LEVEL: process.env.BENCH_OSS_LOG_LEVEL ?? 'warn', DATABASE_URL: db.url, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
-const server = spawnMain('all', env);
+const env: Record<string, string> = { LOG_LEVEL: process.env.BENCH_OSS_LOG_LEVEL ?? 'warn', DATABASE_URL: db.url, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+const procs: Proc[] = [];
+const nats = DISTRIBUTED ? await startPrivateNats() : undefined;
+if (nats) {
+  const ports = {} as Record<ServiceName, number>;
+  for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
+  Object.assign(env, { NATS_URL: nats.url, INTERNAL_TOKEN: `bench-oss-${Date.now().toString(36)}-internal`, ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])) });
+  for (const n of SERVICE_NAMES) procs.push(spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]) }));
+  procs.push(spawnMain('gateway', env));
+} else procs.push(spawnMain('all', env));
+/** The process whose memory the target is about: compliance-reports (distributed) or the one process. */
+const server = DISTRIBUTED ? procs[SERVICE_NAMES.indexOf('compliance-reports')]! : procs[0]!;
 const base = `http://127.0.0.1:${port}`;
 try {
   await waitFor(`${base}/ready`, async () => {
-    if (server.exited()) throw new Error(`server exited:\n${server.output()}`);
+    for (const p of procs) if (p.exited()) throw new Error(`${p.name} exited:\n${p.output()}`);
     return (await fetch(`${base}/ready`).catch(() => undefined))?.ok;
   }, { timeoutMs: 180_000, intervalMs: 100 });
   const idleRss = peakRssMb(server.pid);
@@ -108,9 +131,10 @@ try {
   console.log(`summary CSV export: ${csv.ms} ms, ${csv.r.text.length} bytes`);
   const lock = await timed('lock', 'POST', '/v1/reports/locked-return-periods/union-oss?period=2026-Q1');
   console.log(`lock with artifacts: ${lock.ms} ms (target <= 5000 ms); ${lock.r.json.exports.map((e: { filename: string; byte_size: number }) => `${e.filename} ${e.byte_size} B`).join(', ')}`);
-  console.log(`server peak RSS (VmHWM): ${peakRssMb(server.pid).toFixed(1)} MB (target <= 200 MB); ${idleRss.toFixed(1)} MB when it was first ready, ${warmRss.toFixed(1)} MB after a warm-up on an empty quarter`);
+  console.log(`${server.name} peak RSS (VmHWM): ${peakRssMb(server.pid).toFixed(1)} MB (target <= 200 MB); ${idleRss.toFixed(1)} MB when it was first ready, ${warmRss.toFixed(1)} MB after a warm-up on an empty quarter`);
 } finally {
-  await stopProcess(server);
+  for (const p of procs) await stopProcess(p);
+  await nats?.stop();
   if (process.env.BENCH_OSS_LOG_LEVEL) console.log(server.output().split('\n').filter((l) => l.includes('Union OSS')).join('\n'));
   if (process.env.BENCH_OSS_KEEP_DB === '1') console.log(`kept database ${db.url}`);
   else await db.drop();

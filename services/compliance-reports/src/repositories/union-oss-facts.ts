@@ -97,7 +97,7 @@ type GroupRow = {
   vat_sum: string;
 };
 
-const FETCH_ROWS = 2000;
+const FETCH_ROWS = 500;
 
 const ts = (date: string) => `${date}T00:00:00Z`;
 
