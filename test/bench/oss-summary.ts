@@ -79,7 +79,9 @@ if (nats) {
   const ports = {} as Record<ServiceName, number>;
   for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
   Object.assign(env, { NATS_URL: nats.url, INTERNAL_TOKEN: `bench-oss-${Date.now().toString(36)}-internal`, ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])) });
-  for (const n of SERVICE_NAMES) procs.push(spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]) }));
+  // BENCH_OSS_NODE_OPTIONS: Node options for the compliance-reports process only (e.g. --max-old-space-size=128).
+  const own = process.env.BENCH_OSS_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_OSS_NODE_OPTIONS } : {};
+  for (const n of SERVICE_NAMES) procs.push(spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]), ...(n === 'compliance-reports' ? own : {}) }));
   procs.push(spawnMain('gateway', env));
 } else procs.push(spawnMain('all', env));
 /** The process whose memory the target is about: compliance-reports (distributed) or the one process. */
