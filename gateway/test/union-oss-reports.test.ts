@@ -97,6 +97,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       k[name] = await h.key(account, scope);
     }
     db = new pg.Pool({ connectionString: h.databaseUrl, max: 2 });
+    // The harness drops the database at the end, terminating whatever is still connected.
+    db.on('error', () => undefined);
     await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });

@@ -28,10 +28,10 @@ const previousPeriod = (p: string) => {
 /**
  * Events of earlier locked quarters recorded after their lock belong to the first later quarter
  * that was not locked yet when they were recorded: walking back over the unbroken run of locked
- * quarters before `period`, each contributes the events past every lock in between.
+ * quarters before `period`, each contributes the events past every lock in between, up to the
+ * position the return is built at (`upTo`: its own lock's, or the head a lock is taking; null = all).
  */
-export function lateWindowsFor(period: string, locks: ReadonlyMap<string, LockedPeriodRecord>): LateWindow[] {
-  const upTo = locks.get(period)?.ledgerPosition ?? null;
+export function lateWindowsFor(period: string, locks: ReadonlyMap<string, LockedPeriodRecord>, upTo: bigint | null): LateWindow[] {
   const windows: LateWindow[] = [];
   let after = -1n;
   for (let p = previousPeriod(period); p >= FIRST_UNION_OSS_PERIOD; p = previousPeriod(p)) {
@@ -68,7 +68,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const [standardRateWindows, sourceDefaults] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers)]);
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
-  const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks), returnCurrency };
+  const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
   try {
     await deps.unionOssFacts.forEachGroup(scope, (groups) => {
       for (const g of groups) builder.add(g);

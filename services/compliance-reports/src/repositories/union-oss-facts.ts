@@ -23,11 +23,7 @@ export type FactScope = {
 
 const SCHEMA = 'compliance_reports';
 
-/**
- * One grouped read of a quarter's supply facts (plus late events of locked quarters) with each
- * correction's link to its original, aggregated in SQL by every dimension the return needs, so
- * memory follows the number of distinct groups, not of events.
- */
+/** The projection columns a return reads (not the whole, wide row). */
 const COLUMNS = `f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
   f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at`;
 
