@@ -216,7 +216,7 @@ const DETAIL_COLUMNS = [
   'record_type', 'section', 'member_state_of_consumption', 'origin_member_state', 'supply_kind', 'vat_rate_pct', 'rate_type', 'original_period',
   'taxable_amount', 'vat_amount', 'current_vat', 'correction_vat', 'balance', 'payable_vat', 'included_in_grand_total', 'source_event_count',
 ] as const;
-export const CSV_COLUMNS = [...MANIFEST_COLUMNS, ...DETAIL_COLUMNS];
+const CSV_COLUMNS = [...MANIFEST_COLUMNS, ...DETAIL_COLUMNS];
 const NUMBER_COLUMNS = new Set(['export_version', 'source_event_count_total', 'source_event_count_included', 'source_event_count_excluded', 'ledger_position', 'vat_rate_pct', 'taxable_amount', 'vat_amount', 'current_vat', 'correction_vat', 'balance', 'payable_vat', 'source_event_count']);
 const KINDS: CsvKind[] = CSV_COLUMNS.map((c) => (NUMBER_COLUMNS.has(c) ? 'number' : 'text'));
 

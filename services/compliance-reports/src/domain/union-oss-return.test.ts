@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
-import { buildUnionOssReturn, countryBreakdownOf, filingDueDate, nextPeriod, periodOfDate, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type ReturnInputs, type SourceDefaults } from './union-oss-return';
+import { buildUnionOssReturn, countryBreakdownOf, filingDueDate, periodOfDate, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type ReturnInputs, type SourceDefaults } from './union-oss-return';
 
 /** One classified B2C EUR sale group of 2026-Q1, services from the MSI (DE) to FR at 20 %. */
 function g(over: Partial<FactGroup> = {}): FactGroup {
@@ -271,10 +271,9 @@ describe('exclusions, each with its warning and count', () => {
 });
 
 describe('calendar helpers', () => {
-  it('periods, next period and the filing due date (end of the month after the quarter)', () => {
+  it('periods and the filing due date (end of the month after the quarter)', () => {
     expect(periodOfDate('2026-03-31')).toBe('2026-Q1');
     expect(periodOfDate('2026-04-01')).toBe('2026-Q2');
-    expect(nextPeriod('2025-Q4')).toBe('2026-Q1');
     expect(filingDueDate('2026-Q1')).toBe('2026-04-30');
     expect(filingDueDate('2025-Q4')).toBe('2026-01-31');
     expect(filingDueDate('2024-Q3')).toBe('2024-10-31');

@@ -363,13 +363,6 @@ export function periodOfDate(date: string): string {
   return `${date.slice(0, 4)}-Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3) + 1}`;
 }
 
-/** The quarter after `period`. */
-export function nextPeriod(period: string): string {
-  const y = Number(period.slice(0, 4));
-  const q = Number(period.slice(6));
-  return q === 4 ? `${y + 1}-Q1` : `${y}-Q${q + 1}`;
-}
-
 /** The last day of the month after the quarter: when the return is due (Art. 369f). */
 export function filingDueDate(periodKey: string): string {
   const y = Number(periodKey.slice(0, 4));
