@@ -6,6 +6,8 @@ import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
 import { freshDatabase, requireBackends } from '../../../test/support/env';
 import { buildUnionOssReturn, periodOfDate, UnionOssReturnBuilder, type FactGroup, type LinkStatus } from '../src/domain/union-oss-return';
 import { UnionOssFactRepository, type FactScope, type StandardRateWindow } from '../src/repositories/union-oss-facts';
+import type { LockedPeriodRecord } from '../src/repositories/union-oss-locks';
+import { lateWindowsFor } from '../src/union-oss-report';
 
 const backends = await requireBackends(['postgres']);
 
@@ -53,18 +55,22 @@ const factArb = fc.record({
   follows: fc.constantFrom(true, true, true, false),
 });
 
-/** The reference: every event its own group, its link resolved in JS. */
-function perEvent(facts: Fact[], upTo: number | null): FactGroup[] {
+/**
+ * The reference: every event its own group, its link resolved in JS; with 2025-Q4 locked at
+ * `lockQ4`, that quarter's events recorded after the lock are 2026-Q1's late events.
+ */
+function perEvent(facts: Fact[], upTo: number | null, lockQ4: number | null): FactGroup[] {
   const visible = facts.filter((f) => upTo === null || f.sequence <= upTo);
   const byId = new Map(visible.map((f) => [f.eventId, f]));
+  const isLate = (f: Fact) => lockQ4 !== null && f.occurredAt >= '2025-10-01' && f.occurredAt < '2026-01-01' && f.sequence > lockQ4;
   return visible
-    .filter((f) => f.occurredAt >= '2026-01-01' && f.occurredAt < '2026-04-01')
+    .filter((f) => (f.occurredAt >= '2026-01-01' && f.occurredAt < '2026-04-01') || isLate(f))
     .map((f) => {
       const o = f.originalEventId === null ? undefined : byId.get(f.originalEventId);
       const link: LinkStatus = f.eventType === 'sale' ? 'none' : !o ? 'missing' : o.eventType !== 'sale' || o.country !== f.country || o.currency !== f.currency ? 'invalid' : 'ok';
       const std = STANDARD.find((w) => w.country === f.country && w.validFrom <= f.occurredAt && (w.validTo === null || f.occurredAt < w.validTo));
       return {
-        late: false,
+        late: isLate(f),
         ownPeriod: periodOfDate(f.occurredAt),
         eventType: f.eventType,
         classificationStatus: f.status,
@@ -104,10 +110,10 @@ describe.skipIf(!backends.ok)('Union OSS facts: the grouped SQL read equals the 
     await db?.drop();
   });
 
-  it('for random quarters of sales and corrections in three currencies, up to any ledger position', async () => {
-    const seen = { rows: 0, corrections: 0, foreign: 0, warnings: 0 };
+  it('for random quarters of sales and corrections in three currencies, up to any ledger position, with or without a lock of the quarter before', async () => {
+    const seen = { rows: 0, corrections: 0, foreign: 0, warnings: 0, late: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(factArb, { minLength: 5, maxLength: 60 }), fc.option(fc.nat({ max: 60 }), { nil: null }), async (raw, cut) => {
+      fc.asyncProperty(fc.array(factArb, { minLength: 5, maxLength: 60 }), fc.option(fc.nat({ max: 60 }), { nil: null }), fc.option(fc.nat({ max: 60 }), { nil: null }), async (raw, cut, lockAt) => {
         const accountId = ++account;
         const facts: Fact[] = [];
         raw.forEach((r, i) => {
@@ -143,21 +149,25 @@ describe.skipIf(!backends.ok)('Union OSS facts: the grouped SQL read equals the 
           );
         }
         const upTo = cut === null ? null : Math.min(cut, facts.length);
-        const scope: FactScope = { accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo === null ? null : BigInt(upTo), late: [], returnCurrency: 'EUR', standardRates: STANDARD };
+        const lockQ4 = lockAt === null ? null : Math.min(lockAt, upTo ?? facts.length);
+        const locks = new Map(lockQ4 === null ? [] : [['2025-Q4', { periodKey: '2025-Q4', ledgerPosition: BigInt(lockQ4) } as LockedPeriodRecord]]);
+        const late = lateWindowsFor('2026-Q1', locks, upTo === null ? null : BigInt(upTo));
+        const scope: FactScope = { accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo === null ? null : BigInt(upTo), late, returnCurrency: 'EUR', standardRates: STANDARD };
         const settings = { periodKey: '2026-Q1', memberStateIdentification: 'DE', returnCurrency: 'EUR', sourceDefaults: new Map() };
         const b = new UnionOssReturnBuilder(settings);
         await repo.forEachGroup(scope, (groups) => groups.forEach((g) => b.add(g)));
         const viaSql = b.finish(rate);
-        const reference = buildUnionOssReturn({ ...settings, groups: perEvent(facts, upTo), exchangeRate: rate });
+        const reference = buildUnionOssReturn({ ...settings, groups: perEvent(facts, upTo, lockQ4), exchangeRate: rate });
         expect(viaSql).toEqual(reference);
         seen.rows += viaSql.rows.length;
         seen.corrections += viaSql.corrections.length;
         seen.foreign += viaSql.rows.filter((r) => r.memberStateOfConsumption === 'FR').length;
         seen.warnings += viaSql.warnings.length;
+        seen.late += perEvent(facts, upTo, lockQ4).filter((g) => g.late).length;
       }),
       { numRuns: 60 },
     );
     // not vacuous: the runs produced rows, corrections and warnings
-    expect(seen.rows > 0 && seen.corrections > 0 && seen.foreign > 0 && seen.warnings > 0, JSON.stringify(seen)).toBe(true);
+    expect(seen.rows > 0 && seen.corrections > 0 && seen.foreign > 0 && seen.warnings > 0 && seen.late > 0, JSON.stringify(seen)).toBe(true);
   }, 120_000);
 });
