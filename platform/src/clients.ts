@@ -1,7 +1,7 @@
 import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { CalculationService, SourceService, TaxClassService, ExchangeRateService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { ClassificationService } from '@vat/gen/vat/classification/v1/classification_service_pb';
-import { TaxRegistrationService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { TaxRegistrationService, UnionOssReportService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import { SmeEligibilityService, ThresholdService } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
@@ -16,6 +16,7 @@ export type Clients = {
   exchangeRates: Client<typeof ExchangeRateService>;
   classification: Client<typeof ClassificationService>;
   registrations: Client<typeof TaxRegistrationService>;
+  unionOss: Client<typeof UnionOssReportService>;
   sme: Client<typeof SmeEligibilityService>;
   thresholds: Client<typeof ThresholdService>;
   ledger: Client<typeof SupplyLedgerService>;
@@ -52,6 +53,7 @@ export function createClients(transportFor: (service: ServiceName) => Transport)
     exchangeRates: createClient(ExchangeRateService, calc),
     classification: createClient(ClassificationService, transportFor('classification')),
     registrations: createClient(TaxRegistrationService, transportFor('compliance-reports')),
+    unionOss: createClient(UnionOssReportService, transportFor('compliance-reports')),
     sme: createClient(SmeEligibilityService, transportFor('thresholds')),
     thresholds: createClient(ThresholdService, transportFor('thresholds')),
     ledger: createClient(SupplyLedgerService, transportFor('ledger')),

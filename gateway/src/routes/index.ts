@@ -4,6 +4,7 @@ import { calculationRoutes } from './calculation';
 import { classificationRoutes } from './classification';
 import { referenceRoutes } from './reference';
 import { registrationRoutes } from './registrations';
+import { reportRoutes } from './reports';
 import { sourceRoutes } from './sources';
 import { supplyEventRoutes, type IntegrationOwnership } from './supply-events';
 import { thresholdRoutes } from './thresholds';
@@ -20,5 +21,6 @@ export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnersh
     ...registrationRoutes(clients),
     ...supplyEventRoutes(clients, integrationOwned),
     ...thresholdRoutes(clients),
+    ...reportRoutes(clients),
   ];
 }

@@ -2,11 +2,15 @@ import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { IdentifierVault } from './identifier-vault';
 import { TaxRegistrationRepository } from './repositories/tax-registrations';
+import { UnionOssFactRepository } from './repositories/union-oss-facts';
+import { UnionOssLockRepository } from './repositories/union-oss-locks';
 
 /** The compliance-reports service's deps: the platform's plus its repositories and the identifier vault. */
 export type ComplianceReportsDeps = ServiceDeps & {
   registrations: TaxRegistrationRepository;
   identifiers: IdentifierVault;
+  unionOssFacts: UnionOssFactRepository;
+  unionOssLocks: UnionOssLockRepository;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -16,5 +20,7 @@ export function complianceReportsContext(deps: ServiceDeps): ComplianceReportsDe
     ...deps,
     registrations: new TaxRegistrationRepository(deps.orm),
     identifiers: new IdentifierVault(new FieldCipher(key)),
+    unionOssFacts: new UnionOssFactRepository(deps.pool),
+    unionOssLocks: new UnionOssLockRepository(deps.pool),
   };
 }

@@ -1,8 +1,14 @@
 import type { ConnectRouter } from '@connectrpc/connect';
-import { TaxRegistrationService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { TaxRegistrationService, UnionOssReportService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import { bindHandlers } from '@vat/platform/service-module';
 import type { ComplianceReportsDeps } from './context';
 import { createTaxRegistration } from './handlers/create-tax-registration';
+import { exportUnionOssReport } from './handlers/export-union-oss-report';
+import { getLockedUnionOssExport } from './handlers/get-locked-union-oss-export';
+import { getUnionOssReport } from './handlers/get-union-oss-report';
+import { listLockedUnionOssPeriods } from './handlers/list-locked-union-oss-periods';
+import { lockUnionOssPeriod } from './handlers/lock-union-oss-period';
+import { markUnionOssPeriodFiled } from './handlers/mark-union-oss-period-filed';
 import { listTaxRegistrations } from './handlers/list-tax-registrations';
 import { resolveUnionOssRegistration } from './handlers/resolve-union-oss-registration';
 import { updateTaxRegistration } from './handlers/update-tax-registration';
@@ -10,5 +16,9 @@ import { updateTaxRegistration } from './handlers/update-tax-registration';
 export function routes(deps: ComplianceReportsDeps) {
   return (router: ConnectRouter) => {
     router.service(TaxRegistrationService, bindHandlers(deps, { listTaxRegistrations, createTaxRegistration, updateTaxRegistration, resolveUnionOssRegistration }));
+    router.service(
+      UnionOssReportService,
+      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport }),
+    );
   };
 }

@@ -28,7 +28,59 @@ export const TaxRegistration = defineEntity({
   },
 });
 
+/**
+ * A locked Union OSS quarter: the accountant preview frozen at a ledger position. Immutable in the
+ * database (a trigger): only `locked` -> `filed` with its first filing audit may ever change.
+ */
+export const UnionOssLockedPeriod = defineEntity({
+  name: 'UnionOssLockedPeriod',
+  tableName: 'union_oss_locked_period',
+  uniques: [{ properties: ['accountId', 'periodKey'] }],
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    accountId: p.bigint(),
+    periodKey: p.string().length(7),
+    registrationId: p.bigint(),
+    memberStateIdentification: p.string().length(2),
+    returnCurrency: p.string().length(3),
+    ledgerPosition: p.bigint(),
+    status: p.string().length(10),
+    filingStatus: p.string().length(30),
+    filingStatusDetail: p.string().length(300),
+    nilReturnEligible: p.boolean(),
+    totalSourceEventCount: p.bigint(),
+    includedSourceEventCount: p.bigint(),
+    excludedSourceEventCount: p.bigint(),
+    warningCount: p.integer(),
+    jurisdictionCount: p.integer(),
+    lockedAt: p.datetime(),
+    lockedByApiKeyId: p.bigint(),
+    filedAt: p.datetime().nullable(),
+    filedByApiKeyId: p.bigint().nullable(),
+  },
+});
+
+/** A stored artifact of a locked quarter: its exact bytes and SHA-256. Never updated or deleted (a trigger). */
+export const UnionOssExport = defineEntity({
+  name: 'UnionOssExport',
+  tableName: 'union_oss_export',
+  properties: {
+    id: p.uuid().primary(),
+    accountId: p.bigint(),
+    lockedPeriodId: p.bigint().index(),
+    periodKey: p.string().length(7),
+    exportKind: p.string().length(60),
+    format: p.string().length(4),
+    mediaType: p.string().length(60),
+    filename: p.string().length(120),
+    content: p.blob(),
+    sha256: p.string().length(64),
+    byteSize: p.integer(),
+    createdAt: p.datetime(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const complianceEntities = [TaxRegistration, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Migration20261122131157 } from './Migration20261122131157';
 import { Migration20261123233245 } from './Migration20261123233245';
 import { Migration20261123235619 } from './Migration20261123235619';
+import { Migration20261124015904 } from './Migration20261124015904';
+import { Migration20261124031249 } from './Migration20261124031249';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131157, Migration20261123233245, Migration20261123235619];
+export const migrations = [Migration20261122131157, Migration20261123233245, Migration20261123235619, Migration20261124015904, Migration20261124031249];

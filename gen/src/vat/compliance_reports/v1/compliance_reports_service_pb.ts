@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/compliance_reports/v1/compliance_reports_service.proto.
  */
 export const file_vat_compliance_reports_v1_compliance_reports_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjp2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2NvbXBsaWFuY2VfcmVwb3J0c19zZXJ2aWNlLnByb3RvEhl2YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxIh0KG0xpc3RUYXhSZWdpc3RyYXRpb25zUmVxdWVzdCJZChxMaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEjkKBWl0ZW1zGAEgAygLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24i8gIKHENyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QSEwoLc2NoZW1lX3R5cGUYASABKAkSIwobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAIgASgJEiQKF3ZhdF9yZWdpc3RyYXRpb25fbnVtYmVyGAMgASgJSACIAQESIwoWaW9zc19pbnRlcm1lZGlhcnlfbmFtZRgEIAEoCUgBiAEBEiUKGGlvc3NfaW50ZXJtZWRpYXJ5X251bWJlchgFIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAYgASgJEhkKDGVmZmVjdGl2ZV90bxgHIAEoCUgDiAEBEg4KBnN0YXR1cxgIIAEoCUIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIPCg1fZWZmZWN0aXZlX3RvImEKHUNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIuADChxVcGRhdGVUYXhSZWdpc3RyYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEhgKC3NjaGVtZV90eXBlGAIgASgJSACIAQESKAobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAMgASgJSAGIAQESJAoXdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXIYBCABKAlIAogBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAOIAQESJQoYaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyGAYgASgJSASIAQESGwoOZWZmZWN0aXZlX2Zyb20YByABKAlIBYgBARIZCgxlZmZlY3RpdmVfdG8YCCABKAlIBogBARITCgZzdGF0dXMYCSABKAlIB4gBAUIOCgxfc2NoZW1lX3R5cGVCHgocX21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbkIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIRCg9fZWZmZWN0aXZlX2Zyb21CDwoNX2VmZmVjdGl2ZV90b0IJCgdfc3RhdHVzImEKHVVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIjgKIlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSKRAQojUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2USQAoMcmVnaXN0cmF0aW9uGAEgASgLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24SFAoMcGVyaW9kX3N0YXJ0GAIgASgJEhIKCnBlcmlvZF9lbmQYAyABKAky2wQKFlRheFJlZ2lzdHJhdGlvblNlcnZpY2UShwEKFExpc3RUYXhSZWdpc3RyYXRpb25zEjYudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0VGF4UmVnaXN0cmF0aW9uc1JlcXVlc3QaNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RUYXhSZWdpc3RyYXRpb25zUmVzcG9uc2USigEKFUNyZWF0ZVRheFJlZ2lzdHJhdGlvbhI3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuQ3JlYXRlVGF4UmVnaXN0cmF0aW9uUmVxdWVzdBo4LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuQ3JlYXRlVGF4UmVnaXN0cmF0aW9uUmVzcG9uc2USigEKFVVwZGF0ZVRheFJlZ2lzdHJhdGlvbhI3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVXBkYXRlVGF4UmVnaXN0cmF0aW9uUmVxdWVzdBo4LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVXBkYXRlVGF4UmVnaXN0cmF0aW9uUmVzcG9uc2USnAEKG1Jlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvbhI9LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVxdWVzdBo+LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_vat_compliance_reports_v1_resources]);
+  fileDesc("Cjp2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2NvbXBsaWFuY2VfcmVwb3J0c19zZXJ2aWNlLnByb3RvEhl2YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxIh0KG0xpc3RUYXhSZWdpc3RyYXRpb25zUmVxdWVzdCJZChxMaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEjkKBWl0ZW1zGAEgAygLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24i8gIKHENyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QSEwoLc2NoZW1lX3R5cGUYASABKAkSIwobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAIgASgJEiQKF3ZhdF9yZWdpc3RyYXRpb25fbnVtYmVyGAMgASgJSACIAQESIwoWaW9zc19pbnRlcm1lZGlhcnlfbmFtZRgEIAEoCUgBiAEBEiUKGGlvc3NfaW50ZXJtZWRpYXJ5X251bWJlchgFIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAYgASgJEhkKDGVmZmVjdGl2ZV90bxgHIAEoCUgDiAEBEg4KBnN0YXR1cxgIIAEoCUIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIPCg1fZWZmZWN0aXZlX3RvImEKHUNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIuADChxVcGRhdGVUYXhSZWdpc3RyYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEhgKC3NjaGVtZV90eXBlGAIgASgJSACIAQESKAobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAMgASgJSAGIAQESJAoXdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXIYBCABKAlIAogBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAOIAQESJQoYaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyGAYgASgJSASIAQESGwoOZWZmZWN0aXZlX2Zyb20YByABKAlIBYgBARIZCgxlZmZlY3RpdmVfdG8YCCABKAlIBogBARITCgZzdGF0dXMYCSABKAlIB4gBAUIOCgxfc2NoZW1lX3R5cGVCHgocX21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbkIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIRCg9fZWZmZWN0aXZlX2Zyb21CDwoNX2VmZmVjdGl2ZV90b0IJCgdfc3RhdHVzImEKHVVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIjgKIlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSKRAQojUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2USQAoMcmVnaXN0cmF0aW9uGAEgASgLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24SFAoMcGVyaW9kX3N0YXJ0GAIgASgJEhIKCnBlcmlvZF9lbmQYAyABKAkiRwoOUmVwb3J0RG9jdW1lbnQSEgoKbWVkaWFfdHlwZRgBIAEoCRIPCgdjb250ZW50GAIgASgMEhAKCGZpbGVuYW1lGAMgASgJIjwKGEdldFVuaW9uT3NzUmVwb3J0UmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJEgwKBHZpZXcYAiABKAkiWAoZR2V0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQifwobRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkSDAoEdmlldxgCIAEoCRIOCgZmb3JtYXQYAyABKAkSGwoOZXhwb3J0X3ZlcnNpb24YBCABKAVIAIgBAUIRCg9fZXhwb3J0X3ZlcnNpb24iWwocRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQiSgogTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kc1JlcXVlc3QSFwoKcGVyaW9kX2tleRgBIAEoCUgAiAEBQg0KC19wZXJpb2Rfa2V5ImAKIUxpc3RMb2NrZWRVbmlvbk9zc1BlcmlvZHNSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQiLwoZTG9ja1VuaW9uT3NzUGVyaW9kUmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJIlkKGkxvY2tVbmlvbk9zc1BlcmlvZFJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCI0Ch5NYXJrVW5pb25Pc3NQZXJpb2RGaWxlZFJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSJeCh9NYXJrVW5pb25Pc3NQZXJpb2RGaWxlZFJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCIzCh5HZXRMb2NrZWRVbmlvbk9zc0V4cG9ydFJlcXVlc3QSEQoJZXhwb3J0X2lkGAEgASgJIl4KH0dldExvY2tlZFVuaW9uT3NzRXhwb3J0UmVzcG9uc2USOwoIZG9jdW1lbnQYASABKAsyKS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlcG9ydERvY3VtZW50MtsEChZUYXhSZWdpc3RyYXRpb25TZXJ2aWNlEocBChRMaXN0VGF4UmVnaXN0cmF0aW9ucxI2LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdFRheFJlZ2lzdHJhdGlvbnNSZXF1ZXN0GjcudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEooBChVDcmVhdGVUYXhSZWdpc3RyYXRpb24SNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QaOC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEooBChVVcGRhdGVUYXhSZWdpc3RyYXRpb24SNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QaOC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEpwBChtSZXNvbHZlVW5pb25Pc3NSZWdpc3RyYXRpb24SPS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QaPi52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlc3BvbnNlMuQGChVVbmlvbk9zc1JlcG9ydFNlcnZpY2USfgoRR2V0VW5pb25Pc3NSZXBvcnQSMy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldFVuaW9uT3NzUmVwb3J0UmVxdWVzdBo0LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRKHAQoURXhwb3J0VW5pb25Pc3NSZXBvcnQSNi52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkV4cG9ydFVuaW9uT3NzUmVwb3J0UmVxdWVzdBo3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRKWAQoZTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kcxI7LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kc1JlcXVlc3QaPC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RMb2NrZWRVbmlvbk9zc1BlcmlvZHNSZXNwb25zZRKBAQoSTG9ja1VuaW9uT3NzUGVyaW9kEjQudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5Mb2NrVW5pb25Pc3NQZXJpb2RSZXF1ZXN0GjUudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5Mb2NrVW5pb25Pc3NQZXJpb2RSZXNwb25zZRKQAQoXTWFya1VuaW9uT3NzUGVyaW9kRmlsZWQSOS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLk1hcmtVbmlvbk9zc1BlcmlvZEZpbGVkUmVxdWVzdBo6LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTWFya1VuaW9uT3NzUGVyaW9kRmlsZWRSZXNwb25zZRKQAQoXR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnQSOS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldExvY2tlZFVuaW9uT3NzRXhwb3J0UmVxdWVzdBo6LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnRSZXNwb25zZWIGcHJvdG8z", [file_vat_compliance_reports_v1_resources]);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListTaxRegistrationsRequest
@@ -251,6 +251,271 @@ export const ResolveUnionOssRegistrationResponseSchema: GenMessage<ResolveUnionO
   messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 7);
 
 /**
+ * A finished document: its media type, its bytes and a file name for downloads.
+ *
+ * @generated from message vat.compliance_reports.v1.ReportDocument
+ */
+export type ReportDocument = Message<"vat.compliance_reports.v1.ReportDocument"> & {
+  /**
+   * @generated from field: string media_type = 1;
+   */
+  mediaType: string;
+
+  /**
+   * @generated from field: bytes content = 2;
+   */
+  content: Uint8Array;
+
+  /**
+   * @generated from field: string filename = 3;
+   */
+  filename: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ReportDocument.
+ * Use `create(ReportDocumentSchema)` to create a new message.
+ */
+export const ReportDocumentSchema: GenMessage<ReportDocument> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 8);
+
+/**
+ * @generated from message vat.compliance_reports.v1.GetUnionOssReportRequest
+ */
+export type GetUnionOssReportRequest = Message<"vat.compliance_reports.v1.GetUnionOssReportRequest"> & {
+  /**
+   * YYYY-Qn, from 2021-Q3 (the scheme's first quarter).
+   *
+   * @generated from field: string period_key = 1;
+   */
+  periodKey: string;
+
+  /**
+   * summary, country_breakdown or accountant_report.
+   *
+   * @generated from field: string view = 2;
+   */
+  view: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.GetUnionOssReportRequest.
+ * Use `create(GetUnionOssReportRequestSchema)` to create a new message.
+ */
+export const GetUnionOssReportRequestSchema: GenMessage<GetUnionOssReportRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 9);
+
+/**
+ * @generated from message vat.compliance_reports.v1.GetUnionOssReportResponse
+ */
+export type GetUnionOssReportResponse = Message<"vat.compliance_reports.v1.GetUnionOssReportResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.GetUnionOssReportResponse.
+ * Use `create(GetUnionOssReportResponseSchema)` to create a new message.
+ */
+export const GetUnionOssReportResponseSchema: GenMessage<GetUnionOssReportResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 10);
+
+/**
+ * @generated from message vat.compliance_reports.v1.ExportUnionOssReportRequest
+ */
+export type ExportUnionOssReportRequest = Message<"vat.compliance_reports.v1.ExportUnionOssReportRequest"> & {
+  /**
+   * @generated from field: string period_key = 1;
+   */
+  periodKey: string;
+
+  /**
+   * summary or country_breakdown.
+   *
+   * @generated from field: string view = 2;
+   */
+  view: string;
+
+  /**
+   * csv or json.
+   *
+   * @generated from field: string format = 3;
+   */
+  format: string;
+
+  /**
+   * Only 1 exists (the default); anything else is invalid_export_version.
+   *
+   * @generated from field: optional int32 export_version = 4;
+   */
+  exportVersion?: number | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ExportUnionOssReportRequest.
+ * Use `create(ExportUnionOssReportRequestSchema)` to create a new message.
+ */
+export const ExportUnionOssReportRequestSchema: GenMessage<ExportUnionOssReportRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 11);
+
+/**
+ * @generated from message vat.compliance_reports.v1.ExportUnionOssReportResponse
+ */
+export type ExportUnionOssReportResponse = Message<"vat.compliance_reports.v1.ExportUnionOssReportResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ExportUnionOssReportResponse.
+ * Use `create(ExportUnionOssReportResponseSchema)` to create a new message.
+ */
+export const ExportUnionOssReportResponseSchema: GenMessage<ExportUnionOssReportResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 12);
+
+/**
+ * @generated from message vat.compliance_reports.v1.ListLockedUnionOssPeriodsRequest
+ */
+export type ListLockedUnionOssPeriodsRequest = Message<"vat.compliance_reports.v1.ListLockedUnionOssPeriodsRequest"> & {
+  /**
+   * @generated from field: optional string period_key = 1;
+   */
+  periodKey?: string | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ListLockedUnionOssPeriodsRequest.
+ * Use `create(ListLockedUnionOssPeriodsRequestSchema)` to create a new message.
+ */
+export const ListLockedUnionOssPeriodsRequestSchema: GenMessage<ListLockedUnionOssPeriodsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 13);
+
+/**
+ * @generated from message vat.compliance_reports.v1.ListLockedUnionOssPeriodsResponse
+ */
+export type ListLockedUnionOssPeriodsResponse = Message<"vat.compliance_reports.v1.ListLockedUnionOssPeriodsResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ListLockedUnionOssPeriodsResponse.
+ * Use `create(ListLockedUnionOssPeriodsResponseSchema)` to create a new message.
+ */
+export const ListLockedUnionOssPeriodsResponseSchema: GenMessage<ListLockedUnionOssPeriodsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 14);
+
+/**
+ * @generated from message vat.compliance_reports.v1.LockUnionOssPeriodRequest
+ */
+export type LockUnionOssPeriodRequest = Message<"vat.compliance_reports.v1.LockUnionOssPeriodRequest"> & {
+  /**
+   * @generated from field: string period_key = 1;
+   */
+  periodKey: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.LockUnionOssPeriodRequest.
+ * Use `create(LockUnionOssPeriodRequestSchema)` to create a new message.
+ */
+export const LockUnionOssPeriodRequestSchema: GenMessage<LockUnionOssPeriodRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 15);
+
+/**
+ * @generated from message vat.compliance_reports.v1.LockUnionOssPeriodResponse
+ */
+export type LockUnionOssPeriodResponse = Message<"vat.compliance_reports.v1.LockUnionOssPeriodResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.LockUnionOssPeriodResponse.
+ * Use `create(LockUnionOssPeriodResponseSchema)` to create a new message.
+ */
+export const LockUnionOssPeriodResponseSchema: GenMessage<LockUnionOssPeriodResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 16);
+
+/**
+ * @generated from message vat.compliance_reports.v1.MarkUnionOssPeriodFiledRequest
+ */
+export type MarkUnionOssPeriodFiledRequest = Message<"vat.compliance_reports.v1.MarkUnionOssPeriodFiledRequest"> & {
+  /**
+   * @generated from field: string period_key = 1;
+   */
+  periodKey: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.MarkUnionOssPeriodFiledRequest.
+ * Use `create(MarkUnionOssPeriodFiledRequestSchema)` to create a new message.
+ */
+export const MarkUnionOssPeriodFiledRequestSchema: GenMessage<MarkUnionOssPeriodFiledRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 17);
+
+/**
+ * @generated from message vat.compliance_reports.v1.MarkUnionOssPeriodFiledResponse
+ */
+export type MarkUnionOssPeriodFiledResponse = Message<"vat.compliance_reports.v1.MarkUnionOssPeriodFiledResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.MarkUnionOssPeriodFiledResponse.
+ * Use `create(MarkUnionOssPeriodFiledResponseSchema)` to create a new message.
+ */
+export const MarkUnionOssPeriodFiledResponseSchema: GenMessage<MarkUnionOssPeriodFiledResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 18);
+
+/**
+ * @generated from message vat.compliance_reports.v1.GetLockedUnionOssExportRequest
+ */
+export type GetLockedUnionOssExportRequest = Message<"vat.compliance_reports.v1.GetLockedUnionOssExportRequest"> & {
+  /**
+   * As the caller wrote it (path parameter); the service decides what names an artifact.
+   *
+   * @generated from field: string export_id = 1;
+   */
+  exportId: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.GetLockedUnionOssExportRequest.
+ * Use `create(GetLockedUnionOssExportRequestSchema)` to create a new message.
+ */
+export const GetLockedUnionOssExportRequestSchema: GenMessage<GetLockedUnionOssExportRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 19);
+
+/**
+ * @generated from message vat.compliance_reports.v1.GetLockedUnionOssExportResponse
+ */
+export type GetLockedUnionOssExportResponse = Message<"vat.compliance_reports.v1.GetLockedUnionOssExportResponse"> & {
+  /**
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.GetLockedUnionOssExportResponse.
+ * Use `create(GetLockedUnionOssExportResponseSchema)` to create a new message.
+ */
+export const GetLockedUnionOssExportResponseSchema: GenMessage<GetLockedUnionOssExportResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 20);
+
+/**
  * OSS/IOSS registrations of an account (reports build on these). Every RPC is scoped to the
  * calling principal's account; another account's registration behaves as nonexistent.
  *
@@ -294,4 +559,65 @@ export const TaxRegistrationService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_compliance_reports_v1_compliance_reports_service, 0);
+
+/**
+ * Union OSS returns of the calling account: previews, exports, the accountant report, and locked
+ * and filed quarters. Every answer is a finished document (JSON or CSV) built by this service, so
+ * amounts above 2^53 stay exact and a locked artifact is the same bytes a preview would be.
+ *
+ * @generated from service vat.compliance_reports.v1.UnionOssReportService
+ */
+export const UnionOssReportService: GenService<{
+  /**
+   * view: summary, country_breakdown or accountant_report.
+   *
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.GetUnionOssReport
+   */
+  getUnionOssReport: {
+    methodKind: "unary";
+    input: typeof GetUnionOssReportRequestSchema;
+    output: typeof GetUnionOssReportResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.ExportUnionOssReport
+   */
+  exportUnionOssReport: {
+    methodKind: "unary";
+    input: typeof ExportUnionOssReportRequestSchema;
+    output: typeof ExportUnionOssReportResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.ListLockedUnionOssPeriods
+   */
+  listLockedUnionOssPeriods: {
+    methodKind: "unary";
+    input: typeof ListLockedUnionOssPeriodsRequestSchema;
+    output: typeof ListLockedUnionOssPeriodsResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.LockUnionOssPeriod
+   */
+  lockUnionOssPeriod: {
+    methodKind: "unary";
+    input: typeof LockUnionOssPeriodRequestSchema;
+    output: typeof LockUnionOssPeriodResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.MarkUnionOssPeriodFiled
+   */
+  markUnionOssPeriodFiled: {
+    methodKind: "unary";
+    input: typeof MarkUnionOssPeriodFiledRequestSchema;
+    output: typeof MarkUnionOssPeriodFiledResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.GetLockedUnionOssExport
+   */
+  getLockedUnionOssExport: {
+    methodKind: "unary";
+    input: typeof GetLockedUnionOssExportRequestSchema;
+    output: typeof GetLockedUnionOssExportResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_vat_compliance_reports_v1_compliance_reports_service, 1);
 

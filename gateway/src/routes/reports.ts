@@ -1,0 +1,134 @@
+import { ConnectError } from '@connectrpc/connect';
+import type { FastifyReply } from 'fastify';
+import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import type { Clients } from '@vat/platform/clients';
+import { HttpError, httpErrorFromConnect } from '../errors';
+import type { RouteDef } from '../route';
+import { intOf, intParam, query, str } from './schemas';
+import { READ_SCOPES } from './transactions';
+
+const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began)' });
+const format = str('invalid_format', { enum: ['csv', 'json'], description: 'csv: manifest repeated on every row; json: { manifest, report }' });
+const withPeriod = query({ period }, ['period']);
+const tags = ['reports'];
+const LOCKED = '/v1/reports/locked-return-periods/union-oss';
+
+/** Sends a service-built document as it is: its bytes are the answer (exact amounts, stored artifacts). */
+function send(reply: FastifyReply, doc: ReportDocument | undefined, download: boolean) {
+  if (!doc) throw new HttpError(500, 'internal_error', 'The server failed to process the request.');
+  reply.header('content-type', doc.mediaType);
+  if (download) reply.header('content-disposition', `attachment; filename="${doc.filename}"`);
+  return reply.send(Buffer.from(doc.content));
+}
+
+/** The blocking registrations of a 422 eligibility refusal, as the integer ids they are everywhere else. */
+async function reportCall<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof ConnectError)) throw err;
+    const http = httpErrorFromConnect(err);
+    const ids = http.extra.blocking_registration_ids;
+    if (typeof ids !== 'string') throw http;
+    const list = ids === '' ? [] : ids.split(',').filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+    throw new HttpError(http.status, http.code, http.detail, { ...http.extra, blocking_registration_ids: list });
+  }
+}
+
+/** POST lock and filed take no body (an empty JSON object is tolerated). */
+function noBody(b: unknown) {
+  const empty = b === undefined || (typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).length === 0);
+  if (!empty) throw new HttpError(400, 'unexpected_body', 'This request takes no body; the quarter is the `period` query parameter.');
+}
+
+export function reportRoutes(clients: Clients): RouteDef[] {
+  const preview = (url: string, view: string, summary: string): RouteDef => ({
+    method: 'GET',
+    url,
+    access: { scopes: READ_SCOPES },
+    summary,
+    tags,
+    schema: { querystring: withPeriod },
+    handler: async ({ req, reply, call }) => {
+      const q = req.query as { period: string };
+      const r = await reportCall(clients.unionOss.getUnionOssReport({ periodKey: q.period, view }, call));
+      return send(reply, r.document, false);
+    },
+  });
+  const exportRoute = (url: string, view: string, summary: string): RouteDef => ({
+    method: 'GET',
+    url,
+    access: { scopes: READ_SCOPES },
+    summary,
+    tags,
+    schema: { querystring: query({ period, format, export_version: { ...intParam('invalid_export_version'), description: '1 (the default and only version)' } }, ['period', 'format']) },
+    handler: async ({ req, reply, call }) => {
+      const q = req.query as { period: string; format: string; export_version?: string };
+      const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format, exportVersion: intOf(q.export_version) }, call));
+      return send(reply, r.document, true);
+    },
+  });
+  return [
+    preview('/v1/reports/oss-quarterly-summary', 'summary', 'Union OSS quarterly summary preview (sections 2a-2d, corrections, balances; minor units)'),
+    preview('/v1/reports/country-vat-breakdown', 'country_breakdown', 'Union OSS breakdown per Member State of consumption (minor units)'),
+    exportRoute('/v1/reports/oss-quarterly-summary/export', 'summary', 'Quarterly summary export package (major units; CSV or JSON with manifest)'),
+    exportRoute('/v1/reports/country-vat-breakdown/export', 'country_breakdown', 'Country breakdown export package (major units; CSV or JSON with manifest)'),
+    preview('/v1/reports/oss-accountant-report', 'accountant_report', 'Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units'),
+    {
+      method: 'GET',
+      url: LOCKED,
+      access: { scopes: READ_SCOPES },
+      summary: 'Locked Union OSS quarters, latest first; with `period`, `current_period` and its stored exports',
+      tags,
+      schema: { querystring: query({ period }) },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { period?: string };
+        const r = await clients.unionOss.listLockedUnionOssPeriods({ periodKey: q.period }, call);
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'POST',
+      url: LOCKED,
+      access: { scopes: ['full'] },
+      summary: 'Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 when already locked)',
+      tags,
+      schema: { querystring: withPeriod },
+      handler: async ({ req, reply, call }) => {
+        noBody(req.body);
+        const q = req.query as { period: string };
+        const r = await reportCall(clients.unionOss.lockUnionOssPeriod({ periodKey: q.period }, call));
+        reply.status(201);
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'POST',
+      url: `${LOCKED}/filed`,
+      access: { scopes: ['full'] },
+      summary: 'Mark a locked quarter as filed; repeats keep the first filing audit (409 when not locked)',
+      tags,
+      schema: { querystring: withPeriod },
+      handler: async ({ req, reply, call }) => {
+        noBody(req.body);
+        const q = req.query as { period: string };
+        const r = await clients.unionOss.markUnionOssPeriodFiled({ periodKey: q.period }, call);
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
+      url: `${LOCKED}/exports/:export_id`,
+      access: { scopes: READ_SCOPES },
+      summary: 'Download one stored artifact of a locked quarter, byte-identical to when it was locked',
+      tags,
+      // No shape rule on the id: malformed, unknown and other accounts' ids get the identical 404.
+      schema: { params: { type: 'object', properties: { export_id: { type: 'string' } }, required: ['export_id'] }, querystring: query({}) },
+      handler: async ({ req, reply, call }) => {
+        const { export_id: exportId } = req.params as { export_id: string };
+        const r = await clients.unionOss.getLockedUnionOssExport({ exportId }, call);
+        return send(reply, r.document, true);
+      },
+    },
+  ];
+}

@@ -1,0 +1,478 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '@vat/deploy/build';
+import { requireBackends } from '../../test/support/env';
+import { startHarness, type Harness } from '../../test/support/harness';
+
+const backends = await requireBackends(['postgres']);
+
+type Json = Record<string, any>;
+type Res = { statusCode: number; body: string; headers: Record<string, unknown>; json(): any };
+
+const R = '/v1/reports';
+const LOCKED = `${R}/locked-return-periods/union-oss`;
+
+/** A classified B2C EUR sale of services from DE (the MSI) to FR at 20 %: 100.00 net, 20.00 VAT. */
+function ev(event_id: string, over: Json = {}): Json {
+  return {
+    event_id,
+    event_type: 'sale',
+    occurred_at: '2026-02-10',
+    supply_kind: 'services',
+    customer_type: 'b2c',
+    country_of_consumption: 'FR',
+    supplier_establishment_country: 'DE',
+    currency: 'EUR',
+    net_amount_minor: 10000,
+    vat_amount_minor: 2000,
+    vat_rate_bps: 2000,
+    rate_category: 'standard',
+    classification_status: 'classified',
+    ...over,
+  };
+}
+
+function expectError(res: Res, status: number, code: string): Json {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json() as Json;
+  expect(body.error, res.body).toBe(code);
+  expect(typeof body.detail).toBe('string');
+  return body;
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting for the projection');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
+  let h: Harness;
+  let db: pg.Pool;
+  const k: Record<string, { key: string; accountId: string; id: string }> = {};
+
+  const get = (url: string, key: string | null = k.a!.key) => h.inject({ method: 'GET', url, headers: key ? { 'x-api-key': key } : {} }) as Promise<Res>;
+  const post = (url: string, key: string | null = k.a!.key, payload?: unknown) =>
+    h.inject({ method: 'POST', url, headers: { ...(key ? { 'x-api-key': key } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) }) as Promise<Res>;
+  const ok = async (url: string, key?: string) => {
+    const r = await get(url, key);
+    expect(r.statusCode, r.body).toBe(200);
+    return r;
+  };
+
+  /** Commits events for `key`'s account and waits until the report projection reflects the ledger head. */
+  async function commit(key: string, accountId: string, events: Json[]) {
+    const r = await post('/v1/supply-events', key, { events });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+    await caughtUp(accountId);
+  }
+  async function caughtUp(accountId: string) {
+    await waitUntil(async () => {
+      const head = (await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [accountId])).rows[0]?.s ?? '0';
+      const applied = (await db.query('select applied::text as s from compliance_reports.supply_projection_position where account_id = $1', [accountId])).rows[0]?.s ?? '0';
+      return head === applied;
+    });
+  }
+  async function register(key: string, body: Json) {
+    const r = await post('/v1/tax-registrations', key, body);
+    expect(r.statusCode, r.body).toBe(201);
+    return r.json() as Json;
+  }
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+    for (const [name, account, scope] of [
+      ['a', 'oss-a', 'full'],
+      ['aRead', 'oss-a', 'read-only'],
+      ['aCalc', 'oss-a', 'calculate-only'],
+      ['b', 'oss-b', 'full'],
+      ['none', 'oss-none', 'full'],
+      ['split', 'oss-split', 'full'],
+      ['dk', 'oss-dk', 'full'],
+    ] as const) {
+      k[name] = await h.key(account, scope);
+    }
+    db = new pg.Pool({ connectionString: h.databaseUrl, max: 2 });
+    // The harness drops the database at the end, terminating whatever is still connected.
+    db.on('error', () => undefined);
+    await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });
+    await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
+    await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'FR', effective_from: '2025-08-16', status: 'active' });
+    await register(k.none!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2025-01-01', status: 'pending' });
+  }, 120_000);
+  afterAll(async () => {
+    await db?.end();
+    await h?.close();
+  });
+
+  it('2024-Q1: a USD sale at the rate of the next publication day after a quarter ending on a Sunday, beside EUR goods', async () => {
+    await commit(k.a!.key, k.a!.accountId, [
+      // 100.00 USD net, 20.00 USD VAT; 2024-03-31 is a Sunday, 2024-04-01 Easter Monday: ECB rate of 2024-04-02 = 1.0749
+      //   10000 / 1.0749 = 9303.19… → 9303 cents; 2000 / 1.0749 = 1860.63… → 1861 cents
+      ev('q1-usd', { occurred_at: '2024-02-10', currency: 'USD' }),
+      // goods dispatched from DE to AT at 20 %: 50.00 / 10.00 EUR
+      ev('q1-eur', { occurred_at: '2024-03-31T23:59:59Z', supply_kind: 'goods', dispatch_country: 'DE', supplier_establishment_country: null, country_of_consumption: 'AT', net_amount_minor: 5000, vat_amount_minor: 1000 }),
+    ]);
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2024-Q1`)).json();
+    expect(s).toMatchObject({ scheme_type: 'union_oss', period_key: '2024-Q1', member_state_identification: 'DE', return_currency: 'EUR', period_status: 'open' });
+    expect(s.rows).toEqual([
+      { section: '2a', member_state_of_consumption: 'FR', origin_member_state: null, supply_kind: 'services', vat_rate_bps: 2000, rate_type: 'STANDARD', taxable_amount_minor: 9303, vat_amount_minor: 1861, source_event_count: 1 },
+      { section: '2b', member_state_of_consumption: 'AT', origin_member_state: null, supply_kind: 'goods', vat_rate_bps: 2000, rate_type: 'STANDARD', taxable_amount_minor: 5000, vat_amount_minor: 1000, source_event_count: 1 },
+    ]);
+    expect(s.totals).toEqual({ taxable_amount_minor: 14303, current_vat_minor: 2861, correction_vat_minor: 0, payable_vat_minor: 2861 });
+    expect(s.exchange_rates).toEqual([{ currency: 'USD', period_key: '2024-Q1', requested_date: '2024-03-31', rate_date: '2024-04-02', rate: '1.0749' }]);
+    expect([s.total_source_event_count, s.included_source_event_count, s.excluded_source_event_count]).toEqual([2, 2, 0]);
+
+    const json = (await ok(`${R}/oss-quarterly-summary/export?period=2024-Q1&format=json`)).json();
+    expect(json.manifest).toMatchObject({ export_kind: 'union_oss_quarterly_summary_preview', export_version: 1, scheme_type: 'union_oss', period_key: '2024-Q1', return_currency: 'EUR', source_event_counts: { total: 2, included: 2, excluded: 0 }, warnings: [] });
+    expect(typeof json.manifest.conversion_rule).toBe('string');
+    expect(typeof json.manifest.scope_note).toBe('string');
+    expect(json.report.rows[0]).toMatchObject({ vat_rate_pct: '20.00', taxable_amount: '93.03', vat_amount: '18.61' });
+    expect(json.report.totals).toEqual({ taxable_amount: '143.03', current_vat: '28.61', correction_vat: '0.00', payable_vat: '28.61' });
+
+    const csv = await ok(`${R}/country-vat-breakdown/export?period=2024-Q1&format=csv`);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toContain('country-vat-breakdown-2024-Q1.csv');
+    const lines = csv.body.trimEnd().split('\r\n');
+    expect(lines[0]!.startsWith('export_kind,export_version,generated_at,scheme_type,period_key')).toBe(true);
+    // AT country line, its row, FR country line, its row, total: each repeats the manifest
+    expect(lines).toHaveLength(6);
+    for (const l of lines.slice(1)) expect(l.startsWith('union_oss_country_vat_breakdown_preview,1,')).toBe(true);
+    // total: taxable 143.03, current VAT 28.61, correction VAT 0.00, payable 28.61
+    expect(lines.at(-1)!.endsWith(',total,,,,,,,,143.03,,28.61,0.00,,28.61,,')).toBe(true);
+
+    const b = (await ok(`${R}/country-vat-breakdown?period=2024-Q1`)).json();
+    expect(b.countries.map((c: Json) => [c.member_state_of_consumption, c.taxable_amount_minor, c.current_vat_minor, c.payable_vat_minor, c.rows.length])).toEqual([
+      ['AT', 5000, 1000, 1000, 1],
+      ['FR', 9303, 1861, 1861, 1],
+    ]);
+    expect(b.rows).toBeUndefined();
+  });
+
+  it('a nil quarter: empty preview, one manifest-only nil-return CSV row, nil_return_eligible', async () => {
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2025-Q3`)).json();
+    expect(s).toMatchObject({ rows: [], corrections: [], balances: [], warnings: [], total_source_event_count: 0 });
+    const lines = (await ok(`${R}/oss-quarterly-summary/export?period=2025-Q3&format=csv`)).body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/,nil_return,{15}$/);
+    const a = (await ok(`${R}/oss-accountant-report?period=2025-Q3`)).json();
+    expect(a.filing_context).toMatchObject({ period_key: '2025-Q3', filing_due_date: '2025-10-31', nil_return_eligible: true, status: 'nil_return' });
+    expect(a.manifest.export_kind).toBe('union_oss_accountant_report_preview');
+  });
+
+  it('events that are all excluded: review_required, warnings with counts, not nil-return eligible', async () => {
+    await commit(k.a!.key, k.a!.accountId, [
+      ev('q2-review', { occurred_at: '2025-05-02', classification_status: 'needs_review' }),
+      ev('q2-b2b', { occurred_at: '2025-05-03', customer_type: 'b2b' }),
+      ev('q2-domestic', { occurred_at: '2025-05-04', country_of_consumption: 'DE', vat_rate_bps: 1900, vat_amount_minor: 1900 }),
+      ev('q2-zero', { occurred_at: '2025-05-05', rate_category: 'zero', vat_rate_bps: 0, vat_amount_minor: 0 }),
+      ev('q2-orphan', { occurred_at: '2025-05-06', event_type: 'refund', original_event_id: 'never-sent', net_amount_minor: -100, vat_amount_minor: -20 }),
+    ]);
+    const a = (await ok(`${R}/oss-accountant-report?period=2025-Q2`)).json();
+    expect(a.filing_context).toMatchObject({ nil_return_eligible: false, status: 'review_required', filing_due_date: '2025-07-31' });
+    expect(a.manifest.warnings).toEqual([
+      { code: 'needs_review_excluded', count: 1 },
+      { code: 'correction_reference_missing_excluded', count: 1 },
+      { code: 'unsupported_rate_category_excluded', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', count: 2 },
+    ]);
+    expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 0, excluded: 5 });
+  });
+
+  it('a Danish MSI files in DKK: EUR sales converted at the quarter-end rate', async () => {
+    // 100.00 EUR → 100 × the 2026-03-31 EUR/DKK rate, 20.00 EUR → 20 × that rate, each rounded half-up to øre
+    await commit(k.dk!.key, k.dk!.accountId, [ev('dk-1', { supplier_establishment_country: 'DK' })]);
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2026-Q1`, k.dk!.key)).json();
+    expect(s.return_currency).toBe('DKK');
+    const dkk = s.exchange_rates.find((x: Json) => x.currency === 'DKK');
+    expect(dkk).toMatchObject({ period_key: '2026-Q1', requested_date: '2026-03-31', rate_date: '2026-03-31' });
+    const [int, frac = ''] = String(dkk.rate).split('.');
+    const mantissa = BigInt(int + frac);
+    const scale = 10n ** BigInt(frac.length);
+    const halfUp = (minor: bigint) => (2n * minor * mantissa + scale) / (2n * scale);
+    expect(s.rows[0]).toMatchObject({ section: '2a', taxable_amount_minor: Number(halfUp(10000n)), vat_amount_minor: Number(halfUp(2000n)) });
+  });
+
+  it("a source profile's dispatch and establishment countries fill only what an event lacks", async () => {
+    const src = await post('/v1/sources', k.b!.key, { source_key: 'pl-warehouse', display_name: 'PL warehouse', channel_type: 'owned_store', dispatch_country: 'PL', supplier_establishment_country: 'ES' });
+    expect(src.statusCode, src.body).toBe(201);
+    await commit(k.b!.key, k.b!.accountId, [
+      // goods without a dispatch State: the profile's PL → 2d from PL
+      ev('src-1', { occurred_at: '2023-02-01', supply_kind: 'goods', supplier_establishment_country: null, source_id: 'pl-warehouse' }),
+      // services without an establishment: the profile's ES → 2c from ES
+      ev('src-2', { occurred_at: '2023-02-02', supplier_establishment_country: null, source_id: 'pl-warehouse' }),
+      // a stated establishment wins over the profile: DE (the MSI) → 2a
+      ev('src-3', { occurred_at: '2023-02-03', source_id: 'pl-warehouse' }),
+      // goods without a dispatch State and no profile: cannot be placed
+      ev('src-4', { occurred_at: '2023-02-04', supply_kind: 'goods', supplier_establishment_country: null, source_id: 'unknown-tag' }),
+    ]);
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2023-Q1`, k.b!.key)).json();
+    expect(s.rows.map((r: Json) => [r.section, r.origin_member_state, r.vat_amount_minor])).toEqual([
+      ['2a', null, 2000],
+      ['2c', 'ES', 2000],
+      ['2d', 'PL', 2000],
+    ]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', count: 1 }]);
+  });
+
+  describe('locks, late events and filing', () => {
+    let locked: Json;
+    let before: Record<string, string> = {};
+
+    it('locks 2025-Q4 at the ledger head and stores JSON and CSV artifacts with their SHA-256', async () => {
+      await commit(k.a!.key, k.a!.accountId, [ev('q4-sale', { occurred_at: '2025-11-05' })]);
+      const r = await post(`${LOCKED}?period=2025-Q4`);
+      expect(r.statusCode, r.body).toBe(201);
+      locked = r.json();
+      expect(locked).toMatchObject({ scheme_type: 'union_oss', period_key: '2025-Q4', status: 'locked', filing_status: 'ready', nil_return_eligible: false, total_source_event_count: 1, included_source_event_count: 1, excluded_source_event_count: 0, warning_count: 0, jurisdiction_count: 1, export_count: 2, filed_at: null });
+      expect(locked.exports.map((e: Json) => [e.format, e.export_kind])).toEqual([
+        ['json', 'union_oss_accountant_report_locked'],
+        ['csv', 'union_oss_quarterly_summary_locked'],
+      ]);
+      const { createHash } = await import('node:crypto');
+      for (const e of locked.exports) {
+        const d = await ok(e.download_path, k.aRead!.key);
+        expect(createHash('sha256').update(Buffer.from(d.body, 'utf8')).digest('hex')).toBe(e.sha256);
+        expect(Buffer.byteLength(d.body)).toBe(e.byte_size);
+        before[e.export_id] = d.body;
+      }
+      const report = JSON.parse(before[locked.exports[0].export_id]!);
+      expect(report.filing_context).toMatchObject({ period_status: 'locked', filing_due_date: '2026-01-31' });
+      expect(report.summary.totals).toEqual({ taxable_amount: '100.00', current_vat: '20.00', correction_vat: '0.00', payable_vat: '20.00' });
+    });
+
+    it('a repeat lock is 409 period_already_locked; the ledger is unchanged by a lock', async () => {
+      const head = (await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [k.a!.accountId])).rows[0].s;
+      expectError(await post(`${LOCKED}?period=2025-Q4`), 409, 'period_already_locked');
+      expect((await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [k.a!.accountId])).rows[0].s).toBe(head);
+    });
+
+    it('late events after the lock go to the next open quarter as corrections; the locked artifacts stay byte-identical', async () => {
+      await commit(k.a!.key, k.a!.accountId, [
+        // recorded after 2025-Q4 was locked: +10.00 VAT for 2025-Q4
+        ev('q4-late', { occurred_at: '2025-12-15', net_amount_minor: 5000, vat_amount_minor: 1000 }),
+        // a 2026-Q1 refund of the locked sale: -6.00 VAT for 2025-Q4
+        ev('q1-refund', { occurred_at: '2026-01-20', event_type: 'refund', original_event_id: 'q4-sale', net_amount_minor: -3000, vat_amount_minor: -600 }),
+        // a 2026-Q1 refund of a 2025-Q4 sale to NL recorded late: NL ends negative, never offsetting AT
+        ev('q4-nl', { occurred_at: '2025-10-02', country_of_consumption: 'NL', vat_rate_bps: 2100, net_amount_minor: 1000, vat_amount_minor: 210 }),
+        ev('q1-nl-refund', { occurred_at: '2026-02-02', event_type: 'refund', original_event_id: 'q4-nl', country_of_consumption: 'NL', vat_rate_bps: 2100, net_amount_minor: -3000, vat_amount_minor: -630 }),
+        // 2026-Q1 goods from DE to AT at 20 %: 200.00 / 40.00
+        ev('q1-at', { occurred_at: '2026-03-01', supply_kind: 'goods', dispatch_country: 'DE', supplier_establishment_country: null, country_of_consumption: 'AT', net_amount_minor: 20000, vat_amount_minor: 4000 }),
+      ]);
+      const s = (await ok(`${R}/oss-quarterly-summary?period=2026-Q1`)).json();
+      expect(s.rows).toEqual([{ section: '2b', member_state_of_consumption: 'AT', origin_member_state: null, supply_kind: 'goods', vat_rate_bps: 2000, rate_type: 'STANDARD', taxable_amount_minor: 20000, vat_amount_minor: 4000, source_event_count: 1 }]);
+      // FR 2025-Q4: +10.00 (late sale) - 6.00 (refund) = 4.00; NL 2025-Q4: +2.10 (late sale) - 6.30 (refund) = -4.20
+      expect(s.corrections).toEqual([
+        { member_state_of_consumption: 'FR', original_period: '2025-Q4', vat_amount_minor: 400, source_event_count: 2 },
+        { member_state_of_consumption: 'NL', original_period: '2025-Q4', vat_amount_minor: -420, source_event_count: 2 },
+      ]);
+      expect(s.balances).toEqual([
+        { member_state_of_consumption: 'AT', current_vat_minor: 4000, correction_vat_minor: 0, balance_minor: 4000, payable_vat_minor: 4000, included_in_grand_total: true },
+        { member_state_of_consumption: 'FR', current_vat_minor: 0, correction_vat_minor: 400, balance_minor: 400, payable_vat_minor: 400, included_in_grand_total: true },
+        { member_state_of_consumption: 'NL', current_vat_minor: 0, correction_vat_minor: -420, balance_minor: -420, payable_vat_minor: 0, included_in_grand_total: false },
+      ]);
+      // 40.00 + 4.00 = 44.00 payable; NL's -4.20 offsets nothing
+      expect(s.totals).toEqual({ taxable_amount_minor: 20000, current_vat_minor: 4000, correction_vat_minor: -20, payable_vat_minor: 4400 });
+
+      // the same in the summary CSV: rows, corrections (keyed by original period), balances (a negative one shown), total
+      const lines = (await ok(`${R}/oss-quarterly-summary/export?period=2026-Q1&format=csv`)).body.trimEnd().split('\r\n');
+      const detail = lines.slice(1).map((l) => l.split(',').slice(-16).join(','));
+      expect(detail).toEqual([
+        'row,2b,AT,,goods,20.00,STANDARD,,200.00,40.00,,,,,,1',
+        'correction,,FR,,,,,2025-Q4,,4.00,,,,,,2',
+        'correction,,NL,,,,,2025-Q4,,-4.20,,,,,,2',
+        'balance,,AT,,,,,,,,40.00,0.00,40.00,40.00,true,',
+        'balance,,FR,,,,,,,,0.00,4.00,4.00,4.00,true,',
+        'balance,,NL,,,,,,,,0.00,-4.20,-4.20,0.00,false,',
+        'total,,,,,,,,200.00,,40.00,-0.20,,44.00,,',
+      ]);
+      const acc = (await ok(`${R}/oss-accountant-report?period=2026-Q1`)).json();
+      expect(acc.summary.totals).toEqual({ taxable_amount: '200.00', current_vat: '40.00', correction_vat: '-0.20', payable_vat: '44.00' });
+      expect(acc.country_breakdown.map((c: Json) => [c.member_state_of_consumption, c.balance, c.payable_vat, c.included_in_grand_total])).toEqual([
+        ['AT', '40.00', '40.00', true],
+        ['FR', '4.00', '4.00', true],
+        ['NL', '-4.20', '0.00', false],
+      ]);
+
+      // the locked quarter's preview still shows the frozen position; its artifacts are unchanged
+      const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`)).json();
+      expect(q4).toMatchObject({ period_status: 'locked', ledger_position: locked.ledger_position, totals: { current_vat_minor: 2000, payable_vat_minor: 2000 } });
+      for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+    });
+
+    it('the artifacts and the lock are immutable in the database, whatever the role', async () => {
+      const id = locked.exports[0].export_id;
+      await expect(db.query(`update compliance_reports.union_oss_export set content = 'x' where id = $1`, [id])).rejects.toThrow(/immutable/);
+      await expect(db.query(`delete from compliance_reports.union_oss_export where id = $1`, [id])).rejects.toThrow(/immutable/);
+      await expect(db.query(`update compliance_reports.union_oss_locked_period set ledger_position = 0 where period_key = '2025-Q4'`)).rejects.toThrow(/locked to filed/);
+      await expect(db.query(`delete from compliance_reports.union_oss_locked_period where period_key = '2025-Q4'`)).rejects.toThrow(/immutable/);
+      await expect(db.query(`truncate compliance_reports.union_oss_export`)).rejects.toThrow(/immutable/);
+    });
+
+    it('filed: locked -> filed once; a repeat keeps the first audit; an unlocked quarter is 409 period_not_locked', async () => {
+      expectError(await post(`${LOCKED}/filed?period=2026-Q1`), 409, 'period_not_locked');
+      const first = await post(`${LOCKED}/filed?period=2025-Q4`);
+      expect(first.statusCode, first.body).toBe(200);
+      const f = first.json();
+      expect(f).toMatchObject({ status: 'filed', filing_status: 'filed', filed_by_api_key_id: Number(k.a!.id) });
+      expect(typeof f.filed_at).toBe('string');
+      const again = (await post(`${LOCKED}/filed?period=2025-Q4`)).json();
+      expect([again.status, again.filed_at, again.filed_by_api_key_id]).toEqual(['filed', f.filed_at, f.filed_by_api_key_id]);
+      for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+    });
+
+    it('after a restart (a fresh instance on the same database) the artifacts are the same bytes', async () => {
+      const second = await build('all', h.config, pino({ level: 'silent' }));
+      try {
+        const app = second.gateway!.app;
+        await app.ready();
+        for (const e of locked.exports) {
+          const r = await app.inject({ method: 'GET', url: e.download_path, headers: { 'x-api-key': k.aRead!.key } });
+          expect(r.statusCode, r.body).toBe(200);
+          expect(r.body).toBe(before[e.export_id]);
+        }
+      } finally {
+        await second.stop();
+      }
+    });
+
+    it('a filed quarter cannot be re-filed or unfiled in the database either', async () => {
+      await expect(db.query(`update compliance_reports.union_oss_locked_period set filed_at = now() where period_key = '2025-Q4'`)).rejects.toThrow(/locked to filed/);
+      await expect(db.query(`update compliance_reports.union_oss_locked_period set status = 'locked', filed_at = null where period_key = '2025-Q4'`)).rejects.toThrow(/locked to filed/);
+    });
+
+    it('two concurrent locks of one quarter: one 201, one 409, one stored period', async () => {
+      const [x, y] = await Promise.all([post(`${LOCKED}?period=2025-Q1`), post(`${LOCKED}?period=2025-Q1`)]);
+      expect([x.statusCode, y.statusCode].sort()).toEqual([201, 409]);
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_locked_period where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(1);
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_export where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(2);
+    });
+
+    it('lists locked quarters latest first, with current_period and its exports when asked', async () => {
+      const r = await post(`${LOCKED}?period=2026-Q1`);
+      expect(r.statusCode, r.body).toBe(201);
+      const list = (await ok(`${LOCKED}?period=2025-Q4`, k.aRead!.key)).json();
+      expect(list.items.map((i: Json) => [i.period_key, i.status])).toEqual([
+        ['2026-Q1', 'locked'],
+        ['2025-Q4', 'filed'],
+        ['2025-Q1', 'locked'],
+      ]);
+      expect(list.current_period).toMatchObject({ period_key: '2025-Q4', status: 'filed', export_count: 2 });
+      expect(list.current_period.exports).toHaveLength(2);
+      expect((await ok(`${LOCKED}?period=2024-Q1`)).json().current_period).toBeNull();
+      expect((await ok(LOCKED, k.b!.key)).json()).toEqual({ items: [] });
+    });
+
+    it('refuses to lock while the projection is behind the ledger head (503 projection_lagging)', async () => {
+      await db.query('update compliance_reports.supply_projection_position set applied = applied - 1 where account_id = $1', [k.a!.accountId]);
+      try {
+        expectError(await post(`${LOCKED}?period=2026-Q2`), 503, 'projection_lagging');
+      } finally {
+        await db.query('update compliance_reports.supply_projection_position set applied = applied + 1 where account_id = $1', [k.a!.accountId]);
+      }
+      expect((await ok(`${LOCKED}?period=2026-Q2`)).json().current_period).toBeNull();
+    });
+
+    it("another account's export ids, and malformed ones, are 404 export_not_found", async () => {
+      for (const e of locked.exports) expectError(await get(e.download_path, k.b!.key), 404, 'export_not_found');
+      expectError(await get(`${LOCKED}/exports/not-a-uuid`), 404, 'export_not_found');
+      expectError(await get(`${LOCKED}/exports/00000000-0000-4000-8000-000000000000`), 404, 'export_not_found');
+      expectError(await post(`${LOCKED}/filed?period=2025-Q4`, k.b!.key), 409, 'period_not_locked');
+    });
+  });
+
+  describe('bad input, eligibility and scopes', () => {
+    const GETS = [`${R}/oss-quarterly-summary`, `${R}/country-vat-breakdown`, `${R}/oss-accountant-report`, `${R}/oss-quarterly-summary/export`, `${R}/country-vat-breakdown/export`];
+    const withFormat = (u: string, p: string) => `${u}?period=${p}${u.endsWith('/export') ? '&format=json' : ''}`;
+
+    it('a malformed, missing, repeated or out-of-range period is 400 invalid_period on every path', async () => {
+      for (const u of GETS) {
+        for (const p of ['2025-Q5', '2025-Q0', '25-Q1', '2025Q1', '2025-q1', '', '2021-Q2', '1900-Q1', '10000-Q1']) expectError(await get(withFormat(u, encodeURIComponent(p))), 400, 'invalid_period');
+        expectError(await get(u.endsWith('/export') ? `${u}?format=csv` : u), 400, 'invalid_period');
+        expectError(await get(`${withFormat(u, '2025-Q1')}&period=2025-Q2`), 400, 'invalid_period');
+      }
+      expectError(await post(`${LOCKED}?period=2025-Q9`), 400, 'invalid_period');
+      expectError(await post(LOCKED), 400, 'invalid_period');
+      expectError(await post(`${LOCKED}/filed?period=x`), 400, 'invalid_period');
+      expectError(await get(`${LOCKED}?period=2021-Q1`), 400, 'invalid_period');
+    });
+
+    it('unknown parameters, a bad format and a body on POST are refused', async () => {
+      for (const u of GETS) expectError(await get(`${withFormat(u, '2025-Q1')}&extra=1`), 400, 'unknown_parameter');
+      expectError(await get(`${R}/oss-quarterly-summary/export?period=2025-Q1&format=xml`), 400, 'invalid_format');
+      expectError(await get(`${R}/oss-quarterly-summary/export?period=2025-Q1`), 400, 'invalid_format');
+      for (const v of ['2', '0', 'x', '1.0', '-1']) expectError(await get(`${R}/country-vat-breakdown/export?period=2025-Q1&format=csv&export_version=${v}`), 400, 'invalid_export_version');
+      expect((await get(`${R}/country-vat-breakdown/export?period=2025-Q1&format=csv&export_version=1`)).statusCode).toBe(200);
+      expectError(await get(`${R}/oss-quarterly-summary?period=2025-Q1&format=csv`), 400, 'unknown_parameter');
+      expectError(await post(`${LOCKED}?period=2025-Q1&x=1`), 400, 'unknown_parameter');
+      expectError(await post(`${LOCKED}?period=2025-Q1`, k.a!.key, { period: '2025-Q1' }), 400, 'unexpected_body');
+      expectError(await get(`${LOCKED}/exports/abc?x=1`), 400, 'unknown_parameter');
+    });
+
+    it('422 registration_required / registration_conflict naming the blocking rows', async () => {
+      const none = expectError(await get(`${R}/oss-quarterly-summary?period=2025-Q1`, k.none!.key), 422, 'registration_required');
+      expect(none.blocking_registration_ids).toHaveLength(1);
+      expect(Number.isInteger(none.blocking_registration_ids[0])).toBe(true);
+      const split = expectError(await get(`${R}/oss-accountant-report?period=2025-Q3`, k.split!.key), 422, 'registration_conflict');
+      expect(split.blocking_registration_ids).toHaveLength(2);
+      expectError(await post(`${LOCKED}?period=2025-Q3`, k.split!.key), 422, 'registration_conflict');
+      // before the registration began
+      expectError(await get(`${R}/oss-quarterly-summary?period=2024-Q4`, k.none!.key), 422, 'registration_required');
+      // the split account's quarters on either side are fine
+      expect((await get(`${R}/oss-quarterly-summary?period=2025-Q4`, k.split!.key)).json().member_state_identification).toBe('FR');
+    });
+
+    it("another account's events never show in a report", async () => {
+      const s = (await ok(`${R}/oss-quarterly-summary?period=2024-Q1`, k.b!.key)).json();
+      expect(s).toMatchObject({ rows: [], total_source_event_count: 0 });
+    });
+
+    it('scopes: read-only reads, only full locks and files; other scopes 403; no key 401', async () => {
+      for (const u of GETS) expect((await get(withFormat(u, '2025-Q3'), k.aRead!.key)).statusCode).toBe(200);
+      expectError(await post(`${LOCKED}?period=2025-Q3`, k.aRead!.key), 403, 'insufficient_scope');
+      expectError(await post(`${LOCKED}/filed?period=2025-Q4`, k.aRead!.key), 403, 'insufficient_scope');
+      for (const u of [...GETS.map((x) => withFormat(x, '2025-Q3')), LOCKED]) {
+        expectError(await get(u, k.aCalc!.key), 403, 'insufficient_scope');
+        expectError(await get(u, null), 401, 'missing_api_key');
+      }
+      expectError(await post(`${LOCKED}?period=2025-Q3`, k.aCalc!.key), 403, 'insufficient_scope');
+      expectError(await post(`${LOCKED}?period=2025-Q3`, null), 401, 'missing_api_key');
+      // a read never locks
+      expect((await ok(`${LOCKED}?period=2025-Q3`)).json().current_period).toBeNull();
+    });
+  });
+});
+
+describe('Union OSS reports on the embedded database (npm start)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ embedded: true, env: { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('previews, locks and downloads the same bytes', async () => {
+    const key = (await h.key('oss-embedded', 'full')).key;
+    const send = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      h.inject({ method, url, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    expect((await send('POST', '/v1/tax-registrations', { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' })).statusCode).toBe(201);
+    expect((await send('POST', '/v1/supply-events', ev('emb-1', { occurred_at: '2025-11-05' }))).statusCode).toBe(201);
+    await waitUntil(async () => (await send('GET', '/v1/reports/oss-quarterly-summary?period=2025-Q4')).json().total_source_event_count === 1);
+    const s = (await send('GET', '/v1/reports/oss-quarterly-summary?period=2025-Q4')).json();
+    expect(s.totals).toEqual({ taxable_amount_minor: 10000, current_vat_minor: 2000, correction_vat_minor: 0, payable_vat_minor: 2000 });
+    const lock = await send('POST', '/v1/reports/locked-return-periods/union-oss?period=2025-Q4');
+    expect(lock.statusCode, lock.body).toBe(201);
+    for (const e of lock.json().exports) {
+      const d = await send('GET', e.download_path);
+      expect(d.statusCode).toBe(200);
+      expect(Buffer.byteLength(d.body)).toBe(e.byte_size);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,21 @@
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { GetUnionOssReportResponseSchema, type GetUnionOssReportRequest } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { callerOf } from '@vat/platform/principal';
+import { invalidArgument } from '@vat/platform/rpc-errors';
+import type { ComplianceReportsDeps } from '../context';
+import { accountantReport, countryBreakdownPreview, jsonText, summaryPreview } from '../domain/union-oss-documents';
+import { JSON_TYPE, reportDocument } from '../union-oss-messages';
+import { buildReturn, unionOssQuarter } from '../union-oss-report';
+
+const VIEWS = ['summary', 'country_breakdown', 'accountant_report'];
+
+/** A preview (summary or breakdown, minor units) or the accountant report (major units); never locks. */
+export async function getUnionOssReport(deps: ComplianceReportsDeps, req: GetUnionOssReportRequest, ctx: HandlerContext) {
+  unionOssQuarter(req.periodKey);
+  if (!VIEWS.includes(req.view)) throw invalidArgument('invalid_view', `view must be one of ${VIEWS.join(', ')}.`);
+  const { context } = await buildReturn(deps, callerOf(ctx), req.periodKey);
+  const text =
+    req.view === 'summary' ? jsonText(summaryPreview(context)) : req.view === 'country_breakdown' ? jsonText(countryBreakdownPreview(context)) : accountantReport(context);
+  return create(GetUnionOssReportResponseSchema, { document: reportDocument(JSON_TYPE, text, `union-oss-${req.view.replace('_', '-')}-${req.periodKey}.json`) });
+}

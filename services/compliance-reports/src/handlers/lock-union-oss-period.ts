@@ -1,0 +1,67 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { LockUnionOssPeriodResponseSchema, type LockUnionOssPeriodRequest } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { callerOf } from '@vat/platform/principal';
+import { Code, rpcError } from '@vat/platform/rpc-errors';
+import { projectionPosition } from '@vat/platform/supply-projection';
+import type { ComplianceReportsDeps } from '../context';
+import { accountantReport, exportCsv, filingStatusOf } from '../domain/union-oss-documents';
+import type { NewArtifact } from '../repositories/union-oss-locks';
+import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
+import { buildReturn, ledgerHead, unionOssQuarter } from '../union-oss-report';
+
+const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_already_locked', `${period} is already locked; a locked quarter never changes (later events are reported in the next open quarter).`);
+
+function artifact(exportKind: string, format: 'json' | 'csv', filename: string, text: string): NewArtifact {
+  const content = Buffer.from(text, 'utf8');
+  return { id: randomUUID(), exportKind, format, mediaType: format === 'json' ? JSON_TYPE : CSV_TYPE, filename, content, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+/**
+ * Freezes the accountant preview at the ledger head: refuses while the projection is behind it,
+ * stores the JSON and CSV artifacts with their SHA-256, and never changes the ledger.
+ */
+export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockUnionOssPeriodRequest, ctx: HandlerContext) {
+  unionOssQuarter(req.periodKey);
+  const caller = callerOf(ctx);
+  if ((await deps.unionOssLocks.list(caller.accountId)).some((l) => l.periodKey === req.periodKey)) throw alreadyLocked(req.periodKey);
+  const head = await ledgerHead(deps, caller);
+  const applied = await projectionPosition(deps.pool, 'compliance_reports', caller.accountId);
+  if (applied < head) {
+    throw rpcError(Code.Unavailable, 'projection_lagging', `The report projection is at ledger position ${applied} of ${head}; retry when it has caught up.`, { ledger_head: String(head), projection_position: String(applied) });
+  }
+  const { context } = await buildReturn(deps, caller, req.periodKey, { position: head });
+  const locked = { ...context, periodStatus: 'locked' };
+  const ret = context.ret;
+  const status = filingStatusOf(ret);
+  const artifacts = [
+    artifact('union_oss_accountant_report_locked', 'json', `oss-accountant-report-${req.periodKey}.json`, accountantReport(locked, 'union_oss_accountant_report_locked', true)),
+    artifact('union_oss_quarterly_summary_locked', 'csv', `oss-quarterly-summary-${req.periodKey}.csv`, exportCsv(locked, 'summary', 'union_oss_quarterly_summary_locked', true)),
+  ];
+  const stored = await deps.unionOssLocks.lock(
+    caller.accountId,
+    {
+      periodKey: req.periodKey,
+      registrationId: context.registrationId,
+      memberStateIdentification: ret.memberStateIdentification,
+      returnCurrency: ret.returnCurrency,
+      ledgerPosition: head,
+      filingStatus: status.status,
+      filingStatusDetail: status.detail,
+      nilReturnEligible: ret.totalSourceEventCount === 0,
+      totalSourceEventCount: BigInt(ret.totalSourceEventCount),
+      includedSourceEventCount: BigInt(ret.includedSourceEventCount),
+      excludedSourceEventCount: BigInt(ret.excludedSourceEventCount),
+      warningCount: ret.warnings.length,
+      jurisdictionCount: ret.balances.length,
+      lockedAt: new Date(context.generatedAt),
+      lockedByApiKeyId: caller.apiKeyId,
+    },
+    artifacts,
+  );
+  if (!stored) throw alreadyLocked(req.periodKey);
+  const period = (await deps.unionOssLocks.list(caller.accountId)).find((p) => p.periodKey === req.periodKey)!;
+  const exports = await deps.unionOssLocks.exportsOf(caller.accountId, [period.id]);
+  return create(LockUnionOssPeriodResponseSchema, { document: jsonDocument(lockedPeriodJson(period, exports), `union-oss-locked-${req.periodKey}.json`) });
+}

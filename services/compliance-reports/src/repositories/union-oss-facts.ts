@@ -1,0 +1,174 @@
+import type pg from 'pg';
+import { periodOfDate, type FactGroup, type LinkStatus } from '../domain/union-oss-return';
+
+/** A consumption State's standard rate over [validFrom, validTo) (YYYY-MM-DD; validTo null = open). */
+export type StandardRateWindow = { country: string; validFrom: string; validTo: string | null; rateBps: number };
+
+/** Events of an earlier locked quarter, recorded after its lock, that this quarter reports. */
+export type LateWindow = { start: string; endExclusive: string; afterSequence: bigint; upToSequence: bigint | null };
+
+export type FactScope = {
+  accountId: bigint;
+  /** First day and the day after the last, YYYY-MM-DD (UTC). */
+  start: string;
+  endExclusive: string;
+  /** Only events at or before this ledger position (a locked quarter); null = everything projected. */
+  upToSequence: bigint | null;
+  late: readonly LateWindow[];
+  /** Groups in another currency carry their per-event amounts (conversion is per event). */
+  returnCurrency: string;
+  /** Decides STANDARD/REDUCED per event in SQL, so groups need not be per day. */
+  standardRates: readonly StandardRateWindow[];
+};
+
+const SCHEMA = 'compliance_reports';
+
+/** The projection columns a return reads (not the whole, wide row). */
+const COLUMNS = `f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
+  f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at`;
+
+/**
+ * One scan of the quarter's facts (plus late events of locked quarters), aggregated in SQL by every
+ * dimension the return needs. `seg` is the event's slice of time between the boundaries ($7: the
+ * quarters' and the standard-rate windows' first days), so a group never spans a quarter or a
+ * standard-rate change and memory follows the number of distinct groups, not of events or days.
+ * Only a correction looks up its original (by the account's event id).
+ */
+const GROUPS_SQL = `
+with w as (
+  select * from jsonb_to_recordset($6::jsonb) as w(start timestamptz, stop timestamptz, after_seq bigint, up_to bigint)
+),
+scoped as (
+  select ${COLUMNS}, false as late from "${SCHEMA}".supply_fact f
+   where f.account_id = $1 and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz and ($4::bigint is null or f.sequence <= $4::bigint)
+  union all
+  select ${COLUMNS}, true as late from w join "${SCHEMA}".supply_fact f
+    on f.account_id = $1 and f.occurred_at >= w.start and f.occurred_at < w.stop and f.sequence > w.after_seq and (w.up_to is null or f.sequence <= w.up_to)
+)
+select s.late,
+  width_bucket(s.occurred_at, $7::timestamptz[]) as seg,
+  s.event_type = 'sale' as is_sale,
+  s.classification_status, s.rate_category, s.supply_kind, s.customer_type, s.country_of_consumption, s.dispatch_country, s.supplier_establishment_country,
+  case when (s.supply_kind = 'goods' and s.dispatch_country is null) or (s.supply_kind = 'services' and s.supplier_establishment_country is null) then s.source_id end as source_id,
+  s.vat_rate_bps, s.currency,
+  case when s.event_type = 'sale' then 'none'
+       when o.o_type is null then 'missing'
+       when o.o_type <> 'sale' or o.o_country <> s.country_of_consumption or o.o_currency <> s.currency then 'invalid'
+       else 'ok' end as link,
+  to_char(o.o_at at time zone 'UTC', 'YYYY-"Q"Q') as original_period,
+  case when s.currency <> $5 then s.net_amount_minor::text end as unit_net,
+  case when s.currency <> $5 then s.vat_amount_minor::text end as unit_vat,
+  count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum
+from scoped s
+left join lateral (
+  select o.event_type as o_type, o.country_of_consumption as o_country, o.currency as o_currency, o.occurred_at as o_at from "${SCHEMA}".supply_fact o
+   where s.event_type <> 'sale' and o.account_id = $1 and o.event_id = s.original_event_id and ($4::bigint is null or o.sequence <= $4::bigint) limit 1
+) o on true
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
+
+/** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
+const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
+if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
+
+type GroupRow = {
+  late: boolean;
+  seg: number;
+  is_sale: boolean;
+  classification_status: string;
+  rate_category: string;
+  supply_kind: string;
+  customer_type: string;
+  country_of_consumption: string;
+  dispatch_country: string | null;
+  supplier_establishment_country: string | null;
+  source_id: string | null;
+  vat_rate_bps: number;
+  currency: string;
+  link: LinkStatus;
+  original_period: string | null;
+  unit_net: string | null;
+  unit_vat: string | null;
+  n: number;
+  net_sum: string;
+  vat_sum: string;
+};
+
+const FETCH_ROWS = 500;
+
+const ts = (date: string) => `${date}T00:00:00Z`;
+
+/** Reads of the service's own supply projection for Union OSS returns. */
+export class UnionOssFactRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Every group of the scope, handed over in batches (the caller folds them; none is kept here). */
+  async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[]) => void): Promise<void> {
+    const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
+    // Every day on which the quarter or a standard rate can change: no group spans one.
+    const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
+    for (const r of scope.standardRates) {
+      days.add(r.validFrom);
+      if (r.validTo !== null) days.add(r.validTo);
+    }
+    const boundaries = [...days].sort();
+    const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
+    const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
+    const toGroup = (r: GroupRow): FactGroup => {
+      // width_bucket: seg k covers [boundaries[k-1], boundaries[k]); every event lies within a quarter, so k >= 1.
+      const day = boundaries[r.seg - 1]!;
+      const standard = standardOn(r.country_of_consumption, day);
+      return {
+        late: r.late,
+        ownPeriod: periodOfDate(day),
+        eventType: r.is_sale ? 'sale' : 'correction',
+        classificationStatus: r.classification_status,
+        rateCategory: r.rate_category,
+        supplyKind: r.supply_kind,
+        customerType: r.customer_type,
+        countryOfConsumption: r.country_of_consumption,
+        dispatchCountry: r.dispatch_country,
+        supplierEstablishmentCountry: r.supplier_establishment_country,
+        sourceId: r.source_id,
+        vatRateBps: r.vat_rate_bps,
+        rateIsStandard: standard === undefined ? null : standard === r.vat_rate_bps,
+        currency: r.currency,
+        link: r.link,
+        originalPeriod: r.original_period,
+        count: r.n,
+        netSum: BigInt(r.net_sum),
+        vatSum: BigInt(r.vat_sum),
+        unitNet: r.unit_net === null ? null : BigInt(r.unit_net),
+        unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
+      };
+    };
+    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup)));
+  }
+
+  /**
+   * One short read transaction (hash aggregation, no JIT compile: it costs more than it saves here); the grouped result is fetched through a cursor in batches that the caller folds
+   * synchronously, so the transaction lasts the statement plus that pure computation.
+   */
+  async #read(sql: string, values: unknown[], onRows: (rows: GroupRow[]) => void): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin read only');
+      await client.query(`set local work_mem = '64MB'`);
+      await client.query('set local jit = off');
+      // The planner overestimates the groups (every dimension looks independent) and would sort the
+      // whole quarter on disk; the real groups fit in memory, and a hash aggregate spills if not.
+      await client.query('set local enable_sort = off');
+      await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
+      for (;;) {
+        const res = await client.query<GroupRow>(`fetch ${FETCH_ROWS} from union_oss_groups`);
+        if (res.rows.length > 0) onRows(res.rows);
+        if (res.rows.length < FETCH_ROWS) break;
+      }
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import { ConnectError } from '@connectrpc/connect';
+import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
+import { principalHeaders, type Principal } from '@vat/platform/principal';
+import { Code, invalidArgument, rpcError } from '@vat/platform/rpc-errors';
+import { stopwatch } from '@vat/platform/stopwatch';
+import { projectionPosition } from '@vat/platform/supply-projection';
+import type { ComplianceReportsDeps } from './context';
+import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
+import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
+import { EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
+import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
+import type { LockedPeriodRecord } from './repositories/union-oss-locks';
+
+/** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q4), or 400 `invalid_period`. */
+export function unionOssQuarter(periodKey: string): Quarter {
+  const q = parseQuarter(periodKey);
+  if (!q || periodKey < FIRST_UNION_OSS_PERIOD) throw invalidArgument('invalid_period', `period must be YYYY-Qn (Q1 to Q4) from ${FIRST_UNION_OSS_PERIOD}, when the Union OSS scheme began, to 9999-Q4.`);
+  return q;
+}
+
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const previousPeriod = (p: string) => {
+  const y = Number(p.slice(0, 4));
+  const q = Number(p.slice(6));
+  return q === 1 ? `${y - 1}-Q4` : `${y}-Q${q - 1}`;
+};
+
+/**
+ * Events of earlier locked quarters recorded after their lock belong to the first later quarter
+ * that was not locked yet when they were recorded: walking back over the unbroken run of locked
+ * quarters before `period`, each contributes the events past every lock in between, up to the
+ * position the return is built at (`upTo`: its own lock's, or the head a lock is taking; null = all).
+ */
+export function lateWindowsFor(period: string, locks: ReadonlyMap<string, LockedPeriodRecord>, upTo: bigint | null): LateWindow[] {
+  const windows: LateWindow[] = [];
+  let after = -1n;
+  for (let p = previousPeriod(period); p >= FIRST_UNION_OSS_PERIOD; p = previousPeriod(p)) {
+    const lock = locks.get(p);
+    if (!lock) break;
+    if (lock.ledgerPosition > after) after = lock.ledgerPosition;
+    const q = parseQuarter(p)!;
+    windows.push({ start: q.start, endExclusive: dayAfter(q.end), afterSequence: after, upToSequence: upTo });
+  }
+  return windows;
+}
+
+type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord> };
+
+/**
+ * The quarter's return as of a ledger position: the lock's for a locked quarter, else `position`
+ * (a lock passes the ledger head it checked) or whatever the projection holds now.
+ */
+export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, opts: { position?: bigint } = {}): Promise<Built> {
+  const quarter = unionOssQuarter(periodKey);
+  const { accountId } = caller;
+  const elapsed = stopwatch();
+  const phases: Record<string, number> = {};
+  const eligibility = unionOssRegistrationFor(await deps.registrations.list(accountId), quarter);
+  if (!eligibility.ok) throw rpcError(Code.FailedPrecondition, eligibility.reason, eligibility.detail, { blocking_registration_ids: eligibility.blockingIds.join(',') });
+  const registration = eligibility.registration;
+  const locks = new Map((await deps.unionOssLocks.list(accountId)).map((l) => [l.periodKey, l]));
+  const own = locks.get(periodKey);
+  const upTo = own?.ledgerPosition ?? opts.position ?? null;
+  const position = upTo ?? (await projectionPosition(deps.pool, 'compliance_reports', accountId));
+  const msi = registration.memberStateIdentification;
+  const returnCurrency = returnCurrencyOf(msi, periodKey);
+  const headers = { headers: principalHeaders(caller) };
+  const [standardRateWindows, sourceDefaults] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers)]);
+  phases.inputs_ms = elapsed().ms;
+  const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
+  const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
+  try {
+    await deps.unionOssFacts.forEachGroup(scope, (groups) => {
+      for (const g of groups) builder.add(g);
+    });
+  } catch (err) {
+    if (err instanceof StandardRateUnavailable) throw rpcError(Code.FailedPrecondition, 'vat_rate_unavailable', err.message);
+    throw err;
+  }
+  phases.facts_ms = elapsed().ms;
+  const fx = await exchangeRates(deps, builder.neededRates(), headers);
+  const ret = builder.finish((currency, period) => fx.rates.get(`${currency}|${period}`));
+  deps.log.debug({ periodKey, ...phases, ...elapsed(), events: ret.totalSourceEventCount }, 'Union OSS return built');
+  return {
+    context: {
+      ret,
+      registrationId: registration.id,
+      periodStart: quarter.start,
+      periodEnd: quarter.end,
+      ledgerPosition: position,
+      generatedAt: deps.now().toISOString(),
+      periodStatus: own?.status ?? 'open',
+      ratesUsed: fx.used,
+    },
+    locks,
+  };
+}
+
+type CallOpts = { headers: Record<string, string> };
+
+/** Every Member State's standard-rate history (the calculation service's `standard` class; windows are half-open). */
+async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promise<StandardRateWindow[]> {
+  const histories = await Promise.all(
+    [...EU_MEMBER_STATES].map(async (country) => {
+      const res = await deps.clients.taxClasses.listRates({ country, taxClassId: 'standard', history: true }, call);
+      return res.rates.filter((r) => r.rateType === 'standard').map((r) => ({ country, validFrom: r.validFrom, validTo: r.validTo ?? null, rateBps: r.rateBps }));
+    }),
+  );
+  return histories.flat();
+}
+
+/** Art. 366(2) rates (the last day of each period, or the next publication day) of what the return converts. */
+async function exchangeRates(deps: ComplianceReportsDeps, needed: readonly { currency: string; period: string }[], call: CallOpts) {
+  const rates = new Map<string, RateOrEur>();
+  const used: RateUsed[] = [];
+  const queries = needed.filter((n) => n.currency !== EUR).map((n) => ({ ...n, date: parseQuarter(n.period)!.end }));
+  for (const n of needed) if (n.currency === EUR) rates.set(`${EUR}|${n.period}`, EUR);
+  for (let i = 0; i < queries.length; i += 1000) {
+    const chunk = queries.slice(i, i + 1000);
+    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map((q) => ({ currency: q.currency, date: q.date, nextPublicationDay: true })) }, call);
+    res.answers.forEach((a, j) => {
+      const q = chunk[j]!;
+      if (!a.found) return;
+      rates.set(`${q.currency}|${q.period}`, ecbRate(q.currency, a.rateDate, a.rate));
+      used.push({ currency: q.currency, periodKey: q.period, requestedDate: q.date, rateDate: a.rateDate, rate: a.rate });
+    });
+  }
+  used.sort((a, b) => (a.periodKey + a.currency < b.periodKey + b.currency ? -1 : 1));
+  return { rates, used };
+}
+
+/** Source-profile origins (applied only where an event lacks its own). */
+async function sourceDefaultsOf(deps: ComplianceReportsDeps, call: CallOpts): Promise<Map<string, SourceDefaults>> {
+  const res = await deps.clients.sources.listSources({}, call);
+  return new Map(res.items.map((s) => [s.sourceKey, { dispatchCountry: s.dispatchCountry, supplierEstablishmentCountry: s.supplierEstablishmentCountry }]));
+}
+
+/** The ledger head of the account (by RPC: the ledger owns it). */
+export async function ledgerHead(deps: ComplianceReportsDeps, caller: Principal): Promise<bigint> {
+  try {
+    const res = await deps.clients.ledger.getLedgerHead({}, { headers: principalHeaders(caller) });
+    return res.sequence;
+  } catch (err) {
+    if (err instanceof ConnectError) throw rpcError(Code.Unavailable, 'ledger_unavailable', 'The ledger could not be reached to check the projection position; retry.');
+    throw err;
+  }
+}
