@@ -44,6 +44,13 @@ scoped as (
   union all
   select ${COLUMNS}, true as late from w join "${SCHEMA}".supply_fact f
     on f.account_id = $1 and f.occurred_at >= w.start and f.occurred_at < w.stop and f.sequence > w.after_seq and (w.up_to is null or f.sequence <= w.up_to)
+  union all
+  -- A correction the lock left out because its original had not arrived: it is reported, like a late
+  -- event, by the first open quarter after the original arrives (never lost, the snapshot unchanged).
+  select ${COLUMNS}, true as late from w join "${SCHEMA}".supply_fact f
+    on f.account_id = $1 and f.occurred_at >= w.start and f.occurred_at < w.stop and f.sequence <= w.after_seq and f.event_type <> 'sale'
+   where exists (select 1 from "${SCHEMA}".supply_fact o
+                  where o.account_id = $1 and o.event_id = f.original_event_id and o.sequence > w.after_seq and (w.up_to is null or o.sequence <= w.up_to))
 )
 select s.late,
   width_bucket(s.occurred_at, $7::timestamptz[]) as seg,
