@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { freshDatabase } from '../support/env';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
-import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
+import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 
 /**
  * Issue 9: the Union OSS quarterly summary over BENCH_OSS_EVENTS (1,000,000) events of one quarter
@@ -62,13 +62,6 @@ select gen_random_uuid(), $1::bigint, e.i, 'e' || e.i, now(), e.event_type, case
 from e`;
 
 const DISTRIBUTED = process.env.BENCH_OSS_MODE === 'distributed';
-const URL_VARS: Record<ServiceName, string> = {
-  calculation: 'CALCULATION_URL',
-  classification: 'CLASSIFICATION_URL',
-  'compliance-reports': 'COMPLIANCE_REPORTS_URL',
-  thresholds: 'THRESHOLDS_URL',
-  ledger: 'LEDGER_URL',
-};
 
 const db = await freshDatabase({ prefix: 'vat_bench_oss' });
 const port = await freePort();
@@ -78,7 +71,7 @@ const nats = DISTRIBUTED ? await startPrivateNats() : undefined;
 if (nats) {
   const ports = {} as Record<ServiceName, number>;
   for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
-  Object.assign(env, { NATS_URL: nats.url, INTERNAL_TOKEN: `bench-oss-${Date.now().toString(36)}-internal`, ...Object.fromEntries(SERVICE_NAMES.map((n) => [URL_VARS[n], `http://127.0.0.1:${ports[n]}`])) });
+  Object.assign(env, { NATS_URL: nats.url, INTERNAL_TOKEN: `bench-oss-${Date.now().toString(36)}-internal`, ...serviceUrlEnv(ports) });
   // BENCH_OSS_NODE_OPTIONS: Node options for the compliance-reports process only (e.g. --max-old-space-size=128).
   const own = process.env.BENCH_OSS_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_OSS_NODE_OPTIONS } : {};
   for (const n of SERVICE_NAMES) procs.push(spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]), ...(n === 'compliance-reports' ? own : {}) }));
