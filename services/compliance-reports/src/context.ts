@@ -1,6 +1,7 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { IdentifierVault } from './identifier-vault';
+import { IossFactRepository } from './repositories/ioss-facts';
 import { TaxRegistrationRepository } from './repositories/tax-registrations';
 import { UnionOssFactRepository } from './repositories/union-oss-facts';
 import { UnionOssLockRepository } from './repositories/union-oss-locks';
@@ -11,6 +12,7 @@ export type ComplianceReportsDeps = ServiceDeps & {
   identifiers: IdentifierVault;
   unionOssFacts: UnionOssFactRepository;
   unionOssLocks: UnionOssLockRepository;
+  iossFacts: IossFactRepository;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -22,5 +24,6 @@ export function complianceReportsContext(deps: ServiceDeps): ComplianceReportsDe
     identifiers: new IdentifierVault(new FieldCipher(key)),
     unionOssFacts: new UnionOssFactRepository(deps.pool),
     unionOssLocks: new UnionOssLockRepository(deps.pool),
+    iossFacts: new IossFactRepository(deps.pool),
   };
 }

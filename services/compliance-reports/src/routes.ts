@@ -4,6 +4,8 @@ import { bindHandlers } from '@vat/platform/service-module';
 import type { ComplianceReportsDeps } from './context';
 import { createTaxRegistration } from './handlers/create-tax-registration';
 import { exportUnionOssReport } from './handlers/export-union-oss-report';
+import { getFilingPrep } from './handlers/get-filing-prep';
+import { getMultiJurisdiction } from './handlers/get-multi-jurisdiction';
 import { getLockedUnionOssExport } from './handlers/get-locked-union-oss-export';
 import { getUnionOssReport } from './handlers/get-union-oss-report';
 import { listLockedUnionOssPeriods } from './handlers/list-locked-union-oss-periods';
@@ -18,7 +20,7 @@ export function routes(deps: ComplianceReportsDeps) {
     router.service(TaxRegistrationService, bindHandlers(deps, { listTaxRegistrations, createTaxRegistration, updateTaxRegistration, resolveUnionOssRegistration }));
     router.service(
       UnionOssReportService,
-      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport }),
+      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport, getFilingPrep, getMultiJurisdiction }),
     );
   };
 }
