@@ -76,6 +76,32 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     preview('/v1/reports/oss-accountant-report', 'accountant_report', 'Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units'),
     {
       method: 'GET',
+      url: '/v1/reports/filing-prep',
+      access: { scopes: READ_SCOPES },
+      summary: 'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',
+      tags,
+      schema: { querystring: withPeriod },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { period: string };
+        const r = await reportCall(clients.unionOss.getFilingPrep({ periodKey: q.period }, call));
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/reports/multi-jurisdiction',
+      access: { scopes: READ_SCOPES },
+      summary: 'Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration)',
+      tags,
+      schema: { querystring: withPeriod },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { period: string };
+        const r = await reportCall(clients.unionOss.getMultiJurisdiction({ periodKey: q.period }, call));
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
       url: LOCKED,
       access: { scopes: READ_SCOPES },
       summary: 'Locked Union OSS quarters, latest first; with `period`, `current_period` and its stored exports',
