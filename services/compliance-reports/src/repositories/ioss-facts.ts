@@ -15,7 +15,7 @@ export class IossVolumeExceeded extends Error {
 }
 
 const SCHEMA = 'compliance_reports';
-const COLUMNS = `event_id, sequence::text as sequence, event_type, original_event_id, occurred_at, supply_kind, customer_type, country_of_consumption, currency,
+const COLUMNS = `event_id, sequence::text as sequence, event_type, original_event_id, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at, supply_kind, customer_type, country_of_consumption, currency,
   net_amount_minor::text as net, vat_amount_minor::text as vat, vat_rate_bps, rate_category, classification_status,
   intrinsic_value_eur_minor::text as intrinsic, third_country_origin, excise_goods`;
 
@@ -24,7 +24,7 @@ type Row = {
   sequence: string;
   event_type: string;
   original_event_id: string | null;
-  occurred_at: Date;
+  occurred_at: string;
   supply_kind: string;
   customer_type: string;
   country_of_consumption: string;
@@ -44,7 +44,7 @@ const toFact = (r: Row): IossFact => ({
   sequence: BigInt(r.sequence),
   eventType: r.event_type,
   originalEventId: r.original_event_id,
-  occurredAt: r.occurred_at,
+  occurredAt: new Date(r.occurred_at),
   supplyKind: r.supply_kind,
   customerType: r.customer_type,
   countryOfConsumption: r.country_of_consumption,
