@@ -107,6 +107,7 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
       ['aCalc', 'fp-a', 'calculate-only'],
       ['b', 'fp-b', 'full'],
       ['none', 'fp-none', 'full'],
+      ['split', 'fp-split', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -116,6 +117,9 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
     // IOSS from 15 January 2024: January is touched (events before the 15th are outside the window)
     regs.aIoss = await register(k.a!.key, { scheme_type: 'ioss', member_state_identification: 'IE', vat_registration_number: 'IM3720000224', effective_from: '2024-01-15', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    // two union_oss registrations each covering part of 2025-Q3
+    regs.split1 = await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
+    regs.split2 = await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'FR', effective_from: '2025-08-16', status: 'active' });
 
     await commit(k.a!.key, k.a!.accountId, [
       svc('oss-fr'),
@@ -262,6 +266,11 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
     expect(fp.ioss.months.map((m: Json) => m.status)).toEqual(['not_covered', 'not_covered', 'not_covered']);
     const e = expectError(await get(`${MJ}?period=2024-Q1`, k.none!.key), 422, 'registration_required');
     expect(e.blocking_registration_ids).toEqual([]);
+    const split = await ok(`${FP}?period=2025-Q3`, k.split!.key);
+    expect(split.union_oss).toMatchObject({ eligible: false, error: 'registration_conflict', blocking_registration_ids: [regs.split1!.id, regs.split2!.id].sort((x, y) => x - y) });
+    expect(split.registrations.map((r: Json) => r.id)).toEqual([regs.split2!.id, regs.split1!.id]);
+    const c = expectError(await get(`${MJ}?period=2025-Q3`, k.split!.key), 422, 'registration_conflict');
+    expect(c.blocking_registration_ids).toHaveLength(2);
   });
 
   it('a locked quarter carries its locked-period metadata', async () => {
