@@ -293,3 +293,30 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
     }
   });
 });
+
+describe('filing-prep on the embedded database (npm start)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ embedded: true, env: { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('computes an IOSS month and the jurisdictions', async () => {
+    const key = (await h.key('fp-embedded', 'full')).key;
+    const send = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      h.inject({ method, url, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    expect((await send('POST', '/v1/tax-registrations', { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' })).statusCode).toBe(201);
+    expect((await send('POST', '/v1/tax-registrations', { scheme_type: 'ioss', member_state_identification: 'IE', vat_registration_number: 'IM3720000224', effective_from: '2025-01-01', status: 'active' })).statusCode).toBe(201);
+    expect((await send('POST', '/v1/supply-events', imp('emb-imp', { occurred_at: '2025-11-05' }))).statusCode).toBe(201);
+    await waitUntil(async () => (await send('GET', `${FP}?period=2025-Q4`)).json().ioss?.months?.[1]?.source_event_counts?.total === 1);
+    const fp = (await send('GET', `${FP}?period=2025-Q4`)).json();
+    // 100.00 EUR net, 20.00 EUR VAT to FR in November
+    expect(fp.ioss.months.map((m: Json) => m.status)).toEqual(['nil_return_candidate', 'ready', 'nil_return_candidate']);
+    expect(fp.ioss.months[1].totals).toEqual({ taxable_amount_minor: 10000, current_vat_minor: 2000, correction_vat_minor: 0, payable_vat_minor: 2000 });
+    const mj = (await send('GET', `${MJ}?period=2025-Q4`)).json();
+    expect(mj.jurisdictions).toHaveLength(1);
+    expect(mj.jurisdictions[0]).toMatchObject({ member_state_of_consumption: 'FR', event_counts: { union_oss: 0, ioss: 1, total: 1 } });
+  }, 60_000);
+});
