@@ -108,6 +108,7 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
       ['b', 'fp-b', 'full'],
       ['none', 'fp-none', 'full'],
       ['split', 'fp-split', 'full'],
+      ['c', 'fp-c', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -279,6 +280,26 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
     const fp = await ok(`${FP}?period=2024-Q1`, k.b!.key);
     expect(fp.return_period).toMatchObject({ scheme_type: 'union_oss', period_key: '2024-Q1', status: 'locked' });
     expect((await ok(`${FP}?period=2024-Q2`, k.b!.key)).return_period).toBeNull();
+  });
+
+  it('a USD refund in April of a January sale: a correction of 2024-01 at the January month-end rate', async () => {
+    await register(k.c!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.c!.key, { scheme_type: 'ioss', member_state_identification: 'IE', vat_registration_number: 'IM3720000225', effective_from: '2024-01-01', status: 'active' });
+    await commit(k.c!.key, k.c!.accountId, [
+      // ECB USD of 2024-01-31 (a Wednesday) = 1.0837: 10000 / 1.0837 = 9227.65… → 9228; 1900 / 1.0837 = 1753.25… → 1753
+      imp('c-jan', { occurred_at: '2024-01-10', country_of_consumption: 'DE', currency: 'USD', vat_rate_bps: 1900, vat_amount_minor: 1900, intrinsic_value_eur_minor: 9228 }),
+      // full refund in April: -1900 USD at the January rate → -1753
+      imp('c-apr', { event_type: 'refund', original_event_id: 'c-jan', occurred_at: '2024-04-03', country_of_consumption: 'DE', currency: 'USD', vat_rate_bps: 1900, net_amount_minor: -10000, vat_amount_minor: -1900 }),
+    ]);
+    const q1 = await ok(`${FP}?period=2024-Q1`, k.c!.key);
+    expect(q1.ioss.months[0].rows).toEqual([{ member_state_of_consumption: 'DE', vat_rate_bps: 1900, taxable_amount_minor: 9228, vat_amount_minor: 1753, source_event_count: 1 }]);
+    expect(q1.ioss.exchange_rates).toEqual([{ currency: 'USD', period_key: '2024-01', requested_date: '2024-01-31', rate_date: '2024-01-31', rate: '1.0837' }]);
+    const q2 = await ok(`${FP}?period=2024-Q2`, k.c!.key);
+    const [apr, may] = q2.ioss.months as [Json, Json];
+    expect(apr).toMatchObject({ period_key: '2024-04', status: 'ready', rows: [], corrections: [{ member_state_of_consumption: 'DE', original_period: '2024-01', vat_amount_minor: -1753 }] });
+    expect(apr.totals).toEqual({ taxable_amount_minor: 0, current_vat_minor: 0, correction_vat_minor: -1753, payable_vat_minor: 0 });
+    expect(may.status).toBe('nil_return_candidate');
+    expect(q2.ioss.exchange_rates).toEqual([{ currency: 'USD', period_key: '2024-01', requested_date: '2024-01-31', rate_date: '2024-01-31', rate: '1.0837' }]);
   });
 
   it('bad input: period 400 invalid_period, unknown parameters 400; scopes', async () => {
