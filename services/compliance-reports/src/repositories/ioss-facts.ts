@@ -61,7 +61,10 @@ const toFact = (r: Row): IossFact => ({
 
 /** Reads of the service's own supply projection for IOSS months (always scoped to one account). */
 export class IossFactRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly limit = IOSS_QUARTER_EVENT_LIMIT,
+  ) {}
 
   /**
    * The account's `imported_goods` events with a tax point in [start, endExclusive) (UTC days), and the
@@ -76,9 +79,9 @@ export class IossFactRepository {
         `select ${COLUMNS} from "${SCHEMA}".supply_fact
           where account_id = $1 and supply_kind = 'imported_goods' and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz
           order by sequence limit $4`,
-        [accountId.toString(), `${start}T00:00:00Z`, `${endExclusive}T00:00:00Z`, IOSS_QUARTER_EVENT_LIMIT + 1],
+        [accountId.toString(), `${start}T00:00:00Z`, `${endExclusive}T00:00:00Z`, this.limit + 1],
       );
-      if (res.rows.length > IOSS_QUARTER_EVENT_LIMIT) throw new IossVolumeExceeded(IOSS_QUARTER_EVENT_LIMIT);
+      if (res.rows.length > this.limit) throw new IossVolumeExceeded(this.limit);
       const facts = res.rows.map(toFact);
       const wanted = [...new Set(facts.filter((f) => f.eventType !== 'sale' && f.originalEventId).map((f) => f.originalEventId!))];
       const originals = new Map<string, IossFact>();
