@@ -4,7 +4,7 @@
  * Everything runs through the service's one pool; rows are mapped by column name.
  */
 import type pg from 'pg';
-import { insertRows, type Queryable } from '@vat/platform/sql-insert';
+import { insertRows, type Queryable } from '@vat/platform/sql';
 import { planEcbImport, type EcbDay } from './ecb-days';
 
 const DAYS = '"calculation".ecb_rate_day';

@@ -4,7 +4,7 @@
  * are mapped by column name.
  */
 import type pg from 'pg';
-import { insertRows, type Queryable } from '@vat/platform/sql-insert';
+import { insertRows, type Queryable } from '@vat/platform/sql';
 import type { RateRelease, RateWindow, TaxClassRecord } from './rate-store';
 
 const RELEASES = '"calculation".reference_release';

@@ -1,4 +1,4 @@
-import type { Queryable } from '@vat/platform/sql-insert';
+import type { Queryable } from '@vat/platform/sql';
 import { checkTotp, newTotpSecret } from '../domain/totp';
 import type { OperatorRecord } from '../repositories/operators';
 import { OperatorRefusal, type AdminDeps } from './admin-deps';

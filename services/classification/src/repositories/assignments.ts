@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement, type Queryable } from '@vat/platform/sql-insert';
+import { insertRowsStatement, type Queryable } from '@vat/platform/sql';
 import { pgTimestamp } from '@vat/platform/sql';
 import { buildEvent } from '@vat/platform/events';
 import { uuidv7 } from '@vat/platform/uuid7';
@@ -107,7 +107,7 @@ export class AssignmentRepository {
   async insert(db: Queryable, rev: RevisionRecord): Promise<void> {
     const types = Object.fromEntries(COLUMNS.map(([, c, t]) => [c, t]));
     const row = Object.fromEntries(COLUMNS.map(([f, c]) => [c, rev[f] === null ? null : typeof rev[f] === 'bigint' ? rev[f].toString() : rev[f]]));
-    const { text, values } = insertStatement(REVISION, types, [row]);
+    const { text, values } = insertRowsStatement(REVISION, types, [row]);
     await db.query(text, values);
   }
 
@@ -130,7 +130,7 @@ export class AssignmentRepository {
    */
   async enqueueReprocessing(db: Queryable, jobs: readonly { accountId: bigint; integrationId: bigint; productReference: string }[], reason: string, at: Date): Promise<number> {
     if (jobs.length === 0) return 0;
-    const { text, values } = insertStatement(
+    const { text, values } = insertRowsStatement(
       JOB,
       { account_id: 'bigint', integration_id: 'bigint', product_reference: 'text', reason: 'text', status: 'text', attempts: 'int', enqueued_at: 'timestamptz', updated_at: 'timestamptz' },
       jobs.map((j) => ({ account_id: j.accountId.toString(), integration_id: j.integrationId.toString(), product_reference: j.productReference, reason, status: 'pending', attempts: 0, enqueued_at: at, updated_at: at })),
@@ -141,7 +141,7 @@ export class AssignmentRepository {
     const events = created.map((row) =>
       buildEvent(ProductReprocessingRequestedSchema, { eventId: uuidv7(at.getTime()), jobId: BigInt(row.id), accountId: BigInt(row.account_id), integrationId: BigInt(row.integration_id), productReference: row.product_reference, reason }),
     );
-    const outbox = insertStatement(OUTBOX, { id: 'uuid', subject: 'text', payload: 'bytea', created_at: 'timestamptz' }, events.map((e) => ({ id: e.id, subject: e.subject, payload: Buffer.from(e.payload), created_at: at })));
+    const outbox = insertRowsStatement(OUTBOX, { id: 'uuid', subject: 'text', payload: 'bytea', created_at: 'timestamptz' }, events.map((e) => ({ id: e.id, subject: e.subject, payload: Buffer.from(e.payload), created_at: at })));
     await db.query(outbox.text, outbox.values);
     return created.length;
   }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertRows, type Queryable } from '@vat/platform/sql-insert';
+import { insertRows, type Queryable } from '@vat/platform/sql';
 import { pgTimestamp } from '@vat/platform/sql';
 import type { Scheme } from '../domain/codes';
 import type { CatalogRow } from '../domain/catalog-file';

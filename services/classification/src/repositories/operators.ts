@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Queryable } from '@vat/platform/sql-insert';
+import type { Queryable } from '@vat/platform/sql';
 import { pgTimestamp } from '@vat/platform/sql';
 
 const OPERATOR = '"classification".operator';

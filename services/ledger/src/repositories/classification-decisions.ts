@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement, type Queryable } from '@vat/platform/sql-insert';
+import { insertRowsStatement, type Queryable } from '@vat/platform/sql';
 import { uuidv7 } from '@vat/platform/uuid7';
 
 const EVENT = '"ledger".supply_event';
@@ -102,7 +102,7 @@ export class ClassificationDecisionRepository {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      const { text, values } = insertStatement(
+      const { text, values } = insertRowsStatement(
         DECISION,
         DECISION_COLUMNS,
         decisions.map((d) => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { insertRows, insertStatement } from '../src/sql-insert';
+import { insertRows, insertRowsStatement } from '../src/sql';
 
-describe('insertStatement', () => {
+describe('insertRowsStatement', () => {
   it('reads cells by column name, casts each parameter, sends JSON columns as JSON text', () => {
-    const { text, values } = insertStatement(
+    const { text, values } = insertRowsStatement(
       't',
       { id: 'int', tags: 'jsonb', note: 'text' },
       [
