@@ -12,40 +12,49 @@ import { freshEvents } from './inbox';
  * current compares `applied` with the ledger head (`GetLedgerHead`): equal means caught up, since
  * the ledger numbers each account's events 1, 2, 3, … and each is applied exactly once.
  */
+/**
+ * The columns of a committed supply event, shared by the ledger's `supply_event` (which adds its
+ * digest, `variant_reference` and `calculation_id`) and every projection's `supply_fact`: one
+ * definition, so a field added to the event is added to both. A fresh set of builders per call.
+ */
+export function supplyEventProperties() {
+  return {
+    id: p.uuid().primary(),
+    accountId: p.bigint(),
+    sequence: p.bigint(),
+    eventId: p.string().length(100),
+    recordedAt: p.datetime(),
+    eventType: p.string().length(20),
+    originalEventId: p.string().length(100).nullable(),
+    occurredAt: p.datetime(),
+    supplyKind: p.string().length(30),
+    customerType: p.string().length(3),
+    countryOfConsumption: p.string().length(2),
+    dispatchCountry: p.string().length(2).nullable(),
+    supplierEstablishmentCountry: p.string().length(2).nullable(),
+    currency: p.string().length(3),
+    netAmountMinor: p.bigint(),
+    vatAmountMinor: p.bigint(),
+    vatRateBps: p.integer(),
+    rateCategory: p.string().length(20),
+    classificationStatus: p.string().length(20),
+    taxClassId: p.string().length(60).nullable(),
+    productReference: p.string().length(200).nullable(),
+    orderReference: p.string().length(200).nullable(),
+    integrationId: p.bigint().nullable(),
+    sourceId: p.string().length(100).nullable(),
+    consignmentReference: p.string().length(100).nullable(),
+    intrinsicValueEurMinor: p.bigint().nullable(),
+    thirdCountryOrigin: p.string().length(2).nullable(),
+    exciseGoods: p.boolean().nullable(),
+  };
+}
+
 export function defineSupplyProjectionEntities() {
   const SupplyFact = defineEntity({
     name: 'SupplyFact',
     tableName: 'supply_fact',
-    properties: {
-      id: p.uuid().primary(),
-      accountId: p.bigint(),
-      sequence: p.bigint(),
-      eventId: p.string().length(100),
-      recordedAt: p.datetime(),
-      eventType: p.string().length(20),
-      originalEventId: p.string().length(100).nullable(),
-      occurredAt: p.datetime(),
-      supplyKind: p.string().length(30),
-      customerType: p.string().length(3),
-      countryOfConsumption: p.string().length(2),
-      dispatchCountry: p.string().length(2).nullable(),
-      supplierEstablishmentCountry: p.string().length(2).nullable(),
-      currency: p.string().length(3),
-      netAmountMinor: p.bigint(),
-      vatAmountMinor: p.bigint(),
-      vatRateBps: p.integer(),
-      rateCategory: p.string().length(20),
-      classificationStatus: p.string().length(20),
-      taxClassId: p.string().length(60).nullable(),
-      productReference: p.string().length(200).nullable(),
-      orderReference: p.string().length(200).nullable(),
-      integrationId: p.bigint().nullable(),
-      sourceId: p.string().length(100).nullable(),
-      consignmentReference: p.string().length(100).nullable(),
-      intrinsicValueEurMinor: p.bigint().nullable(),
-      thirdCountryOrigin: p.string().length(2).nullable(),
-      exciseGoods: p.boolean().nullable(),
-    },
+    properties: supplyEventProperties(),
     uniques: [{ properties: ['accountId', 'sequence'] }],
     indexes: [{ properties: ['accountId', 'occurredAt'] }, { properties: ['accountId', 'eventId'] }],
   });

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { defineOutboxEntity } from '@vat/platform/outbox';
+import { supplyEventProperties } from '@vat/platform/supply-projection';
 
 /**
  * A committed, filing-grade supply event: append-only (a trigger refuses UPDATE and DELETE), with
@@ -9,37 +10,10 @@ export const SupplyEvent = defineEntity({
   name: 'SupplyEvent',
   tableName: 'supply_event',
   properties: {
-    id: p.uuid().primary(),
-    accountId: p.bigint(),
-    sequence: p.bigint(),
-    eventId: p.string().length(100),
+    ...supplyEventProperties(),
     contentDigest: p.string().length(80),
-    recordedAt: p.datetime(),
-    eventType: p.string().length(20),
-    originalEventId: p.string().length(100).nullable(),
-    occurredAt: p.datetime(),
-    supplyKind: p.string().length(30),
-    customerType: p.string().length(3),
-    countryOfConsumption: p.string().length(2),
-    dispatchCountry: p.string().length(2).nullable(),
-    supplierEstablishmentCountry: p.string().length(2).nullable(),
-    currency: p.string().length(3),
-    netAmountMinor: p.bigint(),
-    vatAmountMinor: p.bigint(),
-    vatRateBps: p.integer(),
-    rateCategory: p.string().length(20),
-    classificationStatus: p.string().length(20),
-    taxClassId: p.string().length(60).nullable(),
-    productReference: p.string().length(200).nullable(),
     variantReference: p.string().length(200).nullable(),
-    orderReference: p.string().length(200).nullable(),
-    integrationId: p.bigint().nullable(),
-    sourceId: p.string().length(100).nullable(),
     calculationId: p.uuid().nullable(),
-    consignmentReference: p.string().length(100).nullable(),
-    intrinsicValueEurMinor: p.bigint().nullable(),
-    thirdCountryOrigin: p.string().length(2).nullable(),
-    exciseGoods: p.boolean().nullable(),
   },
   uniques: [{ properties: ['accountId', 'eventId'] }, { properties: ['accountId', 'sequence'] }],
   indexes: [{ properties: ['accountId', 'occurredAt'] }],
