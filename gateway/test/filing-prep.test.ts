@@ -3,11 +3,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
+import { expectError, servicesSale, waitUntil, type Json, type Res } from './report-support';
 
 const backends = await requireBackends(['postgres']);
 
-type Json = Record<string, any>;
-type Res = { statusCode: number; body: string; headers: Record<string, unknown>; json(): any };
 
 const R = '/v1/reports';
 const FP = `${R}/filing-prep`;
@@ -34,41 +33,9 @@ function imp(event_id: string, over: Json = {}): Json {
   };
 }
 
-/** A Union OSS B2C service from DE (the MSI) to FR at 20 %: 100.00 net, 20.00 VAT. */
-function svc(event_id: string, over: Json = {}): Json {
-  return {
-    event_id,
-    event_type: 'sale',
-    occurred_at: '2024-02-10',
-    supply_kind: 'services',
-    customer_type: 'b2c',
-    country_of_consumption: 'FR',
-    supplier_establishment_country: 'DE',
-    currency: 'EUR',
-    net_amount_minor: 10000,
-    vat_amount_minor: 2000,
-    vat_rate_bps: 2000,
-    rate_category: 'standard',
-    classification_status: 'classified',
-    ...over,
-  };
-}
+/** A Union OSS B2C service from DE (the MSI) to FR at 20 %: 100.00 net, 20.00 VAT, on 2024-02-10 unless `over` says otherwise. */
+const svc = (event_id: string, over: Json = {}): Json => servicesSale(event_id, '2024-02-10', over);
 
-function expectError(res: Res, status: number, code: string): Json {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as Json;
-  expect(body.error, res.body).toBe(code);
-  expect(typeof body.detail).toBe('string');
-  return body;
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting for the projection');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, PostgreSQL)', () => {
   let h: Harness;

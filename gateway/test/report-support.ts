@@ -1,0 +1,41 @@
+import { expect } from 'vitest';
+
+/** Shared by the report suites (Union OSS, filing-prep): fixtures and assertions over REST. */
+export type Json = Record<string, any>;
+export type Res = { statusCode: number; body: string; headers: Record<string, unknown>; json(): any };
+
+/** A classified B2C EUR sale of services from DE (the MSI) to FR at 20 %: 100.00 net, 20.00 VAT, on `occurred_at`. */
+export function servicesSale(event_id: string, occurred_at: string, over: Json = {}): Json {
+  return {
+    event_id,
+    event_type: 'sale',
+    occurred_at,
+    supply_kind: 'services',
+    customer_type: 'b2c',
+    country_of_consumption: 'FR',
+    supplier_establishment_country: 'DE',
+    currency: 'EUR',
+    net_amount_minor: 10000,
+    vat_amount_minor: 2000,
+    vat_rate_bps: 2000,
+    rate_category: 'standard',
+    classification_status: 'classified',
+    ...over,
+  };
+}
+
+export function expectError(res: Res, status: number, code: string): Json {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json() as Json;
+  expect(body.error, res.body).toBe(code);
+  expect(typeof body.detail).toBe('string');
+  return body;
+}
+
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting for the projection');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
