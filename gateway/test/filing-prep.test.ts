@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
-import { expectError, servicesSale, waitUntil, type Json, type Res } from './report-support';
+import { expectError, projectionCaughtUp, servicesSale, waitUntil, type Json, type Res } from './report-support';
 
 const backends = await requireBackends(['postgres']);
 
@@ -54,11 +54,7 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
   async function commit(key: string, accountId: string, events: Json[]) {
     const r = await post('/v1/supply-events', key, { events });
     expect(r.statusCode, r.body).toBeLessThan(300);
-    await waitUntil(async () => {
-      const head = (await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [accountId])).rows[0]?.s ?? '0';
-      const applied = (await db.query('select applied::text as s from compliance_reports.supply_projection_position where account_id = $1', [accountId])).rows[0]?.s ?? '0';
-      return head === applied;
-    });
+    await projectionCaughtUp(db, accountId);
   }
   async function register(key: string, body: Json) {
     const r = await post('/v1/tax-registrations', key, body);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '@vat/deploy/build';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
-import { expectError, servicesSale, waitUntil, type Json, type Res } from './report-support';
+import { expectError, projectionCaughtUp, servicesSale, waitUntil, type Json, type Res } from './report-support';
 
 const backends = await requireBackends(['postgres']);
 
@@ -38,11 +38,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     await caughtUp(accountId);
   }
   async function caughtUp(accountId: string) {
-    await waitUntil(async () => {
-      const head = (await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [accountId])).rows[0]?.s ?? '0';
-      const applied = (await db.query('select applied::text as s from compliance_reports.supply_projection_position where account_id = $1', [accountId])).rows[0]?.s ?? '0';
-      return head === applied;
-    });
+    await projectionCaughtUp(db, accountId);
   }
   async function register(key: string, body: Json) {
     const r = await post('/v1/tax-registrations', key, body);
