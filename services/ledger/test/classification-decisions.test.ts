@@ -2,6 +2,8 @@ import { ConnectError } from '@connectrpc/connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupplyLedgerService, type ProposedClassificationDecision } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { fromBinary } from '@bufbuild/protobuf';
+import { ClassificationDecidedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { reasonOf } from '@vat/platform/rpc-errors';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
@@ -105,5 +107,64 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
     expect(reasonOf(err as ConnectError)).toBe('supply_event_not_found');
     const bad = await append([{ ...food((await list())[0]!.id), classificationStatus: 'great' }]).catch((e: unknown) => ConnectError.from(e));
     expect(reasonOf(bad as ConnectError)).toBe('invalid_decision');
+  });
+
+  it('publishes every appended decision through the outbox of its transaction (id = decision id, generation = place in the chain)', async () => {
+    const rows = (await h.deps.pool.query(
+      `select d.id, d.generation, d.supersedes, o.subject, o.payload from ledger.classification_decision d join ledger.outbox o on o.id = d.id where d.account_id = 41 order by d.decided_at, d.id`,
+    )).rows;
+    // 4 first decisions + 2 restorations were appended through the RPC (the manual one above was written by hand).
+    expect(rows).toHaveLength(6);
+    expect(rows.every((r) => r.subject === 'vat.ledger.v1.classification_decided')).toBe(true);
+    const decoded = rows.map((r) => ({ row: r, ev: fromBinary(ClassificationDecidedSchema, r.payload) }));
+    for (const { row, ev } of decoded) {
+      expect(ev.eventId).toBe(row.id);
+      expect(ev.accountId).toBe(41n);
+      expect(ev.generation).toBe(row.generation);
+      expect(ev.supersedes ?? null).toBe(row.supersedes);
+    }
+    expect(decoded.filter(({ ev }) => ev.source === 'restored').map(({ ev }) => [ev.generation, ev.taxClassId, ev.reason])).toEqual([[2, 'standard', 'assignment_archived'], [2, 'standard', 'assignment_archived']]);
+    expect(decoded.filter(({ ev }) => ev.source === 'assignment').every(({ ev }) => ev.generation === 1 && ev.taxClassId === 'food' && ev.ruleId === 'DE-CN-02-food')).toBe(true);
+    const head = await client.getLedgerHead({}, as());
+    expect(head.decisionCount).toBe(6n);
+  });
+
+  it('a fenced (locked) Union OSS quarter sends its events to correction review; imported goods and other quarters are unaffected', async () => {
+    await client.commitSupplyEvents({ events: [event(20, { occurredAt: '2022-04-02', orderReference: 'order-q2' }), event(21, { occurredAt: '2022-03-31T23:59:59Z', orderReference: 'order-q2' }), event(22, { supplyKind: 'imported_goods', orderReference: 'order-imp', consignmentReference: 'c-1', intrinsicValueEurMinor: 1000n, thirdCountryOrigin: 'CN', exciseGoods: false, dispatchCountry: undefined }), event(23, { occurredAt: '2022-05-01', orderReference: 'order-q2b' })] as SupplyEventInput[] }, as());
+    const before = await client.getLedgerHead({}, as());
+    const fence = await client.fenceReturnPeriod({ periodKey: '2022-Q1' }, as());
+    expect(fence).toMatchObject({ sequence: before.sequence, decisionCount: before.decisionCount });
+    expect(await client.fenceReturnPeriod({ periodKey: '2022-Q1' }, as())).toMatchObject({ sequence: before.sequence, decisionCount: before.decisionCount });
+    const items = await list();
+    const pick = (id: string) => items.find((i) => i.eventId === id)!;
+    // order-q2 holds one event of 2022-Q1 (the last second of March, UTC): the whole order goes to review.
+    const r = await append([food(pick('ev-20').id), food(pick('ev-21').id), food(pick('ev-22').id), food(pick('ev-23').id)]);
+    expect(r).toMatchObject({ appended: 2, routedToCorrectionReview: 2, stale: 0 });
+    const after = await list();
+    expect(after.filter((i) => ['ev-20', 'ev-21'].includes(i.eventId)).every((i) => i.latestDecisionId === undefined)).toBe(true);
+    expect(after.filter((i) => ['ev-22', 'ev-23'].includes(i.eventId)).every((i) => i.taxClassId === 'food')).toBe(true);
+    expect((await client.getLedgerHead({}, as())).decisionCount).toBe(before.decisionCount + 2n);
+    const bad = await client.fenceReturnPeriod({ periodKey: '2022-Q5' }, as()).catch((e: unknown) => ConnectError.from(e));
+    expect(reasonOf(bad as ConnectError)).toBe('invalid_period');
+  });
+
+  it('lists the correction-review list with filters and a cursor, the caller\'s account only', async () => {
+    const all = await client.listClassificationCorrections({}, as());
+    expect(all.items.map((i) => `${i.eventId}:${i.reason}`)).toEqual(['ev-1:manual_decision', 'ev-1000:order_too_large', 'ev-20:union_oss_period_locked', 'ev-21:union_oss_period_locked']);
+    expect(all.items[2]).toMatchObject({ orderReference: 'order-q2', productReference: 'sku-beef', integrationId: 7n, occurredAt: '2022-04-02T00:00:00.000Z' });
+    expect(JSON.parse(all.items[2]!.proposedJson)).toMatchObject({ classificationStatus: 'classified', taxClassId: 'food', source: 'assignment' });
+    const p1 = await client.listClassificationCorrections({ limit: 3 }, as());
+    expect(p1.items).toHaveLength(3);
+    const p2 = await client.listClassificationCorrections({ limit: 3, cursor: p1.nextCursor }, as());
+    expect(p2.items.map((i) => i.eventId)).toEqual(['ev-21']);
+    expect(p2.nextCursor).toBeUndefined();
+    expect((await client.listClassificationCorrections({ reason: 'union_oss_period_locked', orderReference: 'order-q2' }, as())).items).toHaveLength(2);
+    expect((await client.listClassificationCorrections({ supplyEventId: all.items[0]!.supplyEventId }, as())).items.map((i) => i.reason)).toEqual(['manual_decision']);
+    expect((await client.listClassificationCorrections({ productReference: 'sku-none' }, as())).items).toEqual([]);
+    expect((await client.listClassificationCorrections({}, h.as({ accountId: 42n }))).items).toEqual([]);
+    for (const [req, code] of [[{ limit: 0 }, 'invalid_limit'], [{ limit: 201 }, 'invalid_limit'], [{ cursor: 'x' }, 'invalid_cursor'], [{ reason: 'other' }, 'invalid_reason'], [{ supplyEventId: 'ev-1' }, 'invalid_supply_event_id'], [{ orderReference: '' }, 'invalid_order_reference'], [{ productReference: 'x'.repeat(201) }, 'invalid_product_reference']] as const) {
+      const err = await client.listClassificationCorrections(req, as()).catch((e: unknown) => ConnectError.from(e));
+      expect(reasonOf(err as ConnectError), JSON.stringify(req)).toBe(code);
+    }
   });
 });

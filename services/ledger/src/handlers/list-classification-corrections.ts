@@ -1,0 +1,45 @@
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { ClassificationCorrectionSchema, ListClassificationCorrectionsResponseSchema, type ListClassificationCorrectionsRequest } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { isUuid } from '@vat/platform/http-inputs';
+import { pageLimit } from '@vat/platform/paging';
+import { callerOf } from '@vat/platform/principal';
+import { invalidArgument } from '@vat/platform/rpc-errors';
+import type { LedgerDeps } from '../context';
+
+/** Why a reclassification waits for a person (`classification_correction.reason`). */
+export const CORRECTION_REASONS = ['order_too_large', 'manual_decision', 'union_oss_period_locked'] as const;
+
+const text = (v: string | undefined, field: string) => {
+  if (v !== undefined && (v === '' || v.length > 200)) throw invalidArgument(`invalid_${field}`, `${field} must be 1 to 200 characters.`);
+  return v;
+};
+
+/** The caller's correction-review list in creation order, 1-200 per page (default 50), keyset cursor = last id. */
+export async function listClassificationCorrections(deps: LedgerDeps, req: ListClassificationCorrectionsRequest, ctx: HandlerContext) {
+  const { accountId } = callerOf(ctx);
+  const limit = pageLimit(req.limit, 200, 50);
+  if (req.cursor !== undefined && !isUuid(req.cursor)) throw invalidArgument('invalid_cursor', 'cursor must be a next_cursor value returned by this list.');
+  if (req.reason !== undefined && !(CORRECTION_REASONS as readonly string[]).includes(req.reason)) throw invalidArgument('invalid_reason', `reason must be one of ${CORRECTION_REASONS.join(', ')}.`);
+  if (req.supplyEventId !== undefined && !isUuid(req.supplyEventId)) throw invalidArgument('invalid_supply_event_id', 'supply_event_id must be the id of a supply event (a UUID).');
+  const q = { reason: req.reason, orderReference: text(req.orderReference, 'order_reference'), productReference: text(req.productReference, 'product_reference'), supplyEventId: req.supplyEventId?.toLowerCase() };
+  const rows = await deps.decisions.corrections(accountId, q, req.cursor?.toLowerCase(), limit + 1);
+  const page = rows.slice(0, limit);
+  return create(ListClassificationCorrectionsResponseSchema, {
+    items: page.map((r) =>
+      create(ClassificationCorrectionSchema, {
+        id: r.id,
+        supplyEventId: r.supplyEventId,
+        eventId: r.eventId,
+        orderReference: r.orderReference ?? undefined,
+        productReference: r.productReference ?? undefined,
+        integrationId: r.integrationId ?? undefined,
+        occurredAt: r.occurredAt.toISOString(),
+        reason: r.reason,
+        proposedJson: JSON.stringify(r.proposed),
+        createdAt: r.createdAt.toISOString(),
+      }),
+    ),
+    nextCursor: rows.length > limit ? page.at(-1)!.id : undefined,
+  });
+}
