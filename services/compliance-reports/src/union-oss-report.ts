@@ -145,3 +145,17 @@ export async function ledgerHead(deps: ComplianceReportsDeps, caller: Principal)
     throw err;
   }
 }
+
+/**
+ * Fences a Union OSS quarter in the ledger before it is locked (`FenceReturnPeriod`): no classification
+ * decision is appended for its events afterwards. Answers the head and the quarter's decision count.
+ */
+export async function fencePeriod(deps: ComplianceReportsDeps, caller: Principal, periodKey: string): Promise<{ sequence: bigint; periodDecisionCount: bigint }> {
+  try {
+    const res = await deps.clients.ledger.fenceReturnPeriod({ periodKey }, { headers: principalHeaders(caller) });
+    return { sequence: res.sequence, periodDecisionCount: res.periodDecisionCount };
+  } catch (err) {
+    if (err instanceof ConnectError) throw rpcError(Code.Unavailable, 'ledger_unavailable', 'The ledger could not be reached to fence the quarter; retry.');
+    throw err;
+  }
+}

@@ -133,7 +133,9 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
     await client.commitSupplyEvents({ events: [event(20, { occurredAt: '2022-04-02', orderReference: 'order-q2' }), event(21, { occurredAt: '2022-03-31T23:59:59Z', orderReference: 'order-q2' }), event(22, { supplyKind: 'imported_goods', orderReference: 'order-imp', consignmentReference: 'c-1', intrinsicValueEurMinor: 1000n, thirdCountryOrigin: 'CN', exciseGoods: false, dispatchCountry: undefined }), event(23, { occurredAt: '2022-05-01', orderReference: 'order-q2b' })] as SupplyEventInput[] }, as());
     const before = await client.getLedgerHead({}, as());
     const fence = await client.fenceReturnPeriod({ periodKey: '2022-Q1' }, as());
-    expect(fence).toMatchObject({ sequence: before.sequence, decisionCount: before.decisionCount });
+    // 2022-Q1 events carry 7 decisions: 4 first ones, 2 restorations (order-2) and the manual one on ev-1.
+    expect(fence).toMatchObject({ sequence: before.sequence, decisionCount: before.decisionCount, periodDecisionCount: 7n });
+    expect((await client.fenceReturnPeriod({ periodKey: '2021-Q4' }, as())).periodDecisionCount).toBe(0n);
     expect(await client.fenceReturnPeriod({ periodKey: '2022-Q1' }, as())).toMatchObject({ sequence: before.sequence, decisionCount: before.decisionCount });
     const items = await list();
     const pick = (id: string) => items.find((i) => i.eventId === id)!;
@@ -150,16 +152,19 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
 
   it('lists the correction-review list with filters and a cursor, the caller\'s account only', async () => {
     const all = await client.listClassificationCorrections({}, as());
-    expect(all.items.map((i) => `${i.eventId}:${i.reason}`)).toEqual(['ev-1:manual_decision', 'ev-1000:order_too_large', 'ev-20:union_oss_period_locked', 'ev-21:union_oss_period_locked']);
-    expect(all.items[2]).toMatchObject({ orderReference: 'order-q2', productReference: 'sku-beef', integrationId: 7n, occurredAt: '2022-04-02T00:00:00.000Z' });
-    expect(JSON.parse(all.items[2]!.proposedJson)).toMatchObject({ classificationStatus: 'classified', taxClassId: 'food', source: 'assignment' });
+    // In id order (uuidv7: creation order, entries of one millisecond in any order).
+    expect(all.items.map((i) => `${i.eventId}:${i.reason}`).sort()).toEqual(['ev-1000:order_too_large', 'ev-1:manual_decision', 'ev-20:union_oss_period_locked', 'ev-21:union_oss_period_locked']);
+    expect(all.items.map((i) => i.id)).toEqual(all.items.map((i) => i.id).sort());
+    const ev20 = all.items.find((i) => i.eventId === 'ev-20')!;
+    expect(ev20).toMatchObject({ orderReference: 'order-q2', productReference: 'sku-beef', integrationId: 7n, occurredAt: '2022-04-02T00:00:00.000Z' });
+    expect(JSON.parse(ev20.proposedJson)).toMatchObject({ classification_status: 'classified', tax_class_id: 'food', source: 'assignment', rule_id: 'DE-CN-02-food', supersedes: null });
     const p1 = await client.listClassificationCorrections({ limit: 3 }, as());
     expect(p1.items).toHaveLength(3);
     const p2 = await client.listClassificationCorrections({ limit: 3, cursor: p1.nextCursor }, as());
-    expect(p2.items.map((i) => i.eventId)).toEqual(['ev-21']);
+    expect([...p1.items, ...p2.items].map((i) => i.id)).toEqual(all.items.map((i) => i.id));
     expect(p2.nextCursor).toBeUndefined();
     expect((await client.listClassificationCorrections({ reason: 'union_oss_period_locked', orderReference: 'order-q2' }, as())).items).toHaveLength(2);
-    expect((await client.listClassificationCorrections({ supplyEventId: all.items[0]!.supplyEventId }, as())).items.map((i) => i.reason)).toEqual(['manual_decision']);
+    expect((await client.listClassificationCorrections({ supplyEventId: all.items.find((i) => i.eventId === 'ev-1')!.supplyEventId }, as())).items.map((i) => i.reason)).toEqual(['manual_decision']);
     expect((await client.listClassificationCorrections({ productReference: 'sku-none' }, as())).items).toEqual([]);
     expect((await client.listClassificationCorrections({}, h.as({ accountId: 42n }))).items).toEqual([]);
     for (const [req, code] of [[{ limit: 0 }, 'invalid_limit'], [{ limit: 201 }, 'invalid_limit'], [{ cursor: 'x' }, 'invalid_cursor'], [{ reason: 'other' }, 'invalid_reason'], [{ supplyEventId: 'ev-1' }, 'invalid_supply_event_id'], [{ orderReference: '' }, 'invalid_order_reference'], [{ productReference: 'x'.repeat(201) }, 'invalid_product_reference']] as const) {

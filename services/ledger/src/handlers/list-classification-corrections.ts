@@ -10,6 +10,23 @@ import type { LedgerDeps } from '../context';
 /** Why a reclassification waits for a person (`classification_correction.reason`). */
 export const CORRECTION_REASONS = ['order_too_large', 'manual_decision', 'union_oss_period_locked'] as const;
 
+/** The proposal as the API names it (stored with the decision's field names). */
+function proposedJson(p: Record<string, unknown>): string {
+  const v = (k: string) => (p[k] === undefined ? null : p[k]);
+  return JSON.stringify({
+    classification_status: v('classificationStatus'),
+    tax_class_id: v('taxClassId'),
+    source: v('source'),
+    reason: v('reason'),
+    assignment_id: v('assignmentId'),
+    assignment_revision: v('assignmentRevision'),
+    rule_id: v('ruleId'),
+    coverage_manifest_digest: v('coverageManifestDigest'),
+    catalog_digest: v('catalogDigest'),
+    supersedes: v('supersedes'),
+  });
+}
+
 const text = (v: string | undefined, field: string) => {
   if (v !== undefined && (v === '' || v.length > 200)) throw invalidArgument(`invalid_${field}`, `${field} must be 1 to 200 characters.`);
   return v;
@@ -36,7 +53,7 @@ export async function listClassificationCorrections(deps: LedgerDeps, req: ListC
         integrationId: r.integrationId ?? undefined,
         occurredAt: r.occurredAt.toISOString(),
         reason: r.reason,
-        proposedJson: JSON.stringify(r.proposed),
+        proposedJson: proposedJson(r.proposed),
         createdAt: r.createdAt.toISOString(),
       }),
     ),

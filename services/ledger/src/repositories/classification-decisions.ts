@@ -13,6 +13,14 @@ const OUTBOX = '"ledger".outbox';
 const LOCK_HEAD_SQL = `insert into ${HEAD} (account_id, sequence, decision_count) values ($1, 0, 0)
   on conflict (account_id) do update set sequence = ${HEAD}.sequence returning sequence::text, decision_count::text`;
 
+/** The first instant of a `YYYY-Qn` quarter and of the next one (UTC). */
+function quarterBounds(periodKey: string): [string, string] {
+  const year = Number(periodKey.slice(0, 4));
+  const q = Number(periodKey.slice(6));
+  const at = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01T00:00:00Z`;
+  return [at(year, q * 3 - 2), q === 4 ? at(year + 1, 1) : at(year, q * 3 + 1)];
+}
+
 /** A stored decision as it is published (ClassificationDecided). */
 export type AppendedDecision = DecisionInput & { id: string; accountId: bigint; generation: number; decidedAt: Date };
 export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
@@ -181,15 +189,20 @@ export class ClassificationDecisionRepository {
    * published-decision count at that moment: every decision appended before the fence is counted, every
    * one after it sees the fence.
    */
-  async fence(accountId: bigint, periodKey: string, now: Date): Promise<{ sequence: bigint; decisionCount: bigint }> {
+  async fence(accountId: bigint, periodKey: string, now: Date): Promise<{ sequence: bigint; decisionCount: bigint; periodDecisionCount: bigint }> {
     const account = accountId.toString();
     const client = await this.pool.connect();
     try {
       await client.query('begin');
       const head = await client.query(LOCK_HEAD_SQL, [account]);
       await client.query(`insert into ${FENCE} (account_id, period_key, fenced_at) values ($1, $2, $3) on conflict do nothing`, [account, periodKey, now]);
+      const inPeriod = await client.query(
+        `select count(*)::text as n from ${DECISION} d join ${EVENT} e on e.id = d.supply_event_id
+          where e.account_id = $1 and e.occurred_at >= $2::timestamptz and e.occurred_at < $3::timestamptz and e.supply_kind <> 'imported_goods'`,
+        [account, ...quarterBounds(periodKey)],
+      );
       await client.query('commit');
-      return { sequence: BigInt(head.rows[0].sequence), decisionCount: BigInt(head.rows[0].decision_count) };
+      return { sequence: BigInt(head.rows[0].sequence), decisionCount: BigInt(head.rows[0].decision_count), periodDecisionCount: BigInt(inPeriod.rows[0].n) };
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
