@@ -217,11 +217,15 @@ function reportsSuite(mode: string, embedded: boolean) {
       integration = (await h.built.gateway!.keys.createIntegration('reports-acct', 'shop')).id;
       const reg = await h.inject({ method: 'POST', url: '/v1/tax-registrations', headers: { 'x-api-key': key }, payload: { scheme_type: 'union_oss', member_state_identification: 'AT', effective_from: '2021-07-01', status: 'active' } });
       expect(reg.statusCode, reg.body).toBe(201);
-      const events = [repSale('q1-a', '2025-02-10', 'DE', 400000, Number(integration)), repSale('q2-a', '2025-05-10', 'DE', 1200000, Number(integration)), repSale('q2-b', '2025-05-11', 'FR', 100000, Number(integration))];
+      const ioss = await h.inject({ method: 'POST', url: '/v1/tax-registrations', headers: { 'x-api-key': key }, payload: { scheme_type: 'ioss', member_state_identification: 'IE', vat_registration_number: 'IM3720000224', effective_from: '2021-07-01', status: 'active' } });
+      expect(ioss.statusCode, ioss.body).toBe(201);
+      // An imported-goods sale of the same product (IOSS, never in the Union OSS return): 50.00 EUR to DE at 19 % = 9.50 VAT.
+      const imported = { ...repSale('imp-1', '2025-05-12', 'DE', 5000, Number(integration)), supply_kind: 'imported_goods', supplier_establishment_country: undefined, intrinsic_value_eur_minor: 5000, third_country_origin: 'CN', excise_goods: false };
+      const events = [repSale('q1-a', '2025-02-10', 'DE', 400000, Number(integration)), repSale('q2-a', '2025-05-10', 'DE', 1200000, Number(integration)), repSale('q2-b', '2025-05-11', 'FR', 100000, Number(integration)), imported];
       const res = await h.inject({ method: 'POST', url: '/v1/supply-events', headers: { 'x-api-key': key }, payload: { events } });
       expect(res.statusCode, res.body).toBe(201);
       const end = Date.now() + 15_000;
-      while ((await pool.query(`select applied::int as n from compliance_reports.supply_projection_position where account_id = $1`, [accountId])).rows[0]?.n !== 3) {
+      while ((await pool.query(`select applied::int as n from compliance_reports.supply_projection_position where account_id = $1`, [accountId])).rows[0]?.n !== 4) {
         if (Date.now() > end) throw new Error('projection did not catch up');
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -252,10 +256,12 @@ function reportsSuite(mode: string, embedded: boolean) {
       assignmentId = sub.json().assignment_id;
       expect((await h.inject({ method: 'POST', url: `${url()}/${assignmentId}/validate`, headers: { 'x-api-key': key } })).statusCode).toBe(200);
       await jobsSettled();
-      // q2-a (DE: mapped, classified standard) and q2-b (FR: unmapped, needs_review) get decisions; q1-a is in the locked quarter.
-      expect(await decisionsApplied()).toBe(2);
+      // q2-a and imp-1 (DE: mapped, classified standard) and q2-b (FR: unmapped, needs_review) get decisions;
+      // q1-a is in the locked quarter. imp-1 is imported goods: a Union OSS lock never holds it back.
+      expect(await decisionsApplied()).toBe(3);
       const facts = await pool.query(`select event_id, classification_status, tax_class_id, decision_generation from compliance_reports.supply_fact where account_id = $1 order by event_id`, [accountId]);
       expect(facts.rows).toEqual([
+        { event_id: 'imp-1', classification_status: 'classified', tax_class_id: 'standard', decision_generation: 1 },
         { event_id: 'q1-a', classification_status: 'needs_review', tax_class_id: null, decision_generation: 0 },
         { event_id: 'q2-a', classification_status: 'classified', tax_class_id: 'standard', decision_generation: 1 },
         { event_id: 'q2-b', classification_status: 'needs_review', tax_class_id: null, decision_generation: 1 },
@@ -264,8 +270,11 @@ function reportsSuite(mode: string, embedded: boolean) {
       // taxable 12,000.00 EUR, VAT 12,000.00 × 19 % = 2,280.00 EUR; q2-b stays excluded as needs_review.
       const q2 = await summary('2025-Q2');
       expect(q2.rows).toEqual([{ section: '2a', member_state_of_consumption: 'DE', origin_member_state: null, supply_kind: 'services', vat_rate_bps: 1900, rate_type: 'STANDARD', taxable_amount_minor: 1200000, vat_amount_minor: 228000, source_event_count: 1 }]);
-      expect(q2).toMatchObject({ included_source_event_count: 1, excluded_source_event_count: 1, totals: { payable_vat_minor: 228000 } });
-      expect(q2.warnings).toContainEqual({ code: 'needs_review_excluded', count: 1 });
+      expect(q2).toMatchObject({ included_source_event_count: 1, excluded_source_event_count: 2, totals: { payable_vat_minor: 228000 } });
+      expect(q2.warnings).toEqual([{ code: 'needs_review_excluded', count: 1 }, { code: 'unsupported_supply_kind_excluded', count: 1 }]);
+      // The IOSS month of May 2025 includes the reclassified imported-goods sale: DE 19 %, 50.00 EUR, VAT 9.50.
+      const fp = (await ok('/v1/reports/filing-prep?period=2025-Q2')).json();
+      expect(fp.ioss.months[1]).toMatchObject({ period_key: '2025-05', status: 'ready', rows: [{ member_state_of_consumption: 'DE', vat_rate_bps: 1900, taxable_amount_minor: 5000, vat_amount_minor: 950, source_event_count: 1 }] });
       // The locked quarter: preview frozen, artifacts byte-identical.
       expect(await summary('2025-Q1')).toMatchObject({ rows: [], included_source_event_count: 0, period_status: 'locked' });
       for (const e of lockedExports) expect((await ok(e.download_path)).body).toBe(e.body);
@@ -279,7 +288,8 @@ function reportsSuite(mode: string, embedded: boolean) {
 
     it('thresholds: the reclassified sale moves into the counted total and proves the crossing once', async () => {
       // 2025 (AT-established, EUR 10,000 = 1,000,000 cents): counted 1,200,000 > 1,000,000, crossed by q2-a alone.
-      expect(await totals2025()).toEqual({ classified: { n: 1, net: 1200000 }, needs_review: { n: 2, net: 500000 } });
+      // imported goods are in the totals too (a conclusive exclusion, never counted): classified 1,200,000 + 5,000.
+      expect(await totals2025()).toEqual({ classified: { n: 2, net: 1205000 }, needs_review: { n: 2, net: 500000 } });
       const crossing = await pool.query(`select event_id, cumulative_minor::text, threshold_minor::text from thresholds.article59c_crossing where account_id = $1 and year = 2025`, [accountId]);
       expect(crossing.rows).toEqual([{ event_id: 'q2-a', cumulative_minor: '1200000', threshold_minor: '1000000' }]);
       const notes = (await ok('/v1/compliance/notifications', readKey)).json();
@@ -292,11 +302,13 @@ function reportsSuite(mode: string, embedded: boolean) {
     it('archival restores the committed facts everywhere; the crossing and the notifications stay as recorded', async () => {
       expect((await h.inject({ method: 'POST', url: `${url()}/${assignmentId}/archive`, headers: { 'x-api-key': key } })).statusCode).toBe(200);
       await jobsSettled();
-      expect(await decisionsApplied()).toBe(4);
+      expect(await decisionsApplied()).toBe(6);
       const q2 = await summary('2025-Q2');
-      expect(q2).toMatchObject({ rows: [], included_source_event_count: 0, excluded_source_event_count: 2 });
-      expect(q2.warnings).toContainEqual({ code: 'needs_review_excluded', count: 2 });
-      expect(await totals2025()).toEqual({ needs_review: { n: 3, net: 1700000 } });
+      // The exclusion codes are tried in order: the classification first, so imp-1 counts as needs_review here.
+      expect(q2).toMatchObject({ rows: [], included_source_event_count: 0, excluded_source_event_count: 3, warnings: [{ code: 'needs_review_excluded', count: 3 }] });
+      const fp = (await ok('/v1/reports/filing-prep?period=2025-Q2')).json();
+      expect(fp.ioss.months[1]).toMatchObject({ status: 'review_required', rows: [], warnings: [{ code: 'needs_review_excluded', count: 1 }] });
+      expect(await totals2025()).toEqual({ needs_review: { n: 4, net: 1705000 } });
       expect((await pool.query(`select event_id from thresholds.article59c_crossing where account_id = $1`, [accountId])).rows).toEqual([{ event_id: 'q2-a' }]);
       expect((await ok('/v1/compliance/notifications', readKey)).json().items).toHaveLength(2);
       for (const e of lockedExports) expect((await ok(e.download_path)).body).toBe(e.body);
