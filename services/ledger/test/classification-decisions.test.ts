@@ -172,4 +172,30 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
       expect(reasonOf(err as ConnectError), JSON.stringify(req)).toBe(code);
     }
   });
+
+  it('a fence taken concurrently with an append is never missed: the decision is either counted by the fence or routed to review', async () => {
+    const quarters = ['2023-Q1', '2023-Q2', '2023-Q3', '2023-Q4', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4'];
+    const months: Record<string, string> = { Q1: '02', Q2: '05', Q3: '08', Q4: '11' };
+    await client.commitSupplyEvents({ events: quarters.map((q, i) => event(300 + i, { occurredAt: `${q.slice(0, 4)}-${months[q.slice(5)]}-15`, productReference: 'sku-race', orderReference: `race-${i}` })) as SupplyEventInput[] }, as());
+    const items = (await client.listProductSupplyEvents({ integrationId: 7n, productReference: 'sku-race' }, as())).items;
+    const outcomes: string[] = [];
+    for (const [i, q] of quarters.entries()) {
+      const e = items.find((x) => x.eventId === `ev-${300 + i}`)!;
+      const [appended, fence] = await Promise.all([
+        client.appendClassificationDecisions({ integrationId: 7n, productReference: 'sku-race', decisions: [food(e.id) as ProposedClassificationDecision] }, as()),
+        client.fenceReturnPeriod({ periodKey: q }, as()),
+      ]);
+      const stored = (await h.deps.pool.query(`select count(*)::int as n from ledger.classification_decision where supply_event_id = $1`, [e.id])).rows[0].n;
+      // Whatever the interleaving: what the fence counted is all there will ever be for the quarter.
+      expect(BigInt(stored)).toBe(fence.periodDecisionCount);
+      expect(appended.appended + appended.routedToCorrectionReview).toBe(1);
+      expect(appended.appended).toBe(stored);
+      outcomes.push(appended.appended ? 'appended' : 'routed');
+    }
+    // A later append for a fenced quarter is always routed.
+    const late = items.find((x) => x.eventId === 'ev-300')!;
+    const again = await client.appendClassificationDecisions({ integrationId: 7n, productReference: 'sku-race', decisions: [{ ...food(late.id, (await client.listProductSupplyEvents({ integrationId: 7n, productReference: 'sku-race' }, as())).items.find((x) => x.id === late.id)!.latestDecisionId), taxClassId: 'reduced' } as ProposedClassificationDecision] }, as());
+    expect(again).toMatchObject({ appended: 0, routedToCorrectionReview: 1 });
+    expect(outcomes).toHaveLength(8);
+  });
 });
