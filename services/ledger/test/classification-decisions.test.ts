@@ -8,6 +8,7 @@ import { reasonOf } from '@vat/platform/rpc-errors';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import type { LedgerDeps } from '../src/context';
+import { decidedEvent } from '../src/handlers/append-classification-decisions';
 
 const backends = await requireBackends(['postgres']);
 
@@ -197,5 +198,17 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
     const again = await client.appendClassificationDecisions({ integrationId: 7n, productReference: 'sku-race', decisions: [{ ...food(late.id, (await client.listProductSupplyEvents({ integrationId: 7n, productReference: 'sku-race' }, as())).items.find((x) => x.id === late.id)!.latestDecisionId), taxClassId: 'reduced' } as ProposedClassificationDecision] }, as());
     expect(again).toMatchObject({ appended: 0, routedToCorrectionReview: 1 });
     expect(outcomes).toHaveLength(8);
+  });
+
+  it('publishes once, at start, the decisions appended before decisions were published (with their place in the chain)', async () => {
+    // The manual decision above was written by hand (no generation, no outbox row), like a decision of the earlier version.
+    const before = (await client.getLedgerHead({}, as())).decisionCount;
+    expect(await h.deps.decisions.publishUnpublished(new Date(), decidedEvent)).toBe(1);
+    expect(await h.deps.decisions.publishUnpublished(new Date(), decidedEvent)).toBe(0);
+    expect((await client.getLedgerHead({}, as())).decisionCount).toBe(before + 1n);
+    const row = (await h.deps.pool.query(`select o.payload from ledger.classification_decision d join ledger.outbox o on o.id = d.id where d.source = 'manual'`)).rows[0];
+    const ev = fromBinary(ClassificationDecidedSchema, row.payload);
+    // ev-1's chain: the first assignment decision (1), then the manual one (2).
+    expect(ev).toMatchObject({ generation: 2, source: 'manual', taxClassId: 'food', accountId: 41n });
   });
 });

@@ -233,6 +233,56 @@ export class ClassificationDecisionRepository {
     }));
   }
 
+  /**
+   * Publishes the decisions appended before decisions were published (no `generation`, no outbox row):
+   * their generation is their place in the chain, their outbox row gets the decision's id (so running it
+   * twice adds nothing) and the account's published-decision count grows by what was added. Idempotent;
+   * returns how many were published.
+   */
+  async publishUnpublished(now: Date, outboxOf: (d: AppendedDecision) => OutboxEvent): Promise<number> {
+    const legacy = await this.pool.query(
+      `with recursive chain as (
+         select d.id, 1 as gen from ${DECISION} d
+          where d.supersedes is null and d.supply_event_id in (select supply_event_id from ${DECISION} where generation is null)
+         union all
+         select d.id, c.gen + 1 from ${DECISION} d join chain c on d.supersedes = c.id)
+       select d.*, d.account_id::text as account, c.gen from ${DECISION} d join chain c on c.id = d.id
+        where d.generation is null and not exists (select 1 from ${OUTBOX} o where o.id = d.id)
+        order by d.account_id, d.decided_at, d.id`,
+    );
+    const byAccount = new Map<string, AppendedDecision[]>();
+    for (const r of legacy.rows as Record<string, any>[]) {
+      const d: AppendedDecision = {
+        id: r.id, accountId: BigInt(r.account), supplyEventId: r.supply_event_id, supersedes: r.supersedes, classificationStatus: r.classification_status, taxClassId: r.tax_class_id, source: r.source,
+        assignmentId: r.assignment_id, assignmentRevision: r.assignment_revision, ruleId: r.rule_id, reason: r.reason, coverageManifestDigest: r.coverage_manifest_digest, catalogDigest: r.catalog_digest,
+        generation: r.gen, decidedAt: pgTimestamp(r.decided_at),
+      };
+      byAccount.set(r.account, [...(byAccount.get(r.account) ?? []), d]);
+    }
+    let published = 0;
+    for (const [account, decisions] of byAccount) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(LOCK_HEAD_SQL, [account]);
+        const outbox = decisions.map(outboxOf);
+        const r = await client.query(
+          `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, payload, $5, 0 from unnest($1::uuid[], $2::text[], $3::bytea[]) as o(id, subject, payload) on conflict (id) do nothing returning id)
+           update ${HEAD} set decision_count = decision_count + (select count(*) from o) where account_id = $4 returning (select count(*) from o)::int as n`,
+          [outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, now],
+        );
+        await client.query('commit');
+        published += r.rows[0]?.n ?? 0;
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    }
+    return published;
+  }
+
   /** Routes proposals to the correction-review list (an identical open entry is not repeated). */
   async routeToReview(accountId: bigint, items: readonly { supplyEventId: string; orderReference: string | null; proposed: Record<string, unknown> }[], reason: string, now: Date): Promise<void> {
     for (const item of items) {
