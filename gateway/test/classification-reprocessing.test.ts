@@ -330,6 +330,16 @@ function reportsSuite(mode: string, embedded: boolean) {
         }
       }
       expect((await pool.query(`select classification_status from compliance_reports.supply_fact where id = $1`, [q2a.id])).rows[0].classification_status).toBe('needs_review');
+      // A decision that overtakes its fact's SupplyCommitted fails the batch (rolled back, delivered again).
+      const early = create(ClassificationDecidedSchema, { ...stale, eventId: randomUUID(), supplyEventId: randomUUID(), generation: 1 });
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await expect(applyClassificationDecisions(client, 'compliance_reports', 'test-out-of-order', [{ id: early.eventId, subject: msg.subject, data: toBinary(ClassificationDecidedSchema, early) }])).rejects.toThrow(/not projected yet/);
+      } finally {
+        await client.query('rollback');
+        client.release();
+      }
     });
 
     it('GET /v1/classification/correction-reviews: filters, cursor, scopes, other accounts and bad input', async () => {

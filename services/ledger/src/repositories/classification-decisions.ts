@@ -211,10 +211,10 @@ export class ClassificationDecisionRepository {
     }
   }
 
-  /** The account's published-decision count (0 when none). */
-  async decisionCount(accountId: bigint): Promise<bigint> {
-    const r = await this.pool.query(`select decision_count::text as n from ${HEAD} where account_id = $1`, [accountId.toString()]);
-    return r.rows[0] ? BigInt(r.rows[0].n) : 0n;
+  /** The account's ledger head and published-decision count in one read (0 and 0 when none). */
+  async head(accountId: bigint): Promise<{ sequence: bigint; decisionCount: bigint }> {
+    const r = await this.pool.query(`select sequence::text as s, decision_count::text as n from ${HEAD} where account_id = $1`, [accountId.toString()]);
+    return r.rows[0] ? { sequence: BigInt(r.rows[0].s), decisionCount: BigInt(r.rows[0].n) } : { sequence: 0n, decisionCount: 0n };
   }
 
   /** A page of the account's correction-review list in creation order (id = uuidv7), after the cursor id. */
