@@ -4,7 +4,9 @@ import pg from 'pg';
 import { ClassificationDecidedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { applyClassificationDecisions } from '@vat/platform/supply-projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { requireBackends } from '../../test/support/env';
+import { NATS_SERVER, startPrivateNats, type PrivateNats } from '../../test/support/processes';
 import { startHarness, type Harness } from '../../test/support/harness';
 import { importCoverage, publishCoverage } from '../../services/classification/src/admin/coverage';
 import { Workflow } from '../../services/classification/test/support';
@@ -141,9 +143,10 @@ const repSale = (id: string, occurred_at: string, country: 'DE' | 'FR', net: num
 });
 
 /** Decisions reach the Union OSS previews and the thresholds; a locked quarter keeps its snapshot and routes to correction review. */
-function reportsSuite(mode: string, embedded: boolean) {
-  describe.skipIf(!backends.ok)(`reprocessing reaches reports and thresholds (${mode})`, () => {
+function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
+  describe.skipIf(!backends.ok || (jetstream && !existsSync(NATS_SERVER)))(`reprocessing reaches reports and thresholds (${mode})`, () => {
     let h: Harness;
+    let nats: PrivateNats | undefined;
     let pool: pg.Pool;
     let key: string;
     let readKey: string;
@@ -201,7 +204,9 @@ function reportsSuite(mode: string, embedded: boolean) {
     };
 
     beforeAll(async () => {
-      h = await startHarness({ embedded });
+      // With JetStream (a private nats-server): every event crosses the real bus, each consumer on its own durable.
+      nats = jetstream ? await startPrivateNats() : undefined;
+      h = await startHarness({ embedded, env: nats ? { NATS_URL: nats.url } : {} });
       pool = new pg.Pool({ connectionString: h.databaseUrl, max: 2 });
       const w = new Workflow(pool);
       await w.enrol('alice', 'bob');
@@ -233,6 +238,7 @@ function reportsSuite(mode: string, embedded: boolean) {
     afterAll(async () => {
       await pool?.end();
       await h?.close();
+      await nats?.stop();
     });
 
     it('before any decision every sale is needs_review; 2025-Q1 is locked with its artifacts', async () => {
@@ -365,3 +371,4 @@ reprocessingSuite('PostgreSQL', false);
 reprocessingSuite('embedded PGlite', true);
 reportsSuite('PostgreSQL', false);
 reportsSuite('embedded PGlite', true);
+reportsSuite('PostgreSQL + JetStream', false, true);
