@@ -303,6 +303,16 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
         ['article_59c_threshold_crossed', 'q2-a', 2025],
         ['article_59c_warning_band_entered', 'q2-a', 2025],
       ]);
+      // The status counts a projection that has not applied every published decision as lagging.
+      const status = async () => (await ok('/v1/compliance/threshold-status', readKey)).json();
+      expect((await status()).issues).not.toContain('projection_lagging');
+      await pool.query(`update thresholds.supply_projection_position set decisions_applied = decisions_applied - 1 where account_id = $1`, [accountId]);
+      try {
+        expect(await status()).toMatchObject({ evidence_status: 'incomplete_evidence' });
+        expect((await status()).issues).toContain('projection_lagging');
+      } finally {
+        await pool.query(`update thresholds.supply_projection_position set decisions_applied = decisions_applied + 1 where account_id = $1`, [accountId]);
+      }
     });
 
     it('archival restores the committed facts everywhere; the crossing and the notifications stay as recorded', async () => {

@@ -258,10 +258,11 @@ export class Article59cRepository {
    * and crossings of `years`, in one statement: one snapshot, so the totals are exactly those of the
    * position reported (a batch commits all three together).
    */
-  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
+  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; decisionsApplied: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
     const res = await this.pool.query(
       `select
          (select applied::text from ${S}.supply_projection_position where account_id = $1) as position,
+         (select decisions_applied::text from ${S}.supply_projection_position where account_id = $1) as decisions_applied,
          (select coalesce(jsonb_agg(b), '[]'::jsonb) from (
             select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
               dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
@@ -277,6 +278,7 @@ export class Article59cRepository {
     const row = res.rows[0]!;
     return {
       position: row.position === null ? 0n : BigInt(row.position),
+      decisionsApplied: row.decisions_applied === null ? 0n : BigInt(row.decisions_applied),
       buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
       crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
     };
