@@ -135,17 +135,6 @@ async function sourceDefaultsOf(deps: ComplianceReportsDeps, call: CallOpts): Pr
   return new Map(res.items.map((s) => [s.sourceKey, { dispatchCountry: s.dispatchCountry, supplierEstablishmentCountry: s.supplierEstablishmentCountry }]));
 }
 
-/** The ledger head of the account (by RPC: the ledger owns it). */
-export async function ledgerHead(deps: ComplianceReportsDeps, caller: Principal): Promise<bigint> {
-  try {
-    const res = await deps.clients.ledger.getLedgerHead({}, { headers: principalHeaders(caller) });
-    return res.sequence;
-  } catch (err) {
-    if (err instanceof ConnectError) throw rpcError(Code.Unavailable, 'ledger_unavailable', 'The ledger could not be reached to check the projection position; retry.');
-    throw err;
-  }
-}
-
 /**
  * Fences a Union OSS quarter in the ledger before it is locked (`FenceReturnPeriod`): no classification
  * decision is appended for its events afterwards. Answers the head and the quarter's decision count.
