@@ -244,6 +244,23 @@ function governedSuite(mode: string, embedded: boolean) {
       });
 
       if (!embedded) {
+        it('a transient failure of a service the decision needs is 503 and stores nothing; the same key then succeeds', async () => {
+          const idem = fresh();
+          const body = v2Body({ tax_class_id: undefined, classification: WHEAT });
+          const count = async () => Number((await desk.pool.query('select count(*)::int as n from calculation.governed_decision')).rows[0].n);
+          const before = await count();
+          await desk.pool.query('alter table classification.coverage_manifest rename to coverage_manifest_offline');
+          try {
+            fails(await post(body, { idem }), 503, 'service_unavailable');
+          } finally {
+            await desk.pool.query('alter table classification.coverage_manifest_offline rename to coverage_manifest');
+          }
+          expect(await count()).toBe(before);
+          const d = ok(await post(body, { idem }));
+          // 11900 including 7 %: vat = half_up(11900 × 700 / 10700) = floor((16,660,000 + 10,700) / 21,400) = 779.
+          expect(component(d, 'sales_vat')).toMatchObject({ amount_minor: 779, net_amount_minor: 11121, gross_amount_minor: 11900 });
+        });
+
         it('B2C distance sale of goods DE → FR follows the account’s Article 59c status: unknown → incomplete, below → DE 7 %, above → FR 5.5 %', async () => {
           const body = v2Body({ country: 'FR', tax_class_id: undefined, classification: WHEAT, amount_minor: 10000, price_includes_vat: false, transaction_date: TODAY }, { destination_country: 'FR' });
           // No committed supplies: no Article 59c check → fail closed.
