@@ -141,6 +141,20 @@ function governedSuite(mode: string, embedded: boolean) {
         }
       });
 
+      it('a calculated sales VAT is also a transaction record (history, replay) under its calculation_id; other decisions store none', async () => {
+        const d = ok(await post(v2Body(), { source: 'shop/v2' }));
+        const id = component(d, 'sales_vat').calculation_id;
+        const tx = await h.inject({ method: 'GET', url: `/v1/transactions/${id}`, headers: { 'x-api-key': k.a } });
+        expect(tx.statusCode, tx.body).toBe(200);
+        expect(tx.json()).toMatchObject({ id, country: 'DE', tax_class_id: 'standard', vat_rate_bps: 1900, net_amount_minor: 10000, vat_amount_minor: 1900, gross_amount_minor: 11900, source_id: 'shop/v2', replay_status: 'available' });
+        const replay = await h.inject({ method: 'POST', url: `/v1/transactions/${id}/replay`, headers: { 'x-api-key': k.a } });
+        expect(replay.statusCode, replay.body).toBe(200);
+        expect(replay.json()).toMatchObject({ exact_match: true, vat_amount_minor: 1900 });
+        expect((await h.inject({ method: 'GET', url: `/v1/transactions/${id}`, headers: { 'x-api-key': k.b } })).statusCode).toBe(404);
+        const open = durable(await post(v2Body({}, { destination_country: 'FR' })), 409, 'jurisdiction_conflict');
+        expect(component(open, 'sales_vat').calculation_id).toBeNull();
+      });
+
       it('price excluding VAT adds it on top: 10000 net at 19 % → 1900 VAT, 11900 gross; 0.05 EUR at 19 % → half_up(95/100) = 1', async () => {
         const d = ok(await post(v2Body({ amount_minor: 10000, price_includes_vat: false })));
         expect(component(d, 'sales_vat')).toMatchObject({ net_amount_minor: 10000, amount_minor: 1900, gross_amount_minor: 11900 });

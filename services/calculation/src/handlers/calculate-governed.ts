@@ -6,21 +6,28 @@ import { digestOf } from '@vat/platform/canonical-json';
 import { callerOf, principalHeaders, type Principal } from '@vat/platform/principal';
 import { notFound, rpcError } from '@vat/platform/rpc-errors';
 import type { CalculationDeps } from '../context';
-import { ALGORITHM_MANIFEST_DIGEST } from '../domain/algorithm-manifest';
-import { calculateVat, CALCULATION_VERSION } from '../domain/calculator';
+import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
+import { buildEvent } from '@vat/platform/events';
+import type { Queryable } from '@vat/platform/sql';
+import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from '../domain/algorithm-manifest';
+import { pinRate, replayStatusOf, type CanonicalRequest } from '../evidence';
+import { calculateVat, CALCULATION_VERSION, type VatResult } from '../domain/calculator';
 import { aggregateStatus, decisionFindings, openSalesVat, RESOLVER_VERSION, SCHEMA_VERSION, unimplementedComponents, type Component, type DecisionStatus } from '../domain/governed/decision';
 import { canonicalizeGoverned, type GovernedCanonical } from '../domain/governed/request';
 import { salesVatRule, thresholdPosition, type SupplyKind, type ThresholdPosition } from '../domain/governed/sales-vat';
 import { expiredSources } from '../domain/treatment-release';
 import { decisionMessage } from '../messages-governed';
-import type { RateSnapshot } from '../reference/rate-store';
+import type { RateSnapshot, RateWindow } from '../reference/rate-store';
 import type { DecisionRecord, ProfileRevision } from '../repositories/decisions';
 import type { TreatmentReleaseRecord } from '../repositories/treatment-releases';
 
 type Selector = { taxClassId: string; supplyKind: SupplyKind; provenance: string[] };
 
 /** A decision before it is stored: the components, the decision-level findings and how it is answered. */
-type Draft = { components: Component[]; findings: string[]; error?: string; detail?: string; release?: TreatmentReleaseRecord; profile?: ProfileRevision };
+type Draft = { components: Component[]; findings: string[]; error?: string; detail?: string; release?: TreatmentReleaseRecord; profile?: ProfileRevision; arithmetic?: Arithmetic };
+
+/** The calculated sales VAT, stored as a calculation record (transaction history) with the decision. */
+type Arithmetic = { calculationId: string; jurisdiction: string; taxClassId: string; window: RateWindow; amounts: VatResult };
 
 /** Another service failed transiently: 503, nothing stored; a refusal of the input (4xx) passes through. */
 function downstream(err: unknown): never {
@@ -84,11 +91,81 @@ export async function calculateGoverned(deps: CalculationDeps, req: CalculateGov
     supersedesDecisionId: canonical.supersedes_decision_id,
     createdAt: now,
   };
-  const inserted = await deps.decisions.insertOnce(record);
-  if (inserted) return answer(inserted, false);
+  const arithmetic = draft.arithmetic;
+  const inserted = await deps.decisions.insertOnce(record, arithmetic && ((db) => storeCalculation(deps, principal, canonical, snap, arithmetic, now, db)));
+  if (inserted) {
+    if (arithmetic) deps.relay.kick();
+    return answer(inserted, false);
+  }
   const winner = await deps.decisions.byIdempotencyKey(principal.accountId, req.idempotencyKey!);
   if (!winner) throw rpcError(Code.Unavailable, 'service_unavailable', 'Concurrent write; retry with the same Idempotency-Key.');
   return replayOrConflict(winner, requestDigest);
+}
+
+/**
+ * The transaction record of a calculated sales-VAT component: the v1 canonical form of the arithmetic (the
+ * State whose VAT it is, the tax class the decision selected), its pinned rate window and the calculator, so
+ * it is listed, exported and replayable like a v1 calculation. No idempotency key: the decision holds it.
+ */
+async function storeCalculation(deps: CalculationDeps, principal: Principal, req: GovernedCanonical, snap: RateSnapshot, a: Arithmetic, now: Date, db: Queryable) {
+  const canonical: CanonicalRequest = {
+    schema: 'vat-calculate-request/v1',
+    country: a.jurisdiction,
+    currency: req.currency,
+    tax_class_id: a.taxClassId,
+    amount_minor: req.amount_minor,
+    price_includes_vat: req.price_includes_vat,
+    transaction_date: req.transaction_date,
+    source_id: req.source_id,
+  };
+  const requestDigest = digestOf(canonical);
+  const evidence = pinRate(snap.release, a.window);
+  const event = buildEvent(CalculationRecordedSchema, {
+    calculationId: a.calculationId,
+    accountId: principal.accountId,
+    apiKeyId: principal.apiKeyId,
+    country: a.jurisdiction,
+    currency: req.currency,
+    taxClassId: a.taxClassId,
+    vatRateBps: a.window.rateBps,
+    netAmountMinor: a.amounts.netMinor,
+    vatAmountMinor: a.amounts.vatMinor,
+    grossAmountMinor: a.amounts.grossMinor,
+    transactionDate: req.transaction_date,
+    sourceId: req.source_id ?? undefined,
+    recordedAt: now.toISOString(),
+  });
+  const stored = await deps.calculations.insertOnce(
+    {
+      id: a.calculationId,
+      accountId: principal.accountId,
+      apiKeyId: principal.apiKeyId,
+      createdAt: now,
+      transactionDate: new Date(req.transaction_date),
+      country: a.jurisdiction,
+      currency: req.currency,
+      taxClassId: a.taxClassId,
+      priceIncludesVat: req.price_includes_vat,
+      amountMinor: BigInt(req.amount_minor),
+      netMinor: a.amounts.netMinor,
+      vatMinor: a.amounts.vatMinor,
+      grossMinor: a.amounts.grossMinor,
+      vatRateBps: a.window.rateBps,
+      sourceId: req.source_id,
+      idempotencyKey: null,
+      requestDigest,
+      canonicalRequest: canonical,
+      rateEvidence: evidence,
+      rateEvidenceStatus: evidence.evidence_status,
+      replayStatus: replayStatusOf(requestDigest, canonical, evidence, CALCULATION_VERSION),
+      calculationVersion: CALCULATION_VERSION,
+      executionDigest: EXECUTION_DIGEST,
+      manifestDigest: ALGORITHM_MANIFEST_DIGEST,
+    },
+    event,
+    db,
+  );
+  if (!stored) throw new Error(`calculation ${a.calculationId} was not stored`);
 }
 
 function detailFor(status: DecisionStatus): string {
@@ -206,6 +283,7 @@ async function evaluate(deps: CalculationDeps, principal: Principal, req: Govern
   if (window.conditional) return open(['conditional_rate_unresolved'], { rate_category: window.rateType });
   if (window.reviewStatus !== 'source_cited') return open(['rate_unreviewed'], { rate_category: window.rateType });
   const amounts = calculateVat({ amountMinor: BigInt(req.amount_minor), rateBps: window.rateBps, priceIncludesVat: req.price_includes_vat });
+  const calculationId = randomUUID();
   const sales: Component = {
     ...openSalesVat(currency, 'incomplete', []),
     ...ruleFields,
@@ -217,10 +295,10 @@ async function evaluate(deps: CalculationDeps, principal: Principal, req: Govern
     net_amount_minor: amounts.netMinor.toString(),
     amount_minor: amounts.vatMinor.toString(),
     gross_amount_minor: amounts.grossMinor.toString(),
-    calculation_id: randomUUID(),
+    calculation_id: calculationId,
     provenance: [...provenance, `rate_release:${snap.release.digest}`, `rate_window:${window.rowDigest}`, `calculator:${CALCULATION_VERSION}`, `algorithm_manifest:${ALGORITHM_MANIFEST_DIGEST}`],
   };
-  return { components: withSales(sales), findings: [], ...base };
+  return { components: withSales(sales), findings: [], ...base, arithmetic: { calculationId, jurisdiction: outcome.jurisdiction, taxClassId: selected.taxClassId, window, amounts } };
 }
 
 /**

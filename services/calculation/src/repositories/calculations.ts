@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement, keysetBatches, pgTimestamp, Where } from '@vat/platform/sql';
+import { insertStatement, keysetBatches, pgTimestamp, Where, type Queryable } from '@vat/platform/sql';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
 const TABLE = '"calculation".calculation';
@@ -207,15 +207,16 @@ export class CalculationRepository {
 
   /**
    * Stores a calculation and its outbox event in ONE statement (atomic without a transaction).
-   * Returns undefined when the account already used the idempotency key (nothing is written).
+   * Returns undefined when the account already used the idempotency key (nothing is written). `db` is a
+   * caller's transaction when the calculation is stored together with something else (a v2 decision).
    */
-  async insertOnce(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
+  async insertOnce(c: NewCalculation, event: OutboxEvent, db: Queryable = this.pool): Promise<CalculationRecord | undefined> {
     const insert = insertStatement(TABLE, columnsOf(c), { canonical_request: 'jsonb', rate_evidence: 'jsonb' });
     const n = insert.values.length;
     const text = `with c as (${insert.text} on conflict (account_id, idempotency_key) do nothing returning *),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select $${n + 1}, $${n + 2}, $${n + 3}, now(), 0 from c)
       select * from c`;
-    const res = await this.pool.query(text, [...insert.values, event.id, event.subject, Buffer.from(event.payload)]);
+    const res = await db.query(text, [...insert.values, event.id, event.subject, Buffer.from(event.payload)]);
     return res.rows[0] ? toRecord(res.rows[0]) : undefined;
   }
 

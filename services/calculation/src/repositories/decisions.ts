@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement, pgTimestamp } from '@vat/platform/sql';
+import { insertStatement, pgTimestamp, type Queryable } from '@vat/platform/sql';
 
 const TABLE = '"calculation".governed_decision';
 const PROFILES = '"calculation".source_profile';
@@ -47,8 +47,12 @@ function record(r: Record<string, any>): DecisionRecord {
 export class DecisionRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Stores the decision unless the key was used already (then undefined: read the winner). One statement. */
-  async insertOnce(d: DecisionRecord): Promise<DecisionRecord | undefined> {
+  /**
+   * Stores the decision unless the key was used already (then undefined: read the winner, nothing is written).
+   * `alongside` writes what belongs to a stored decision (its calculation record) in the same transaction;
+   * it makes no call outside this connection.
+   */
+  async insertOnce(d: DecisionRecord, alongside?: (db: Queryable) => Promise<unknown>): Promise<DecisionRecord | undefined> {
     const st = insertStatement(
       TABLE,
       {
@@ -68,8 +72,24 @@ export class DecisionRepository {
       },
       { canonical_request: 'jsonb', decision: 'jsonb' },
     );
-    const r = await this.pool.query(`${st.text} on conflict (account_id, idempotency_key) do nothing returning *`, st.values);
-    return r.rows[0] ? record(r.rows[0]) : undefined;
+    const text = `${st.text} on conflict (account_id, idempotency_key) do nothing returning *`;
+    if (!alongside) {
+      const r = await this.pool.query(text, st.values);
+      return r.rows[0] ? record(r.rows[0]) : undefined;
+    }
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const r = await client.query(text, st.values);
+      if (r.rows[0]) await alongside(client);
+      await client.query('commit');
+      return r.rows[0] ? record(r.rows[0]) : undefined;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   async byIdempotencyKey(accountId: bigint, key: string): Promise<DecisionRecord | undefined> {
