@@ -8,7 +8,7 @@ import { notFound, rpcError } from '@vat/platform/rpc-errors';
 import type { CalculationDeps } from '../context';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { buildEvent } from '@vat/platform/events';
-import type { Queryable } from '@vat/platform/sql';
+import type { Statement } from '@vat/platform/sql';
 import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from '../domain/algorithm-manifest';
 import { pinRate, replayStatusOf, type CanonicalRequest } from '../evidence';
 import { calculateVat, CALCULATION_VERSION, type VatResult } from '../domain/calculator';
@@ -92,7 +92,7 @@ export async function calculateGoverned(deps: CalculationDeps, req: CalculateGov
     createdAt: now,
   };
   const arithmetic = draft.arithmetic;
-  const inserted = await deps.decisions.insertOnce(record, arithmetic && ((db) => storeCalculation(deps, principal, canonical, snap, arithmetic, now, db)));
+  const inserted = await deps.decisions.insertOnce(record, arithmetic && ((guard, offset) => calculationRecord(deps, principal, canonical, snap, arithmetic, now, guard, offset)));
   if (inserted) {
     if (arithmetic) deps.relay.kick();
     return answer(inserted, false);
@@ -107,7 +107,7 @@ export async function calculateGoverned(deps: CalculationDeps, req: CalculateGov
  * State whose VAT it is, the tax class the decision selected), its pinned rate window and the calculator, so
  * it is listed, exported and replayable like a v1 calculation. No idempotency key: the decision holds it.
  */
-async function storeCalculation(deps: CalculationDeps, principal: Principal, req: GovernedCanonical, snap: RateSnapshot, a: Arithmetic, now: Date, db: Queryable) {
+function calculationRecord(deps: CalculationDeps, principal: Principal, req: GovernedCanonical, snap: RateSnapshot, a: Arithmetic, now: Date, guard: string, offset: number): Statement {
   const canonical: CanonicalRequest = {
     schema: 'vat-calculate-request/v1',
     country: a.jurisdiction,
@@ -135,7 +135,7 @@ async function storeCalculation(deps: CalculationDeps, principal: Principal, req
     sourceId: req.source_id ?? undefined,
     recordedAt: now.toISOString(),
   });
-  const stored = await deps.calculations.insertOnce(
+  return deps.calculations.guardedInsert(
     {
       id: a.calculationId,
       accountId: principal.accountId,
@@ -163,9 +163,9 @@ async function storeCalculation(deps: CalculationDeps, principal: Principal, req
       manifestDigest: ALGORITHM_MANIFEST_DIGEST,
     },
     event,
-    db,
+    guard,
+    offset,
   );
-  if (!stored) throw new Error(`calculation ${a.calculationId} was not stored`);
 }
 
 function detailFor(status: DecisionStatus): string {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement, pgTimestamp, type Queryable } from '@vat/platform/sql';
+import { insertStatement, pgTimestamp, type Statement } from '@vat/platform/sql';
 
 const TABLE = '"calculation".governed_decision';
 const PROFILES = '"calculation".source_profile';
@@ -48,11 +48,11 @@ export class DecisionRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /**
-   * Stores the decision unless the key was used already (then undefined: read the winner, nothing is written).
-   * `alongside` writes what belongs to a stored decision (its calculation record) in the same transaction;
-   * it makes no call outside this connection.
+   * Stores the decision unless the key was used already (then undefined: read the winner, nothing is written),
+   * in one statement. `alongside(guard, offset)` adds CTEs that write what belongs to a stored decision (its
+   * calculation record) only when the CTE `guard` inserted it: all or nothing without a transaction.
    */
-  async insertOnce(d: DecisionRecord, alongside?: (db: Queryable) => Promise<unknown>): Promise<DecisionRecord | undefined> {
+  async insertOnce(d: DecisionRecord, alongside?: (guard: string, offset: number) => Statement): Promise<DecisionRecord | undefined> {
     const st = insertStatement(
       TABLE,
       {
@@ -72,24 +72,10 @@ export class DecisionRepository {
       },
       { canonical_request: 'jsonb', decision: 'jsonb' },
     );
-    const text = `${st.text} on conflict (account_id, idempotency_key) do nothing returning *`;
-    if (!alongside) {
-      const r = await this.pool.query(text, st.values);
-      return r.rows[0] ? record(r.rows[0]) : undefined;
-    }
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const r = await client.query(text, st.values);
-      if (r.rows[0]) await alongside(client);
-      await client.query('commit');
-      return r.rows[0] ? record(r.rows[0]) : undefined;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    const extra = alongside?.('decision', st.values.length);
+    const text = `with decision as (${st.text} on conflict (account_id, idempotency_key) do nothing returning *)${extra ? `, ${extra.text}` : ''} select * from decision`;
+    const r = await this.pool.query(text, [...st.values, ...(extra?.values ?? [])]);
+    return r.rows[0] ? record(r.rows[0]) : undefined;
   }
 
   async byIdempotencyKey(accountId: bigint, key: string): Promise<DecisionRecord | undefined> {
