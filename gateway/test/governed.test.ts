@@ -420,8 +420,15 @@ function governedSuite(mode: string, embedded: boolean) {
         ['no destination', { body: v2Body({}, { destination_country: undefined }) }, 'missing_destination_country'],
         ['a bad dispatch country', { body: v2Body({}, { dispatch_country: 'ZZ' }) }, 'invalid_dispatch_country'],
         ['a bad X-Source-ID', { body: v2Body(), source: 'bad tag!' }, 'invalid_source_id'],
+        ['a control character in classification.code', { body: v2Body({ classification: { ...WHEAT, code: '01.11\u000111' } }) }, 'invalid_code'],
+        ['a control character in customer_type', { body: v2Body({}, { customer_type: 'b2c\u0000' }) }, 'invalid_customer_type'],
       ] as [string, { raw?: string; body?: Json; source?: string }, string][])('%s → 400 %s, nothing stored', async (_name, input, code) => {
         fails(await post(input.body ?? {}, { raw: input.raw, source: input.source }), 400, code);
+      });
+
+      it('a query parameter is 400 unknown_parameter', async () => {
+        const res = await h.inject({ method: 'POST', url: '/v2/vat/calculate?country=DE', headers: { 'x-api-key': k.a, 'idempotency-key': fresh(), 'content-type': 'application/json' }, payload: JSON.stringify(v2Body()) });
+        fails(res, 400, 'unknown_parameter');
       });
 
       it('an oversized body is 413 and an over-long Idempotency-Key is 400', async () => {
