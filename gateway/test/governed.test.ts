@@ -320,6 +320,17 @@ function governedSuite(mode: string, embedded: boolean) {
         expect(same.json()).toEqual(first);
       });
 
+      it('concurrent requests with one key store one decision and all answer it', async () => {
+        const idem = fresh();
+        const answers = await Promise.all(Array.from({ length: 6 }, () => post(v2Body(), { idem })));
+        for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+        expect(new Set(answers.map((a) => a.json().decision_id)).size).toBe(1);
+        const n = await desk.pool.query('select count(*)::int as n from calculation.governed_decision where idempotency_key = $1', [idem]);
+        expect(n.rows[0].n).toBe(1);
+        const calc = await desk.pool.query('select count(*)::int as n from calculation.calculation where id = $1', [component(answers[0]!.json(), 'sales_vat').calculation_id]);
+        expect(calc.rows[0].n).toBe(1);
+      });
+
       it('returns the stored decision after a new release is activated; a new key gets the new release', async () => {
         const idem = fresh();
         const before = ok(await post(v2Body(), { idem }));
