@@ -34,6 +34,9 @@ const USAGE = `usage: npm run --silent admin -- <command>
   coverage import --file <classification_coverage_v1.json> --operator <name>
   coverage publish --id <manifest> --operator <another operator> --totp <current code>
   coverage list
+  treatments import --file <governed-treatment/v2 json> --operator <name>   (a candidate; never active by itself)
+  treatments activate --id <candidate> --operator <another operator> --totp <current code>
+  treatments list
   audit list [--action <action>] [--limit <1-10000>]`;
 
 class UsageError extends Error {}

@@ -7,7 +7,10 @@ import { adminDeps, type AdminDeps } from '@vat/classification/admin/admin-deps'
 import { approveCatalog, importCatalog, listCatalogs } from '@vat/classification/admin/catalogs';
 import { importCoverage, listCoverage, publishCoverage } from '@vat/classification/admin/coverage';
 import { createOperator } from '@vat/classification/admin/operators';
+import { seedVatRates } from '@vat/calculation/reference/seed';
+import { TreatmentReleaseRepository } from '@vat/calculation/repositories/treatment-releases';
 import { databaseForCli } from './database-for-cli';
+import { activateTreatmentRelease, importTreatmentRelease, listTreatmentReleases, type TreatmentAdminDeps } from './treatment-admin';
 import { MODULES } from './modules';
 
 export type ClassificationFlags = Partial<Record<'scheme' | 'edition' | 'file' | 'legal-from' | 'legal-to' | 'act' | 'source-url' | 'operator' | 'totp' | 'id' | 'name' | 'action' | 'limit', string>>;
@@ -41,6 +44,28 @@ async function withClassification<T>(config: Config, fn: (deps: AdminDeps) => Pr
   }
 }
 
+/** The classification operator workflow plus the calculation schema, where treatment releases live (one database). */
+async function withTreatments<T>(config: Config, fn: (deps: TreatmentAdminDeps) => Promise<T>): Promise<T> {
+  const cipher = cipherFor(config);
+  const db = await databaseForCli(config);
+  const cls = MODULES.classification;
+  const calc = MODULES.calculation;
+  const clsOrm = await createOrm({ clientUrl: db.url, schema: cls.schema, entities: cls.entities, migrations: cls.migrations, migrationsPath: cls.migrationsPath, poolMax: 2 });
+  const calcOrm = await createOrm({ clientUrl: db.url, schema: calc.schema, entities: calc.entities, migrations: calc.migrations, migrationsPath: calc.migrationsPath, poolMax: 2 });
+  try {
+    await migrate(clsOrm, db.url, cls.schema);
+    await migrate(calcOrm, db.url, calc.schema);
+    const calcPool = await ormPool(calcOrm);
+    // The rate release a candidate seals must be stored (it is, once the service started; idempotent).
+    await seedVatRates(calcPool, new Date());
+    return await fn({ operators: adminDeps(await ormPool(clsOrm), cipher), releases: new TreatmentReleaseRepository(calcPool) });
+  } finally {
+    await calcOrm.close();
+    await clsOrm.close();
+    await db.close();
+  }
+}
+
 /** Larger than any official catalog or manifest; refused before it is read into memory. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
@@ -56,7 +81,8 @@ function progress(stage: string, done: number, total: number): void {
 }
 
 /**
- * Runs `catalogs import|approve|list`, `operators create`, `coverage import|publish|list` and `audit list`
+ * Runs `catalogs import|approve|list`, `operators create`, `coverage import|publish|list`, `treatments
+ * import|activate|list` and `audit list`
  * in-process on the classification schema; undefined when the command is not one of them.
  */
 export async function runClassificationCommand(group: string | undefined, action: string | undefined, flags: ClassificationFlags, config: Config): Promise<unknown | undefined> {
@@ -86,6 +112,16 @@ export async function runClassificationCommand(group: string | undefined, action
     }
     case 'coverage list':
       return withClassification(config, (d) => listCoverage(d));
+    case 'treatments import': {
+      const input = { operator: need(flags, 'operator'), ...readInput(need(flags, 'file')) };
+      return withTreatments(config, (d) => importTreatmentRelease(d, input));
+    }
+    case 'treatments activate': {
+      const input = { id: need(flags, 'id'), operator: need(flags, 'operator'), totp: need(flags, 'totp') };
+      return withTreatments(config, (d) => activateTreatmentRelease(d, input));
+    }
+    case 'treatments list':
+      return withTreatments(config, (d) => listTreatmentReleases(d));
     case 'audit list': {
       const limit = flags.limit === undefined ? 100 : Number(flags.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new ClassificationUsage('--limit must be an integer from 1 to 10000');

@@ -1,5 +1,5 @@
 import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
-import { CalculationService, SourceService, TaxClassService, ExchangeRateService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { CalculationService, GovernedCalculationService, SourceService, TaxClassService, ExchangeRateService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { ClassificationService } from '@vat/gen/vat/classification/v1/classification_service_pb';
 import { TaxRegistrationService, UnionOssReportService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import { SmeEligibilityService, ThresholdService } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
@@ -11,6 +11,7 @@ import { PRINCIPAL_HEADERS } from './principal';
 /** Typed RPC clients for every service, whatever the transport underneath. */
 export type Clients = {
   calculation: Client<typeof CalculationService>;
+  governed: Client<typeof GovernedCalculationService>;
   sources: Client<typeof SourceService>;
   taxClasses: Client<typeof TaxClassService>;
   exchangeRates: Client<typeof ExchangeRateService>;
@@ -48,6 +49,7 @@ export function createClients(transportFor: (service: ServiceName) => Transport)
   const calc = transportFor('calculation');
   return {
     calculation: createClient(CalculationService, calc),
+    governed: createClient(GovernedCalculationService, calc),
     sources: createClient(SourceService, calc),
     taxClasses: createClient(TaxClassService, calc),
     exchangeRates: createClient(ExchangeRateService, calc),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalculationService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
 import { internalTokenInterceptor } from '@vat/platform/clients';
+import { totpCode } from '@vat/classification/domain/totp';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, IN_CI, REDIS_TEST_URL, requireBackends } from '../support/env';
 import { freePort, http, NATS_SERVER, runAdmin, sleep, spawnMain, startPrivateNats, stopAll, stopProcess, waitFor, waitReady, type PrivateNats, type Proc, serviceUrlEnv } from '../support/processes';
@@ -117,6 +118,34 @@ describe.skipIf(!backends.ok || !natsBinary)('distributed: five services + gatew
       return l.json[0]?.calculation_count === '1';
     }, { timeoutMs: 30_000, intervalMs: 300 });
   }, 60_000);
+
+  it('the admin CLI imports and activates a treatment release (four eyes, TOTP); v2 decides across processes', async () => {
+    const env = { DATABASE_URL: db.url, DATA_ENCRYPTION_KEY: commonEnv.DATA_ENCRYPTION_KEY! };
+    expect((await runAdmin(['operators', 'create', '--name', 'alice'], env)).code).toBe(0);
+    const bob = (await runAdmin<{ secret: string }>(['operators', 'create', '--name', 'bob'], env)).json.secret;
+    const imported = await runAdmin<{ id: string; status: string }>(['treatments', 'import', '--file', 'seeds/treatment-releases/eu27-sales-vat-2026-11.json', '--operator', 'alice'], env);
+    expect(imported.json.status, imported.stderr).toBe('candidate');
+    const activate = (operator: string) => runAdmin<{ status: string }>(['treatments', 'activate', '--id', imported.json.id, '--operator', operator, '--totp', totpCode(bob, new Date())], env);
+    await expect(activate('alice')).rejects.toThrow(/exited 1; stderr: error: four_eyes_violation/);
+    // A code read just before its 30-second step ends can be stale when the CLI checks it: wait for a fresh step.
+    await sleep(30_500 - (Date.now() % 30_000));
+    const activated = await activate('bob');
+    expect(activated.json.status, activated.stderr).toBe('active');
+
+    const v2 = (body: Record<string, unknown>, idem: string) => http('POST', `${base}/v2/vat/calculate`, { headers: { 'x-api-key': fullKey.key, 'idempotency-key': idem }, body });
+    const ctx = { customer_type: 'b2c', supplier_establishment_country: 'DE', dispatch_country: 'DE', destination_country: 'DE' };
+    const domestic = await v2({ country: 'DE', currency: 'EUR', amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01', tax_class_id: 'standard', treatment_context: ctx }, 'dist-1');
+    expect(domestic.status, domestic.text).toBe(200);
+    expect(domestic.json.status).toBe('partial');
+    expect(domestic.json.components[0]).toMatchObject({ kind: 'sales_vat', amount_minor: 1900, net_amount_minor: 10000, vat_rate_bps: 1900 });
+    // The classification mapping is read from the classification process (HTTP/2, internal token): no manifest yet.
+    const mapped = await v2({ country: 'DE', currency: 'EUR', amount_minor: 100, price_includes_vat: true, transaction_date: '2026-03-01', classification: { scheme: 'cpa', code: '01.11.11', catalog_version: '2.1' }, treatment_context: ctx }, 'dist-2');
+    expect(mapped.status, mapped.text).toBe(422);
+    expect(mapped.json.components[0].findings).toEqual(['classification_needs_review', 'classification_coverage_manifest_unpublished']);
+    const got = await http('GET', `${base}/v2/decisions/${mapped.json.decision_id}`, { headers: { 'x-api-key': fullKey.key } });
+    expect(got.status).toBe(200);
+    expect(got.json.answered_with).toEqual({ http_status: 422, error: 'decision_incomplete' });
+  }, 120_000);
 
   it('GET /v1/vat/rates and POST /v1/vat/sme-eligibility work across processes', async () => {
     const rates = await http('GET', `${base}/v1/vat/rates?country=DE&at=2025-01-01`);

@@ -2,7 +2,8 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, http, runAdmin, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
+import { totpCode } from '@vat/classification/domain/totp';
+import { freePort, http, runAdmin, sleep, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
 import { tcpListenPorts } from '../support/tcp-listeners';
 
 /**
@@ -84,6 +85,24 @@ describe('npm start (embedded PGlite) as a real process', () => {
     }, { timeoutMs: 20_000, intervalMs: 500 });
     expect(keys).toHaveLength(1);
   }, 60_000);
+
+  it('the admin CLI activates a treatment release while it runs (four eyes, TOTP); v2 then decides', async () => {
+    await admin(['operators', 'create', '--name', 'alice']);
+    const bob = (await admin(['operators', 'create', '--name', 'bob'])).json.secret as string;
+    const imported = await admin(['treatments', 'import', '--file', 'seeds/treatment-releases/eu27-sales-vat-2026-11.json', '--operator', 'alice']);
+    expect(imported.json.status).toBe('candidate');
+    // A fresh 30-second step, so the code is still current when the CLI checks it.
+    await sleep(30_500 - (Date.now() % 30_000));
+    const activated = await admin(['treatments', 'activate', '--id', imported.json.id, '--operator', 'bob', '--totp', totpCode(bob, new Date())]);
+    expect(activated.json).toMatchObject({ status: 'active', activated_by: 'bob' });
+    const v2 = await http('POST', `${base}/v2/vat/calculate`, {
+      headers: { 'x-api-key': fullKey.key, 'idempotency-key': 'embedded-v2-1' },
+      body: { country: 'DE', currency: 'EUR', amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01', tax_class_id: 'standard', treatment_context: { customer_type: 'b2c', supplier_establishment_country: 'DE', dispatch_country: 'DE', destination_country: 'DE' } },
+    });
+    expect(v2.status, v2.text).toBe(200);
+    expect(v2.json.status).toBe('partial');
+    expect(v2.json.components[0]).toMatchObject({ kind: 'sales_vat', amount_minor: 1900, net_amount_minor: 10000 });
+  }, 90_000);
 
   it('a key without the needed scope gets 403', async () => {
     const calcOnly = await admin(['keys', 'create', '--account', 'e2e-embedded', '--scope', 'calculate-only']);

@@ -2,6 +2,7 @@ import type { Clients } from '@vat/platform/clients';
 import type { RouteTable } from '../route';
 import { calculationRoutes } from './calculation';
 import { classificationRoutes } from './classification';
+import { governedRoutes } from './governed';
 import { referenceRoutes } from './reference';
 import { registrationRoutes } from './registrations';
 import { reportRoutes } from './reports';
@@ -16,6 +17,7 @@ export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnersh
     ...referenceRoutes(clients),
     ...classificationRoutes(clients, integrationOwned),
     ...calculationRoutes(clients),
+    ...governedRoutes(clients),
     ...transactionRoutes(clients),
     ...sourceRoutes(clients),
     ...registrationRoutes(clients),

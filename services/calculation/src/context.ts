@@ -2,12 +2,16 @@ import type { ServiceDeps } from '@vat/platform/service-module';
 import { FxStore } from './reference/fx-store';
 import { RateStore } from './reference/rate-store';
 import { CalculationRepository } from './repositories/calculations';
+import { DecisionRepository } from './repositories/decisions';
+import { TreatmentReleaseRepository } from './repositories/treatment-releases';
 import { SourceProfileRepository } from './repositories/source-profiles';
 
 /** The calculation service's deps: the platform's plus its repositories and reference stores. */
 export type CalculationDeps = ServiceDeps & {
   calculations: CalculationRepository;
   sourceProfiles: SourceProfileRepository;
+  decisions: DecisionRepository;
+  treatments: TreatmentReleaseRepository;
   rates: RateStore;
   fx: FxStore;
 };
@@ -17,6 +21,8 @@ export function calculationContext(deps: ServiceDeps): CalculationDeps {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
     sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool),
+    decisions: new DecisionRepository(deps.pool),
+    treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),
     fx: new FxStore(deps.pool),
   };

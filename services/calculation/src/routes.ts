@@ -1,9 +1,11 @@
 import type { ConnectRouter } from '@connectrpc/connect';
-import { CalculationService, ExchangeRateService, SourceService, TaxClassService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { CalculationService, ExchangeRateService, GovernedCalculationService, SourceService, TaxClassService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { bindHandlers } from '@vat/platform/service-module';
 import type { CalculationDeps } from './context';
 import { aggregateTransactions } from './handlers/aggregate-transactions';
 import { calculate } from './handlers/calculate';
+import { calculateGoverned } from './handlers/calculate-governed';
+import { getDecision } from './handlers/get-decision';
 import { createSource } from './handlers/create-source';
 import { exportTransactions } from './handlers/export-transactions';
 import { getExchangeRates } from './handlers/get-exchange-rates';
@@ -21,6 +23,7 @@ import { updateSource } from './handlers/update-source';
 export function routes(deps: CalculationDeps) {
   return (router: ConnectRouter) => {
     router.service(CalculationService, bindHandlers(deps, { calculate, getTransaction, listTransactions, replayTransaction, exportTransactions, aggregateTransactions, lookupCalculations }));
+    router.service(GovernedCalculationService, bindHandlers(deps, { calculateGoverned, getDecision }));
     router.service(SourceService, bindHandlers(deps, { listSources, createSource, updateSource, listUnknownSources }));
     router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates }));
     router.service(ExchangeRateService, bindHandlers(deps, { getExchangeRates }));

@@ -137,6 +137,75 @@ export const SourceProfile = defineEntity({
   uniques: [{ properties: ['accountId', 'sourceKey'] }],
 });
 
+/**
+ * Every state of a source profile, written by a database trigger on each insert and update of
+ * `source_profile` (so no code path can skip one); immutable by trigger. A v2 decision seals one.
+ */
+export const SourceProfileRevision = defineEntity({
+  name: 'SourceProfileRevision',
+  tableName: 'source_profile_revision',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    profileId: p.bigint(),
+    accountId: p.bigint(),
+    revision: p.integer(),
+    snapshot: p.json<Record<string, unknown>>(),
+    digest: p.string().length(80),
+    recordedAt: p.datetime(),
+  },
+  uniques: [{ properties: ['profileId', 'revision'] }],
+});
+
+/**
+ * A `governed-treatment/v2` release: imported as a candidate, activated by a second operator (four eyes,
+ * fresh TOTP); an active or retired release is immutable (trigger). `rate_release_digest` seals the VAT
+ * rate release its rate windows come from.
+ */
+export const TreatmentRelease = defineEntity({
+  name: 'TreatmentRelease',
+  tableName: 'treatment_release',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    releaseId: p.string().length(100),
+    status: p.string().length(20),
+    fileSha256: p.string().length(64),
+    digest: p.string().length(80),
+    content: p.json<Record<string, unknown>>(),
+    jurisdictions: p.json<string[]>(),
+    legalFrom: p.string().length(10),
+    legalTo: p.string().length(10).nullable(),
+    rateReleaseDigest: p.string().length(80),
+    importedBy: p.string().length(100),
+    importedAt: p.datetime(),
+    activatedBy: p.string().length(100).nullable(),
+    activatedAt: p.datetime().nullable(),
+  },
+});
+
+/** A durable v2 decision (immutable by trigger), with its idempotency identity. */
+export const GovernedDecision = defineEntity({
+  name: 'GovernedDecision',
+  tableName: 'governed_decision',
+  properties: {
+    seq: p.bigint().primary().autoincrement(),
+    id: p.uuid().unique(),
+    accountId: p.bigint(),
+    apiKeyId: p.bigint(),
+    idempotencyKey: p.string().length(255),
+    requestDigest: p.string().length(80),
+    canonicalRequest: p.json<Record<string, unknown>>(),
+    status: p.string().length(20),
+    httpStatus: p.integer(),
+    errorCode: p.string().length(60),
+    detail: p.text(),
+    decision: p.json<Record<string, unknown>>(),
+    supersedesDecisionId: p.uuid().nullable(),
+    createdAt: p.datetime(),
+  },
+  uniques: [{ properties: ['accountId', 'idempotencyKey'] }],
+  indexes: [{ properties: ['accountId', 'id'] }],
+});
+
 export const Outbox = defineOutboxEntity();
 
-export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRateDay, Calculation, SourceProfile, Outbox];
+export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, TreatmentRelease, GovernedDecision, Outbox];

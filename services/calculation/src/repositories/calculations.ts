@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { insertStatement, keysetBatches, pgTimestamp, Where } from '@vat/platform/sql';
+import { insertStatement, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
 const TABLE = '"calculation".calculation';
@@ -217,6 +217,24 @@ export class CalculationRepository {
       select * from c`;
     const res = await this.pool.query(text, [...insert.values, event.id, event.subject, Buffer.from(event.payload)]);
     return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+  }
+
+  /**
+   * Common-table expressions that store a calculation and its outbox event only when the CTE named `guard`
+   * returned a row, for a caller that stores the calculation with something else in one statement (a v2
+   * decision). Parameters start after `offset`.
+   */
+  guardedInsert(c: NewCalculation, event: OutboxEvent, guard: string, offset: number): Statement {
+    const row = columnsOf(c);
+    const columns = Object.keys(row);
+    const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload)];
+    const p = (i: number) => `$${offset + i + 1}`;
+    const n = columns.length;
+    return {
+      text: `calc as (insert into ${TABLE} (${columns.join(', ')}) select ${columns.map((col, i) => `${p(i)}${col === 'canonical_request' || col === 'rate_evidence' ? '::jsonb' : ''}`).join(', ')} where exists (select 1 from ${guard}) returning id),
+      calc_event as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select ${p(n)}, ${p(n + 1)}, ${p(n + 2)}, now(), 0 from calc)`,
+      values,
+    };
   }
 
   async byIdempotencyKey(accountId: bigint, key: string): Promise<CalculationRecord | undefined> {

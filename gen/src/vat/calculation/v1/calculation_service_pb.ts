@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { AggregateRow, CalculationProvenance, CalculationResult, ExchangeRateAnswer, ExchangeRateQuery, RateProvenance, SourceProfile, TaxClass, TaxClassRate, TransactionDetail, TransactionSummary, UnknownSource } from "./resources_pb";
+import type { AggregateRow, CalculationProvenance, CalculationResult, ExchangeRateAnswer, ExchangeRateQuery, GovernedDecision, RateProvenance, SourceProfile, TaxClass, TaxClassRate, TransactionDetail, TransactionSummary, UnknownSource } from "./resources_pb";
 import { file_vat_calculation_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/calculation/v1/calculation_service.proto.
  */
 export const file_vat_calculation_v1_calculation_service: GenFile = /*@__PURE__*/
-  fileDesc("Cix2YXQvY2FsY3VsYXRpb24vdjEvY2FsY3VsYXRpb25fc2VydmljZS5wcm90bxISdmF0LmNhbGN1bGF0aW9uLnYxIokCChBDYWxjdWxhdGVSZXF1ZXN0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSFAoMdGF4X2NsYXNzX2lkGAMgASgJEhQKDGFtb3VudF9taW5vchgEIAEoAxIaChJwcmljZV9pbmNsdWRlc192YXQYBSABKAgSHQoQdHJhbnNhY3Rpb25fZGF0ZRgGIAEoCUgAiAEBEhwKD2lkZW1wb3RlbmN5X2tleRgHIAEoCUgBiAEBEhYKCXNvdXJjZV9pZBgIIAEoCUgCiAEBQhMKEV90cmFuc2FjdGlvbl9kYXRlQhIKEF9pZGVtcG90ZW5jeV9rZXlCDAoKX3NvdXJjZV9pZCJcChFDYWxjdWxhdGVSZXNwb25zZRI1CgZyZXN1bHQYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRpb25SZXN1bHQSEAoIcmVwbGF5ZWQYAiABKAgiIwoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJIlQKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USOgoLdHJhbnNhY3Rpb24YASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25EZXRhaWwihwIKEVRyYW5zYWN0aW9uRmlsdGVyEhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhQKB2NvdW50cnkYAyABKAlIAogBARIVCghjdXJyZW5jeRgEIAEoCUgDiAEBEhkKDHRheF9jbGFzc19pZBgFIAEoCUgEiAEBEhYKCXNvdXJjZV9pZBgGIAEoCUgFiAEBEhcKCmFwaV9rZXlfaWQYByABKANIBogBAUIHCgVfZnJvbUIFCgNfdG9CCgoIX2NvdW50cnlCCwoJX2N1cnJlbmN5Qg8KDV90YXhfY2xhc3NfaWRCDAoKX3NvdXJjZV9pZEINCgtfYXBpX2tleV9pZCKOAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSNQoGZmlsdGVyGAEgASgLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uRmlsdGVyEhMKBmN1cnNvchgCIAEoCUgAiAEBEhIKBWxpbWl0GAMgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQiewoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjUKBWl0ZW1zGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uU3VtbWFyeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciImChhSZXBsYXlUcmFuc2FjdGlvblJlcXVlc3QSCgoCaWQYASABKAki8wIKGVJlcGxheVRyYW5zYWN0aW9uUmVzcG9uc2USEwoLZXhhY3RfbWF0Y2gYASABKAgSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSDwoHY291bnRyeRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIUCgx2YXRfcmF0ZV9icHMYBSABKAUSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAYgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYByABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgIIAEoAxIYChB0cmFuc2FjdGlvbl9kYXRlGAkgASgJEjsKD3JhdGVfcHJvdmVuYW5jZRgKIAEoCzIiLnZhdC5jYWxjdWxhdGlvbi52MS5SYXRlUHJvdmVuYW5jZRJJChZjYWxjdWxhdGlvbl9wcm92ZW5hbmNlGAsgASgLMikudmF0LmNhbGN1bGF0aW9uLnYxLkNhbGN1bGF0aW9uUHJvdmVuYW5jZSKUAQoZRXhwb3J0VHJhbnNhY3Rpb25zUmVxdWVzdBI1CgZmaWx0ZXIYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25GaWx0ZXISGwoOZXhwb3J0X3ZlcnNpb24YAiABKAVIAIgBARIQCghtYXhfcm93cxgDIAEoA0IRCg9fZXhwb3J0X3ZlcnNpb24iLwoaRXhwb3J0VHJhbnNhY3Rpb25zUmVzcG9uc2USEQoJY3N2X2NodW5rGAEgASgJIigKGUxvb2t1cENhbGN1bGF0aW9uc1JlcXVlc3QSCwoDaWRzGAEgAygJIlMKGkxvb2t1cENhbGN1bGF0aW9uc1Jlc3BvbnNlEjUKBWl0ZW1zGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uU3VtbWFyeSJ5ChxBZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0EjUKBmZpbHRlchgBIAEoCzIlLnZhdC5jYWxjdWxhdGlvbi52MS5UcmFuc2FjdGlvbkZpbHRlchIVCghncm91cF9ieRgCIAEoCUgAiAEBQgsKCV9ncm91cF9ieSKGAgodQWdncmVnYXRlVHJhbnNhY3Rpb25zUmVzcG9uc2USEAoIZ3JvdXBfYnkYASABKAkSEwoLcGVyaW9kX2Zyb20YAiABKAkSEQoJcGVyaW9kX3RvGAMgASgJEi4KBHJvd3MYBCADKAsyIC52YXQuY2FsY3VsYXRpb24udjEuQWdncmVnYXRlUm93EhwKFGNvbnZlcnRlZF9jdXJyZW5jaWVzGAUgAygJEh4KFnVuY29udmVydGVkX2N1cnJlbmNpZXMYBiADKAkSEAoIZXVyX29ubHkYByABKAgSEgoKZGlzY2xhaW1lchgIIAEoCRIXCg9jb252ZXJzaW9uX3J1bGUYCSABKAkiFAoSTGlzdFNvdXJjZXNSZXF1ZXN0IqYBChNMaXN0U291cmNlc1Jlc3BvbnNlEjAKBWl0ZW1zGAEgAygLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSFAoMYWN0aXZlX2NvdW50GAIgASgFEhQKDG1heF9wcm9maWxlcxgDIAEoBRIUCgxzdG9yZWRfY291bnQYBCABKAUSGwoTbWF4X3N0b3JlZF9wcm9maWxlcxgFIAEoBSLNAwoTQ3JlYXRlU291cmNlUmVxdWVzdBISCgpzb3VyY2Vfa2V5GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIUCgxjaGFubmVsX3R5cGUYAyABKAkSFQoIcGxhdGZvcm0YBCABKAlIAIgBARIcCg9kZWZhdWx0X2NvdW50cnkYBSABKAlIAYgBARIdChBkZWZhdWx0X2N1cnJlbmN5GAYgASgJSAKIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAcgASgJSAOIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgIIAEoCUgEiAEBEigKG21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllchgJIAEoCEgFiAEBEhMKBmFjdGl2ZRgKIAEoCEgGiAEBQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlIkkKFENyZWF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIp8EChNVcGRhdGVTb3VyY2VSZXF1ZXN0EgoKAmlkGAsgASgJEhcKCnNvdXJjZV9rZXkYDCABKAlIAIgBARIZCgxkaXNwbGF5X25hbWUYAiABKAlIAYgBARIZCgxjaGFubmVsX3R5cGUYAyABKAlIAogBARIVCghwbGF0Zm9ybRgEIAEoCUgDiAEBEhwKD2RlZmF1bHRfY291bnRyeRgFIAEoCUgEiAEBEh0KEGRlZmF1bHRfY3VycmVuY3kYBiABKAlIBYgBARIrCh5zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnkYByABKAlIBogBARIdChBkaXNwYXRjaF9jb3VudHJ5GAggASgJSAeIAQESKAobbWFya2V0cGxhY2VfZGVlbWVkX3N1cHBsaWVyGAkgASgISAiIAQESEwoGYWN0aXZlGAogASgISAmIAQFCDQoLX3NvdXJjZV9rZXlCDwoNX2Rpc3BsYXlfbmFtZUIPCg1fY2hhbm5lbF90eXBlQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlSgQIARACIkkKFFVwZGF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIjkKGUxpc3RVbmtub3duU291cmNlc1JlcXVlc3QSEgoFbGltaXQYASABKAVIAIgBAUIICgZfbGltaXQiTgoaTGlzdFVua25vd25Tb3VyY2VzUmVzcG9uc2USMAoFaXRlbXMYASADKAsyIS52YXQuY2FsY3VsYXRpb24udjEuVW5rbm93blNvdXJjZSKfAQoVTGlzdFRheENsYXNzZXNSZXF1ZXN0Eg4KAXEYASABKAlIAIgBARISCgVncm91cBgCIAEoCUgBiAEBEhAKA3RhZxgDIAEoCUgCiAEBEhQKB2NvdW50cnkYBCABKAlIA4gBARIPCgJhdBgFIAEoCUgEiAEBQgQKAl9xQggKBl9ncm91cEIGCgRfdGFnQgoKCF9jb3VudHJ5QgUKA19hdCJFChZMaXN0VGF4Q2xhc3Nlc1Jlc3BvbnNlEisKBWl0ZW1zGAEgAygLMhwudmF0LmNhbGN1bGF0aW9uLnYxLlRheENsYXNzIloKEkdldFRheENsYXNzUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgdjb3VudHJ5GAIgASgJSACIAQESDwoCYXQYAyABKAlIAYgBAUIKCghfY291bnRyeUIFCgNfYXQiRgoTR2V0VGF4Q2xhc3NSZXNwb25zZRIvCgl0YXhfY2xhc3MYASABKAsyHC52YXQuY2FsY3VsYXRpb24udjEuVGF4Q2xhc3MieAoQTGlzdFJhdGVzUmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhkKDHRheF9jbGFzc19pZBgCIAEoCUgAiAEBEg8KAmF0GAMgASgJSAGIAQESDwoHaGlzdG9yeRgEIAEoCEIPCg1fdGF4X2NsYXNzX2lkQgUKA19hdCKKAQoRTGlzdFJhdGVzUmVzcG9uc2USDwoHY291bnRyeRgBIAEoCRIPCgJhdBgCIAEoCUgAiAEBEi8KBXJhdGVzGAMgAygLMiAudmF0LmNhbGN1bGF0aW9uLnYxLlRheENsYXNzUmF0ZRIbChNkYXRhX3JlbGVhc2VfZGlnZXN0GAQgASgJQgUKA19hdCJRChdHZXRFeGNoYW5nZVJhdGVzUmVxdWVzdBI2CgdxdWVyaWVzGAEgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLkV4Y2hhbmdlUmF0ZVF1ZXJ5InIKGEdldEV4Y2hhbmdlUmF0ZXNSZXNwb25zZRI3CgdhbnN3ZXJzGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLkV4Y2hhbmdlUmF0ZUFuc3dlchIdChVsYXN0X3B1YmxpY2F0aW9uX2RhdGUYAiABKAkyogYKEkNhbGN1bGF0aW9uU2VydmljZRJYCglDYWxjdWxhdGUSJC52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRlUmVxdWVzdBolLnZhdC5jYWxjdWxhdGlvbi52MS5DYWxjdWxhdGVSZXNwb25zZRJnCg5HZXRUcmFuc2FjdGlvbhIpLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaKi52YXQuY2FsY3VsYXRpb24udjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJtChBMaXN0VHJhbnNhY3Rpb25zEisudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0GiwudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJwChFSZXBsYXlUcmFuc2FjdGlvbhIsLnZhdC5jYWxjdWxhdGlvbi52MS5SZXBsYXlUcmFuc2FjdGlvblJlcXVlc3QaLS52YXQuY2FsY3VsYXRpb24udjEuUmVwbGF5VHJhbnNhY3Rpb25SZXNwb25zZRJ1ChJFeHBvcnRUcmFuc2FjdGlvbnMSLS52YXQuY2FsY3VsYXRpb24udjEuRXhwb3J0VHJhbnNhY3Rpb25zUmVxdWVzdBouLnZhdC5jYWxjdWxhdGlvbi52MS5FeHBvcnRUcmFuc2FjdGlvbnNSZXNwb25zZTABEnwKFUFnZ3JlZ2F0ZVRyYW5zYWN0aW9ucxIwLnZhdC5jYWxjdWxhdGlvbi52MS5BZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0GjEudmF0LmNhbGN1bGF0aW9uLnYxLkFnZ3JlZ2F0ZVRyYW5zYWN0aW9uc1Jlc3BvbnNlEnMKEkxvb2t1cENhbGN1bGF0aW9ucxItLnZhdC5jYWxjdWxhdGlvbi52MS5Mb29rdXBDYWxjdWxhdGlvbnNSZXF1ZXN0Gi4udmF0LmNhbGN1bGF0aW9uLnYxLkxvb2t1cENhbGN1bGF0aW9uc1Jlc3BvbnNlMqoDCg1Tb3VyY2VTZXJ2aWNlEl4KC0xpc3RTb3VyY2VzEiYudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RTb3VyY2VzUmVxdWVzdBonLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0U291cmNlc1Jlc3BvbnNlEmEKDENyZWF0ZVNvdXJjZRInLnZhdC5jYWxjdWxhdGlvbi52MS5DcmVhdGVTb3VyY2VSZXF1ZXN0GigudmF0LmNhbGN1bGF0aW9uLnYxLkNyZWF0ZVNvdXJjZVJlc3BvbnNlEmEKDFVwZGF0ZVNvdXJjZRInLnZhdC5jYWxjdWxhdGlvbi52MS5VcGRhdGVTb3VyY2VSZXF1ZXN0GigudmF0LmNhbGN1bGF0aW9uLnYxLlVwZGF0ZVNvdXJjZVJlc3BvbnNlEnMKEkxpc3RVbmtub3duU291cmNlcxItLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0VW5rbm93blNvdXJjZXNSZXF1ZXN0Gi4udmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RVbmtub3duU291cmNlc1Jlc3BvbnNlMrQCCg9UYXhDbGFzc1NlcnZpY2USZwoOTGlzdFRheENsYXNzZXMSKS52YXQuY2FsY3VsYXRpb24udjEuTGlzdFRheENsYXNzZXNSZXF1ZXN0GioudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUYXhDbGFzc2VzUmVzcG9uc2USXgoLR2V0VGF4Q2xhc3MSJi52YXQuY2FsY3VsYXRpb24udjEuR2V0VGF4Q2xhc3NSZXF1ZXN0GicudmF0LmNhbGN1bGF0aW9uLnYxLkdldFRheENsYXNzUmVzcG9uc2USWAoJTGlzdFJhdGVzEiQudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RSYXRlc1JlcXVlc3QaJS52YXQuY2FsY3VsYXRpb24udjEuTGlzdFJhdGVzUmVzcG9uc2UyhAEKE0V4Y2hhbmdlUmF0ZVNlcnZpY2USbQoQR2V0RXhjaGFuZ2VSYXRlcxIrLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRFeGNoYW5nZVJhdGVzUmVxdWVzdBosLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRFeGNoYW5nZVJhdGVzUmVzcG9uc2ViBnByb3RvMw", [file_vat_calculation_v1_resources]);
+  fileDesc("Cix2YXQvY2FsY3VsYXRpb24vdjEvY2FsY3VsYXRpb25fc2VydmljZS5wcm90bxISdmF0LmNhbGN1bGF0aW9uLnYxIokCChBDYWxjdWxhdGVSZXF1ZXN0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSFAoMdGF4X2NsYXNzX2lkGAMgASgJEhQKDGFtb3VudF9taW5vchgEIAEoAxIaChJwcmljZV9pbmNsdWRlc192YXQYBSABKAgSHQoQdHJhbnNhY3Rpb25fZGF0ZRgGIAEoCUgAiAEBEhwKD2lkZW1wb3RlbmN5X2tleRgHIAEoCUgBiAEBEhYKCXNvdXJjZV9pZBgIIAEoCUgCiAEBQhMKEV90cmFuc2FjdGlvbl9kYXRlQhIKEF9pZGVtcG90ZW5jeV9rZXlCDAoKX3NvdXJjZV9pZCJcChFDYWxjdWxhdGVSZXNwb25zZRI1CgZyZXN1bHQYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRpb25SZXN1bHQSEAoIcmVwbGF5ZWQYAiABKAgiIwoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJIlQKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USOgoLdHJhbnNhY3Rpb24YASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25EZXRhaWwihwIKEVRyYW5zYWN0aW9uRmlsdGVyEhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhQKB2NvdW50cnkYAyABKAlIAogBARIVCghjdXJyZW5jeRgEIAEoCUgDiAEBEhkKDHRheF9jbGFzc19pZBgFIAEoCUgEiAEBEhYKCXNvdXJjZV9pZBgGIAEoCUgFiAEBEhcKCmFwaV9rZXlfaWQYByABKANIBogBAUIHCgVfZnJvbUIFCgNfdG9CCgoIX2NvdW50cnlCCwoJX2N1cnJlbmN5Qg8KDV90YXhfY2xhc3NfaWRCDAoKX3NvdXJjZV9pZEINCgtfYXBpX2tleV9pZCKOAQoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSNQoGZmlsdGVyGAEgASgLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uRmlsdGVyEhMKBmN1cnNvchgCIAEoCUgAiAEBEhIKBWxpbWl0GAMgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQiewoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEjUKBWl0ZW1zGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uU3VtbWFyeRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciImChhSZXBsYXlUcmFuc2FjdGlvblJlcXVlc3QSCgoCaWQYASABKAki8wIKGVJlcGxheVRyYW5zYWN0aW9uUmVzcG9uc2USEwoLZXhhY3RfbWF0Y2gYASABKAgSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSDwoHY291bnRyeRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIUCgx2YXRfcmF0ZV9icHMYBSABKAUSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAYgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYByABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgIIAEoAxIYChB0cmFuc2FjdGlvbl9kYXRlGAkgASgJEjsKD3JhdGVfcHJvdmVuYW5jZRgKIAEoCzIiLnZhdC5jYWxjdWxhdGlvbi52MS5SYXRlUHJvdmVuYW5jZRJJChZjYWxjdWxhdGlvbl9wcm92ZW5hbmNlGAsgASgLMikudmF0LmNhbGN1bGF0aW9uLnYxLkNhbGN1bGF0aW9uUHJvdmVuYW5jZSKUAQoZRXhwb3J0VHJhbnNhY3Rpb25zUmVxdWVzdBI1CgZmaWx0ZXIYASABKAsyJS52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25GaWx0ZXISGwoOZXhwb3J0X3ZlcnNpb24YAiABKAVIAIgBARIQCghtYXhfcm93cxgDIAEoA0IRCg9fZXhwb3J0X3ZlcnNpb24iLwoaRXhwb3J0VHJhbnNhY3Rpb25zUmVzcG9uc2USEQoJY3N2X2NodW5rGAEgASgJIigKGUxvb2t1cENhbGN1bGF0aW9uc1JlcXVlc3QSCwoDaWRzGAEgAygJIlMKGkxvb2t1cENhbGN1bGF0aW9uc1Jlc3BvbnNlEjUKBWl0ZW1zGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLlRyYW5zYWN0aW9uU3VtbWFyeSJ5ChxBZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0EjUKBmZpbHRlchgBIAEoCzIlLnZhdC5jYWxjdWxhdGlvbi52MS5UcmFuc2FjdGlvbkZpbHRlchIVCghncm91cF9ieRgCIAEoCUgAiAEBQgsKCV9ncm91cF9ieSKGAgodQWdncmVnYXRlVHJhbnNhY3Rpb25zUmVzcG9uc2USEAoIZ3JvdXBfYnkYASABKAkSEwoLcGVyaW9kX2Zyb20YAiABKAkSEQoJcGVyaW9kX3RvGAMgASgJEi4KBHJvd3MYBCADKAsyIC52YXQuY2FsY3VsYXRpb24udjEuQWdncmVnYXRlUm93EhwKFGNvbnZlcnRlZF9jdXJyZW5jaWVzGAUgAygJEh4KFnVuY29udmVydGVkX2N1cnJlbmNpZXMYBiADKAkSEAoIZXVyX29ubHkYByABKAgSEgoKZGlzY2xhaW1lchgIIAEoCRIXCg9jb252ZXJzaW9uX3J1bGUYCSABKAkiFAoSTGlzdFNvdXJjZXNSZXF1ZXN0IqYBChNMaXN0U291cmNlc1Jlc3BvbnNlEjAKBWl0ZW1zGAEgAygLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSFAoMYWN0aXZlX2NvdW50GAIgASgFEhQKDG1heF9wcm9maWxlcxgDIAEoBRIUCgxzdG9yZWRfY291bnQYBCABKAUSGwoTbWF4X3N0b3JlZF9wcm9maWxlcxgFIAEoBSLNAwoTQ3JlYXRlU291cmNlUmVxdWVzdBISCgpzb3VyY2Vfa2V5GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIUCgxjaGFubmVsX3R5cGUYAyABKAkSFQoIcGxhdGZvcm0YBCABKAlIAIgBARIcCg9kZWZhdWx0X2NvdW50cnkYBSABKAlIAYgBARIdChBkZWZhdWx0X2N1cnJlbmN5GAYgASgJSAKIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAcgASgJSAOIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgIIAEoCUgEiAEBEigKG21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllchgJIAEoCEgFiAEBEhMKBmFjdGl2ZRgKIAEoCEgGiAEBQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlIkkKFENyZWF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIp8EChNVcGRhdGVTb3VyY2VSZXF1ZXN0EgoKAmlkGAsgASgJEhcKCnNvdXJjZV9rZXkYDCABKAlIAIgBARIZCgxkaXNwbGF5X25hbWUYAiABKAlIAYgBARIZCgxjaGFubmVsX3R5cGUYAyABKAlIAogBARIVCghwbGF0Zm9ybRgEIAEoCUgDiAEBEhwKD2RlZmF1bHRfY291bnRyeRgFIAEoCUgEiAEBEh0KEGRlZmF1bHRfY3VycmVuY3kYBiABKAlIBYgBARIrCh5zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnkYByABKAlIBogBARIdChBkaXNwYXRjaF9jb3VudHJ5GAggASgJSAeIAQESKAobbWFya2V0cGxhY2VfZGVlbWVkX3N1cHBsaWVyGAkgASgISAiIAQESEwoGYWN0aXZlGAogASgISAmIAQFCDQoLX3NvdXJjZV9rZXlCDwoNX2Rpc3BsYXlfbmFtZUIPCg1fY2hhbm5lbF90eXBlQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnlCHgocX21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllckIJCgdfYWN0aXZlSgQIARACIkkKFFVwZGF0ZVNvdXJjZVJlc3BvbnNlEjEKBnNvdXJjZRgBIAEoCzIhLnZhdC5jYWxjdWxhdGlvbi52MS5Tb3VyY2VQcm9maWxlIjkKGUxpc3RVbmtub3duU291cmNlc1JlcXVlc3QSEgoFbGltaXQYASABKAVIAIgBAUIICgZfbGltaXQiTgoaTGlzdFVua25vd25Tb3VyY2VzUmVzcG9uc2USMAoFaXRlbXMYASADKAsyIS52YXQuY2FsY3VsYXRpb24udjEuVW5rbm93blNvdXJjZSKfAQoVTGlzdFRheENsYXNzZXNSZXF1ZXN0Eg4KAXEYASABKAlIAIgBARISCgVncm91cBgCIAEoCUgBiAEBEhAKA3RhZxgDIAEoCUgCiAEBEhQKB2NvdW50cnkYBCABKAlIA4gBARIPCgJhdBgFIAEoCUgEiAEBQgQKAl9xQggKBl9ncm91cEIGCgRfdGFnQgoKCF9jb3VudHJ5QgUKA19hdCJFChZMaXN0VGF4Q2xhc3Nlc1Jlc3BvbnNlEisKBWl0ZW1zGAEgAygLMhwudmF0LmNhbGN1bGF0aW9uLnYxLlRheENsYXNzIloKEkdldFRheENsYXNzUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgdjb3VudHJ5GAIgASgJSACIAQESDwoCYXQYAyABKAlIAYgBAUIKCghfY291bnRyeUIFCgNfYXQiRgoTR2V0VGF4Q2xhc3NSZXNwb25zZRIvCgl0YXhfY2xhc3MYASABKAsyHC52YXQuY2FsY3VsYXRpb24udjEuVGF4Q2xhc3MieAoQTGlzdFJhdGVzUmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhkKDHRheF9jbGFzc19pZBgCIAEoCUgAiAEBEg8KAmF0GAMgASgJSAGIAQESDwoHaGlzdG9yeRgEIAEoCEIPCg1fdGF4X2NsYXNzX2lkQgUKA19hdCKKAQoRTGlzdFJhdGVzUmVzcG9uc2USDwoHY291bnRyeRgBIAEoCRIPCgJhdBgCIAEoCUgAiAEBEi8KBXJhdGVzGAMgAygLMiAudmF0LmNhbGN1bGF0aW9uLnYxLlRheENsYXNzUmF0ZRIbChNkYXRhX3JlbGVhc2VfZGlnZXN0GAQgASgJQgUKA19hdCJRChdHZXRFeGNoYW5nZVJhdGVzUmVxdWVzdBI2CgdxdWVyaWVzGAEgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLkV4Y2hhbmdlUmF0ZVF1ZXJ5InIKGEdldEV4Y2hhbmdlUmF0ZXNSZXNwb25zZRI3CgdhbnN3ZXJzGAEgAygLMiYudmF0LmNhbGN1bGF0aW9uLnYxLkV4Y2hhbmdlUmF0ZUFuc3dlchIdChVsYXN0X3B1YmxpY2F0aW9uX2RhdGUYAiABKAkiTwoWR292ZXJuZWRDbGFzc2lmaWNhdGlvbhIOCgZzY2hlbWUYASABKAkSDAoEY29kZRgCIAEoCRIXCg9jYXRhbG9nX3ZlcnNpb24YAyABKAkihgIKGEdvdmVybmVkVHJlYXRtZW50Q29udGV4dBIaCg1jdXN0b21lcl90eXBlGAEgASgJSACIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAIgASgJSAGIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgDIAEoCUgCiAEBEiAKE2Rlc3RpbmF0aW9uX2NvdW50cnkYBCABKAlIA4gBAUIQCg5fY3VzdG9tZXJfdHlwZUIhCh9fc3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5QhMKEV9kaXNwYXRjaF9jb3VudHJ5QhYKFF9kZXN0aW5hdGlvbl9jb3VudHJ5IvcEChhDYWxjdWxhdGVHb3Zlcm5lZFJlcXVlc3QSDwoHY291bnRyeRgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIUCgxhbW91bnRfbWlub3IYAyABKAMSHwoScHJpY2VfaW5jbHVkZXNfdmF0GAQgASgISACIAQESHQoQdHJhbnNhY3Rpb25fZGF0ZRgFIAEoCUgBiAEBEkcKDmNsYXNzaWZpY2F0aW9uGAYgASgLMioudmF0LmNhbGN1bGF0aW9uLnYxLkdvdmVybmVkQ2xhc3NpZmljYXRpb25IAogBARJMChF0cmVhdG1lbnRfY29udGV4dBgHIAEoCzIsLnZhdC5jYWxjdWxhdGlvbi52MS5Hb3Zlcm5lZFRyZWF0bWVudENvbnRleHRIA4gBARIZCgx0YXhfY2xhc3NfaWQYCCABKAlIBIgBARIjChZzdXBlcnNlZGVzX2RlY2lzaW9uX2lkGAkgASgJSAWIAQESHAoPaWRlbXBvdGVuY3lfa2V5GAogASgJSAaIAQESHQoQZXZpZGVuY2VfcHJvZmlsZRgLIAEoCUgHiAEBEhYKCXNvdXJjZV9pZBgMIAEoCUgIiAEBQhUKE19wcmljZV9pbmNsdWRlc192YXRCEwoRX3RyYW5zYWN0aW9uX2RhdGVCEQoPX2NsYXNzaWZpY2F0aW9uQhQKEl90cmVhdG1lbnRfY29udGV4dEIPCg1fdGF4X2NsYXNzX2lkQhkKF19zdXBlcnNlZGVzX2RlY2lzaW9uX2lkQhIKEF9pZGVtcG90ZW5jeV9rZXlCEwoRX2V2aWRlbmNlX3Byb2ZpbGVCDAoKX3NvdXJjZV9pZCKZAQoZQ2FsY3VsYXRlR292ZXJuZWRSZXNwb25zZRI2CghkZWNpc2lvbhgBIAEoCzIkLnZhdC5jYWxjdWxhdGlvbi52MS5Hb3Zlcm5lZERlY2lzaW9uEhMKC2h0dHBfc3RhdHVzGAIgASgFEg0KBWVycm9yGAMgASgJEg4KBmRldGFpbBgEIAEoCRIQCghyZXBsYXllZBgFIAEoCCIgChJHZXREZWNpc2lvblJlcXVlc3QSCgoCaWQYASABKAkigQEKE0dldERlY2lzaW9uUmVzcG9uc2USNgoIZGVjaXNpb24YASABKAsyJC52YXQuY2FsY3VsYXRpb24udjEuR292ZXJuZWREZWNpc2lvbhITCgtodHRwX3N0YXR1cxgCIAEoBRINCgVlcnJvchgDIAEoCRIOCgZkZXRhaWwYBCABKAkyogYKEkNhbGN1bGF0aW9uU2VydmljZRJYCglDYWxjdWxhdGUSJC52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRlUmVxdWVzdBolLnZhdC5jYWxjdWxhdGlvbi52MS5DYWxjdWxhdGVSZXNwb25zZRJnCg5HZXRUcmFuc2FjdGlvbhIpLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaKi52YXQuY2FsY3VsYXRpb24udjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJtChBMaXN0VHJhbnNhY3Rpb25zEisudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0GiwudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJwChFSZXBsYXlUcmFuc2FjdGlvbhIsLnZhdC5jYWxjdWxhdGlvbi52MS5SZXBsYXlUcmFuc2FjdGlvblJlcXVlc3QaLS52YXQuY2FsY3VsYXRpb24udjEuUmVwbGF5VHJhbnNhY3Rpb25SZXNwb25zZRJ1ChJFeHBvcnRUcmFuc2FjdGlvbnMSLS52YXQuY2FsY3VsYXRpb24udjEuRXhwb3J0VHJhbnNhY3Rpb25zUmVxdWVzdBouLnZhdC5jYWxjdWxhdGlvbi52MS5FeHBvcnRUcmFuc2FjdGlvbnNSZXNwb25zZTABEnwKFUFnZ3JlZ2F0ZVRyYW5zYWN0aW9ucxIwLnZhdC5jYWxjdWxhdGlvbi52MS5BZ2dyZWdhdGVUcmFuc2FjdGlvbnNSZXF1ZXN0GjEudmF0LmNhbGN1bGF0aW9uLnYxLkFnZ3JlZ2F0ZVRyYW5zYWN0aW9uc1Jlc3BvbnNlEnMKEkxvb2t1cENhbGN1bGF0aW9ucxItLnZhdC5jYWxjdWxhdGlvbi52MS5Mb29rdXBDYWxjdWxhdGlvbnNSZXF1ZXN0Gi4udmF0LmNhbGN1bGF0aW9uLnYxLkxvb2t1cENhbGN1bGF0aW9uc1Jlc3BvbnNlMu4BChpHb3Zlcm5lZENhbGN1bGF0aW9uU2VydmljZRJwChFDYWxjdWxhdGVHb3Zlcm5lZBIsLnZhdC5jYWxjdWxhdGlvbi52MS5DYWxjdWxhdGVHb3Zlcm5lZFJlcXVlc3QaLS52YXQuY2FsY3VsYXRpb24udjEuQ2FsY3VsYXRlR292ZXJuZWRSZXNwb25zZRJeCgtHZXREZWNpc2lvbhImLnZhdC5jYWxjdWxhdGlvbi52MS5HZXREZWNpc2lvblJlcXVlc3QaJy52YXQuY2FsY3VsYXRpb24udjEuR2V0RGVjaXNpb25SZXNwb25zZTKqAwoNU291cmNlU2VydmljZRJeCgtMaXN0U291cmNlcxImLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0U291cmNlc1JlcXVlc3QaJy52YXQuY2FsY3VsYXRpb24udjEuTGlzdFNvdXJjZXNSZXNwb25zZRJhCgxDcmVhdGVTb3VyY2USJy52YXQuY2FsY3VsYXRpb24udjEuQ3JlYXRlU291cmNlUmVxdWVzdBooLnZhdC5jYWxjdWxhdGlvbi52MS5DcmVhdGVTb3VyY2VSZXNwb25zZRJhCgxVcGRhdGVTb3VyY2USJy52YXQuY2FsY3VsYXRpb24udjEuVXBkYXRlU291cmNlUmVxdWVzdBooLnZhdC5jYWxjdWxhdGlvbi52MS5VcGRhdGVTb3VyY2VSZXNwb25zZRJzChJMaXN0VW5rbm93blNvdXJjZXMSLS52YXQuY2FsY3VsYXRpb24udjEuTGlzdFVua25vd25Tb3VyY2VzUmVxdWVzdBouLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0VW5rbm93blNvdXJjZXNSZXNwb25zZTK0AgoPVGF4Q2xhc3NTZXJ2aWNlEmcKDkxpc3RUYXhDbGFzc2VzEikudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RUYXhDbGFzc2VzUmVxdWVzdBoqLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0VGF4Q2xhc3Nlc1Jlc3BvbnNlEl4KC0dldFRheENsYXNzEiYudmF0LmNhbGN1bGF0aW9uLnYxLkdldFRheENsYXNzUmVxdWVzdBonLnZhdC5jYWxjdWxhdGlvbi52MS5HZXRUYXhDbGFzc1Jlc3BvbnNlElgKCUxpc3RSYXRlcxIkLnZhdC5jYWxjdWxhdGlvbi52MS5MaXN0UmF0ZXNSZXF1ZXN0GiUudmF0LmNhbGN1bGF0aW9uLnYxLkxpc3RSYXRlc1Jlc3BvbnNlMoQBChNFeGNoYW5nZVJhdGVTZXJ2aWNlEm0KEEdldEV4Y2hhbmdlUmF0ZXMSKy52YXQuY2FsY3VsYXRpb24udjEuR2V0RXhjaGFuZ2VSYXRlc1JlcXVlc3QaLC52YXQuY2FsY3VsYXRpb24udjEuR2V0RXhjaGFuZ2VSYXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_vat_calculation_v1_resources]);
 
 /**
  * @generated from message vat.calculation.v1.CalculateRequest
@@ -932,6 +932,233 @@ export const GetExchangeRatesResponseSchema: GenMessage<GetExchangeRatesResponse
   messageDesc(file_vat_calculation_v1_calculation_service, 30);
 
 /**
+ * @generated from message vat.calculation.v1.GovernedClassification
+ */
+export type GovernedClassification = Message<"vat.calculation.v1.GovernedClassification"> & {
+  /**
+   * @generated from field: string scheme = 1;
+   */
+  scheme: string;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string catalog_version = 3;
+   */
+  catalogVersion: string;
+};
+
+/**
+ * Describes the message vat.calculation.v1.GovernedClassification.
+ * Use `create(GovernedClassificationSchema)` to create a new message.
+ */
+export const GovernedClassificationSchema: GenMessage<GovernedClassification> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 31);
+
+/**
+ * @generated from message vat.calculation.v1.GovernedTreatmentContext
+ */
+export type GovernedTreatmentContext = Message<"vat.calculation.v1.GovernedTreatmentContext"> & {
+  /**
+   * @generated from field: optional string customer_type = 1;
+   */
+  customerType?: string | undefined;
+
+  /**
+   * @generated from field: optional string supplier_establishment_country = 2;
+   */
+  supplierEstablishmentCountry?: string | undefined;
+
+  /**
+   * @generated from field: optional string dispatch_country = 3;
+   */
+  dispatchCountry?: string | undefined;
+
+  /**
+   * @generated from field: optional string destination_country = 4;
+   */
+  destinationCountry?: string | undefined;
+};
+
+/**
+ * Describes the message vat.calculation.v1.GovernedTreatmentContext.
+ * Use `create(GovernedTreatmentContextSchema)` to create a new message.
+ */
+export const GovernedTreatmentContextSchema: GenMessage<GovernedTreatmentContext> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 32);
+
+/**
+ * @generated from message vat.calculation.v1.CalculateGovernedRequest
+ */
+export type CalculateGovernedRequest = Message<"vat.calculation.v1.CalculateGovernedRequest"> & {
+  /**
+   * @generated from field: string country = 1;
+   */
+  country: string;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: int64 amount_minor = 3;
+   */
+  amountMinor: bigint;
+
+  /**
+   * Absent: the caller did not send it (400 missing_price_includes_vat).
+   *
+   * @generated from field: optional bool price_includes_vat = 4;
+   */
+  priceIncludesVat?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string transaction_date = 5;
+   */
+  transactionDate?: string | undefined;
+
+  /**
+   * @generated from field: optional vat.calculation.v1.GovernedClassification classification = 6;
+   */
+  classification?: GovernedClassification | undefined;
+
+  /**
+   * @generated from field: optional vat.calculation.v1.GovernedTreatmentContext treatment_context = 7;
+   */
+  treatmentContext?: GovernedTreatmentContext | undefined;
+
+  /**
+   * @generated from field: optional string tax_class_id = 8;
+   */
+  taxClassId?: string | undefined;
+
+  /**
+   * @generated from field: optional string supersedes_decision_id = 9;
+   */
+  supersedesDecisionId?: string | undefined;
+
+  /**
+   * Headers: Idempotency-Key (required), X-Evidence-Profile, X-Source-ID.
+   *
+   * @generated from field: optional string idempotency_key = 10;
+   */
+  idempotencyKey?: string | undefined;
+
+  /**
+   * @generated from field: optional string evidence_profile = 11;
+   */
+  evidenceProfile?: string | undefined;
+
+  /**
+   * @generated from field: optional string source_id = 12;
+   */
+  sourceId?: string | undefined;
+};
+
+/**
+ * Describes the message vat.calculation.v1.CalculateGovernedRequest.
+ * Use `create(CalculateGovernedRequestSchema)` to create a new message.
+ */
+export const CalculateGovernedRequestSchema: GenMessage<CalculateGovernedRequest> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 33);
+
+/**
+ * @generated from message vat.calculation.v1.CalculateGovernedResponse
+ */
+export type CalculateGovernedResponse = Message<"vat.calculation.v1.CalculateGovernedResponse"> & {
+  /**
+   * @generated from field: vat.calculation.v1.GovernedDecision decision = 1;
+   */
+  decision?: GovernedDecision | undefined;
+
+  /**
+   * 200, 409 or 422: how the decision is answered over HTTP.
+   *
+   * @generated from field: int32 http_status = 2;
+   */
+  httpStatus: number;
+
+  /**
+   * The error code of a 409/422 decision (empty for 200).
+   *
+   * @generated from field: string error = 3;
+   */
+  error: string;
+
+  /**
+   * @generated from field: string detail = 4;
+   */
+  detail: string;
+
+  /**
+   * True when an idempotent retry returned the stored original.
+   *
+   * @generated from field: bool replayed = 5;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message vat.calculation.v1.CalculateGovernedResponse.
+ * Use `create(CalculateGovernedResponseSchema)` to create a new message.
+ */
+export const CalculateGovernedResponseSchema: GenMessage<CalculateGovernedResponse> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 34);
+
+/**
+ * @generated from message vat.calculation.v1.GetDecisionRequest
+ */
+export type GetDecisionRequest = Message<"vat.calculation.v1.GetDecisionRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message vat.calculation.v1.GetDecisionRequest.
+ * Use `create(GetDecisionRequestSchema)` to create a new message.
+ */
+export const GetDecisionRequestSchema: GenMessage<GetDecisionRequest> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 35);
+
+/**
+ * @generated from message vat.calculation.v1.GetDecisionResponse
+ */
+export type GetDecisionResponse = Message<"vat.calculation.v1.GetDecisionResponse"> & {
+  /**
+   * @generated from field: vat.calculation.v1.GovernedDecision decision = 1;
+   */
+  decision?: GovernedDecision | undefined;
+
+  /**
+   * @generated from field: int32 http_status = 2;
+   */
+  httpStatus: number;
+
+  /**
+   * @generated from field: string error = 3;
+   */
+  error: string;
+
+  /**
+   * @generated from field: string detail = 4;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message vat.calculation.v1.GetDecisionResponse.
+ * Use `create(GetDecisionResponseSchema)` to create a new message.
+ */
+export const GetDecisionResponseSchema: GenMessage<GetDecisionResponse> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_calculation_service, 36);
+
+/**
  * v1 VAT calculation and calculation history.
  *
  * @generated from service vat.calculation.v1.CalculationService
@@ -999,6 +1226,34 @@ export const CalculationService: GenService<{
   serviceDesc(file_vat_calculation_v1_calculation_service, 0);
 
 /**
+ * v2 governed, component-aware calculation (`governed-calculation/v2`): durable decisions.
+ *
+ * @generated from service vat.calculation.v1.GovernedCalculationService
+ */
+export const GovernedCalculationService: GenService<{
+  /**
+   * Always answers with a stored decision (or the stored original of an idempotent retry);
+   * `http_status` says how the gateway presents it (200, 409 or 422).
+   *
+   * @generated from rpc vat.calculation.v1.GovernedCalculationService.CalculateGoverned
+   */
+  calculateGoverned: {
+    methodKind: "unary";
+    input: typeof CalculateGovernedRequestSchema;
+    output: typeof CalculateGovernedResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.calculation.v1.GovernedCalculationService.GetDecision
+   */
+  getDecision: {
+    methodKind: "unary";
+    input: typeof GetDecisionRequestSchema;
+    output: typeof GetDecisionResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_vat_calculation_v1_calculation_service, 1);
+
+/**
  * Source profiles: labels for raw X-Source-ID tags.
  *
  * @generated from service vat.calculation.v1.SourceService
@@ -1037,7 +1292,7 @@ export const SourceService: GenService<{
     output: typeof ListUnknownSourcesResponseSchema;
   },
 }> = /*@__PURE__*/
-  serviceDesc(file_vat_calculation_v1_calculation_service, 1);
+  serviceDesc(file_vat_calculation_v1_calculation_service, 2);
 
 /**
  * Tax classes and dated rates (reference data).
@@ -1070,7 +1325,7 @@ export const TaxClassService: GenService<{
     output: typeof ListRatesResponseSchema;
   },
 }> = /*@__PURE__*/
-  serviceDesc(file_vat_calculation_v1_calculation_service, 2);
+  serviceDesc(file_vat_calculation_v1_calculation_service, 3);
 
 /**
  * ECB euro reference rates for services that do not own the ECB table (a missing rate is found=false).
@@ -1087,5 +1342,5 @@ export const ExchangeRateService: GenService<{
     output: typeof GetExchangeRatesResponseSchema;
   },
 }> = /*@__PURE__*/
-  serviceDesc(file_vat_calculation_v1_calculation_service, 3);
+  serviceDesc(file_vat_calculation_v1_calculation_service, 4);
 

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/calculation/v1/resources.proto.
  */
 export const file_vat_calculation_v1_resources: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvY2FsY3VsYXRpb24vdjEvcmVzb3VyY2VzLnByb3RvEhJ2YXQuY2FsY3VsYXRpb24udjEijwEKDlNvdXJjZUV2aWRlbmNlEhEKCXNvdXJjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRILCgN1cmwYAyABKAkSDQoFYXNfb2YYBCABKAkSEQoJbGVnYWxfcmVmGAUgASgJEhUKDXRlZGJfY2F0ZWdvcnkYBiABKAkSFQoNcmV2aWV3X3N0YXR1cxgHIAEoCSKYAwoOUmF0ZVByb3ZlbmFuY2USFgoOc2NoZW1hX3ZlcnNpb24YASABKAkSFwoPZXZpZGVuY2Vfc3RhdHVzGAIgASgJEg4KBnNvdXJjZRgDIAEoCRIUCgxlZmZlY3RpdmVfYXQYBCABKAkSOwoPc291cmNlX2V2aWRlbmNlGAUgAygLMiIudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZUV2aWRlbmNlEiUKGGFwcHJvdmVkX3JlbGVhc2VfdmVyc2lvbhgGIAEoCUgAiAEBEiAKE3JhdGVfcmVsZWFzZV9kaWdlc3QYByABKAlIAYgBARIcCg9yYXRlX3Jvd19kaWdlc3QYCCABKAlIAogBARJCChNzbmFwc2hvdF9yZWZlcmVuY2VzGAkgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlNuYXBzaG90UmVmZXJlbmNlQhsKGV9hcHByb3ZlZF9yZWxlYXNlX3ZlcnNpb25CFgoUX3JhdGVfcmVsZWFzZV9kaWdlc3RCEgoQX3JhdGVfcm93X2RpZ2VzdCLwAQoVQ2FsY3VsYXRpb25Qcm92ZW5hbmNlEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgJEhsKE2NhbGN1bGF0aW9uX3ZlcnNpb24YAiABKAkSGAoQZXhlY3V0aW9uX2RpZ2VzdBgDIAEoCRIiChphbGdvcml0aG1fbWFuaWZlc3RfdmVyc2lvbhgEIAEoCRIhChlhbGdvcml0aG1fbWFuaWZlc3RfZGlnZXN0GAUgASgJEhEKCW93bmVyc2hpcBgGIAEoCRIXCg9ldmlkZW5jZV9zdGF0dXMYByABKAkSFQoNcmVwbGF5X3N0YXR1cxgIIAEoCSIxChFTbmFwc2hvdFJlZmVyZW5jZRIMCgRraW5kGAEgASgJEg4KBmRpZ2VzdBgCIAEoCSLWAgoRQ2FsY3VsYXRpb25SZXN1bHQSFgoOY2FsY3VsYXRpb25faWQYASABKAkSDwoHY291bnRyeRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIUCgx2YXRfcmF0ZV9icHMYBCABKAUSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAUgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYBiABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgHIAEoAxIYChB0cmFuc2FjdGlvbl9kYXRlGAggASgJEjsKD3JhdGVfcHJvdmVuYW5jZRgJIAEoCzIiLnZhdC5jYWxjdWxhdGlvbi52MS5SYXRlUHJvdmVuYW5jZRJJChZjYWxjdWxhdGlvbl9wcm92ZW5hbmNlGAogASgLMikudmF0LmNhbGN1bGF0aW9uLnYxLkNhbGN1bGF0aW9uUHJvdmVuYW5jZSL4AgoSVHJhbnNhY3Rpb25TdW1tYXJ5EgoKAmlkGAEgASgJEhIKCmNyZWF0ZWRfYXQYAiABKAkSGAoQdHJhbnNhY3Rpb25fZGF0ZRgDIAEoCRIPCgdjb3VudHJ5GAQgASgJEhAKCGN1cnJlbmN5GAUgASgJEhQKDHRheF9jbGFzc19pZBgGIAEoCRIUCgx2YXRfcmF0ZV9icHMYByABKAUSGAoQbmV0X2Ftb3VudF9taW5vchgIIAEoAxIYChB2YXRfYW1vdW50X21pbm9yGAkgASgDEhoKEmdyb3NzX2Ftb3VudF9taW5vchgKIAEoAxIaChJwcmljZV9pbmNsdWRlc192YXQYCyABKAgSFgoJc291cmNlX2lkGAwgASgJSACIAQESEgoKYXBpX2tleV9pZBgNIAEoAxIcChRyYXRlX2V2aWRlbmNlX3N0YXR1cxgOIAEoCRIVCg1yZXBsYXlfc3RhdHVzGA8gASgJQgwKCl9zb3VyY2VfaWQivAQKEVRyYW5zYWN0aW9uRGV0YWlsEjcKB3N1bW1hcnkYASABKAsyJi52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25TdW1tYXJ5EhMKC3JhdGVfc291cmNlGAIgASgJEhwKFHJhdGVfcmVsZWFzZV92ZXJzaW9uGAMgASgJEhsKE3JhdGVfcmVsZWFzZV9kaWdlc3QYBCABKAkSGwoTcmF0ZV9lZmZlY3RpdmVfZnJvbRgFIAEoCRIeChFyYXRlX2VmZmVjdGl2ZV90bxgGIAEoCUgAiAEBEhcKD21hcHBpbmdfdmVyc2lvbhgHIAEoCRIbChNjYWxjdWxhdGlvbl92ZXJzaW9uGAggASgJEhgKEGV4ZWN1dGlvbl9kaWdlc3QYCSABKAkSIQoZYWxnb3JpdGhtX21hbmlmZXN0X2RpZ2VzdBgKIAEoCRIXCg9ldmlkZW5jZV9zdGF0dXMYCyABKAkSQgoTc25hcHNob3RfcmVmZXJlbmNlcxgMIAMoCzIlLnZhdC5jYWxjdWxhdGlvbi52MS5TbmFwc2hvdFJlZmVyZW5jZRIjChZpZGVtcG90ZW5jeV9rZXlfZGlnZXN0GA0gASgJSAGIAQESOwoPcmF0ZV9wcm92ZW5hbmNlGA4gASgLMiIudmF0LmNhbGN1bGF0aW9uLnYxLlJhdGVQcm92ZW5hbmNlQhQKEl9yYXRlX2VmZmVjdGl2ZV90b0IZChdfaWRlbXBvdGVuY3lfa2V5X2RpZ2VzdCLGAwoNU291cmNlUHJvZmlsZRIKCgJpZBgBIAEoAxISCgpzb3VyY2Vfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIUCgxjaGFubmVsX3R5cGUYBCABKAkSFQoIcGxhdGZvcm0YBSABKAlIAIgBARIcCg9kZWZhdWx0X2NvdW50cnkYBiABKAlIAYgBARIdChBkZWZhdWx0X2N1cnJlbmN5GAcgASgJSAKIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAggASgJSAOIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgJIAEoCUgEiAEBEiMKG21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllchgKIAEoCBIOCgZhY3RpdmUYCyABKAgSEgoKY3JlYXRlZF9hdBgMIAEoCRISCgp1cGRhdGVkX2F0GA0gASgJQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnkiZAoNVW5rbm93blNvdXJjZRIRCglzb3VyY2VfaWQYASABKAkSGQoRdHJhbnNhY3Rpb25fY291bnQYAiABKAMSEgoKZmlyc3Rfc2VlbhgDIAEoCRIRCglsYXN0X3NlZW4YBCABKAki/gEKCFRheENsYXNzEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSDgoGc291cmNlGAQgASgJEhIKCmdyb3VwX3NsdWcYBSABKAkSEgoKZ3JvdXBfbmFtZRgGIAEoCRIMCgR0YWdzGAcgAygJEh0KEHByZXZpZXdfcmF0ZV9icHMYCCABKAVIAIgBARIvCgVyYXRlcxgJIAMoCzIgLnZhdC5jYWxjdWxhdGlvbi52MS5UYXhDbGFzc1JhdGUSGAoQYW5uZXhfaWlpX3BvaW50cxgKIAMoCUITChFfcHJldmlld19yYXRlX2JwcyKbAgoMVGF4Q2xhc3NSYXRlEg8KB2NvdW50cnkYASABKAkSEAoIcmF0ZV9icHMYAiABKAUSEgoKdmFsaWRfZnJvbRgDIAEoCRIVCgh2YWxpZF90bxgEIAEoCUgAiAEBEhQKDHRheF9jbGFzc19pZBgFIAEoCRIRCglyYXRlX3R5cGUYBiABKAkSEwoLY29uZGl0aW9uYWwYByABKAgSFwoKY29uZGl0aW9ucxgIIAEoCUgBiAEBEjMKB3NvdXJjZXMYCSADKAsyIi52YXQuY2FsY3VsYXRpb24udjEuU291cmNlRXZpZGVuY2USFQoNcmV2aWV3X3N0YXR1cxgKIAEoCUILCglfdmFsaWRfdG9CDQoLX2NvbmRpdGlvbnMixAEKDEFnZ3JlZ2F0ZVJvdxILCgNrZXkYASABKAkSGQoRdHJhbnNhY3Rpb25fY291bnQYAiABKAMSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAMgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYBCABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgFIAEoAxIcChRjb252ZXJ0ZWRfY3VycmVuY2llcxgGIAMoCRIeChZ1bmNvbnZlcnRlZF9jdXJyZW5jaWVzGAcgAygJIlEKEUV4Y2hhbmdlUmF0ZVF1ZXJ5EhAKCGN1cnJlbmN5GAEgASgJEgwKBGRhdGUYAiABKAkSHAoUbmV4dF9wdWJsaWNhdGlvbl9kYXkYAyABKAgibgoSRXhjaGFuZ2VSYXRlQW5zd2VyEhAKCGN1cnJlbmN5GAEgASgJEhYKDnJlcXVlc3RlZF9kYXRlGAIgASgJEg0KBWZvdW5kGAMgASgIEhEKCXJhdGVfZGF0ZRgEIAEoCRIMCgRyYXRlGAUgASgJYgZwcm90bzM");
+  fileDesc("CiJ2YXQvY2FsY3VsYXRpb24vdjEvcmVzb3VyY2VzLnByb3RvEhJ2YXQuY2FsY3VsYXRpb24udjEijwEKDlNvdXJjZUV2aWRlbmNlEhEKCXNvdXJjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRILCgN1cmwYAyABKAkSDQoFYXNfb2YYBCABKAkSEQoJbGVnYWxfcmVmGAUgASgJEhUKDXRlZGJfY2F0ZWdvcnkYBiABKAkSFQoNcmV2aWV3X3N0YXR1cxgHIAEoCSKYAwoOUmF0ZVByb3ZlbmFuY2USFgoOc2NoZW1hX3ZlcnNpb24YASABKAkSFwoPZXZpZGVuY2Vfc3RhdHVzGAIgASgJEg4KBnNvdXJjZRgDIAEoCRIUCgxlZmZlY3RpdmVfYXQYBCABKAkSOwoPc291cmNlX2V2aWRlbmNlGAUgAygLMiIudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZUV2aWRlbmNlEiUKGGFwcHJvdmVkX3JlbGVhc2VfdmVyc2lvbhgGIAEoCUgAiAEBEiAKE3JhdGVfcmVsZWFzZV9kaWdlc3QYByABKAlIAYgBARIcCg9yYXRlX3Jvd19kaWdlc3QYCCABKAlIAogBARJCChNzbmFwc2hvdF9yZWZlcmVuY2VzGAkgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlNuYXBzaG90UmVmZXJlbmNlQhsKGV9hcHByb3ZlZF9yZWxlYXNlX3ZlcnNpb25CFgoUX3JhdGVfcmVsZWFzZV9kaWdlc3RCEgoQX3JhdGVfcm93X2RpZ2VzdCLwAQoVQ2FsY3VsYXRpb25Qcm92ZW5hbmNlEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgJEhsKE2NhbGN1bGF0aW9uX3ZlcnNpb24YAiABKAkSGAoQZXhlY3V0aW9uX2RpZ2VzdBgDIAEoCRIiChphbGdvcml0aG1fbWFuaWZlc3RfdmVyc2lvbhgEIAEoCRIhChlhbGdvcml0aG1fbWFuaWZlc3RfZGlnZXN0GAUgASgJEhEKCW93bmVyc2hpcBgGIAEoCRIXCg9ldmlkZW5jZV9zdGF0dXMYByABKAkSFQoNcmVwbGF5X3N0YXR1cxgIIAEoCSIxChFTbmFwc2hvdFJlZmVyZW5jZRIMCgRraW5kGAEgASgJEg4KBmRpZ2VzdBgCIAEoCSLWAgoRQ2FsY3VsYXRpb25SZXN1bHQSFgoOY2FsY3VsYXRpb25faWQYASABKAkSDwoHY291bnRyeRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIUCgx2YXRfcmF0ZV9icHMYBCABKAUSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAUgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYBiABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgHIAEoAxIYChB0cmFuc2FjdGlvbl9kYXRlGAggASgJEjsKD3JhdGVfcHJvdmVuYW5jZRgJIAEoCzIiLnZhdC5jYWxjdWxhdGlvbi52MS5SYXRlUHJvdmVuYW5jZRJJChZjYWxjdWxhdGlvbl9wcm92ZW5hbmNlGAogASgLMikudmF0LmNhbGN1bGF0aW9uLnYxLkNhbGN1bGF0aW9uUHJvdmVuYW5jZSL4AgoSVHJhbnNhY3Rpb25TdW1tYXJ5EgoKAmlkGAEgASgJEhIKCmNyZWF0ZWRfYXQYAiABKAkSGAoQdHJhbnNhY3Rpb25fZGF0ZRgDIAEoCRIPCgdjb3VudHJ5GAQgASgJEhAKCGN1cnJlbmN5GAUgASgJEhQKDHRheF9jbGFzc19pZBgGIAEoCRIUCgx2YXRfcmF0ZV9icHMYByABKAUSGAoQbmV0X2Ftb3VudF9taW5vchgIIAEoAxIYChB2YXRfYW1vdW50X21pbm9yGAkgASgDEhoKEmdyb3NzX2Ftb3VudF9taW5vchgKIAEoAxIaChJwcmljZV9pbmNsdWRlc192YXQYCyABKAgSFgoJc291cmNlX2lkGAwgASgJSACIAQESEgoKYXBpX2tleV9pZBgNIAEoAxIcChRyYXRlX2V2aWRlbmNlX3N0YXR1cxgOIAEoCRIVCg1yZXBsYXlfc3RhdHVzGA8gASgJQgwKCl9zb3VyY2VfaWQivAQKEVRyYW5zYWN0aW9uRGV0YWlsEjcKB3N1bW1hcnkYASABKAsyJi52YXQuY2FsY3VsYXRpb24udjEuVHJhbnNhY3Rpb25TdW1tYXJ5EhMKC3JhdGVfc291cmNlGAIgASgJEhwKFHJhdGVfcmVsZWFzZV92ZXJzaW9uGAMgASgJEhsKE3JhdGVfcmVsZWFzZV9kaWdlc3QYBCABKAkSGwoTcmF0ZV9lZmZlY3RpdmVfZnJvbRgFIAEoCRIeChFyYXRlX2VmZmVjdGl2ZV90bxgGIAEoCUgAiAEBEhcKD21hcHBpbmdfdmVyc2lvbhgHIAEoCRIbChNjYWxjdWxhdGlvbl92ZXJzaW9uGAggASgJEhgKEGV4ZWN1dGlvbl9kaWdlc3QYCSABKAkSIQoZYWxnb3JpdGhtX21hbmlmZXN0X2RpZ2VzdBgKIAEoCRIXCg9ldmlkZW5jZV9zdGF0dXMYCyABKAkSQgoTc25hcHNob3RfcmVmZXJlbmNlcxgMIAMoCzIlLnZhdC5jYWxjdWxhdGlvbi52MS5TbmFwc2hvdFJlZmVyZW5jZRIjChZpZGVtcG90ZW5jeV9rZXlfZGlnZXN0GA0gASgJSAGIAQESOwoPcmF0ZV9wcm92ZW5hbmNlGA4gASgLMiIudmF0LmNhbGN1bGF0aW9uLnYxLlJhdGVQcm92ZW5hbmNlQhQKEl9yYXRlX2VmZmVjdGl2ZV90b0IZChdfaWRlbXBvdGVuY3lfa2V5X2RpZ2VzdCLGAwoNU291cmNlUHJvZmlsZRIKCgJpZBgBIAEoAxISCgpzb3VyY2Vfa2V5GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIUCgxjaGFubmVsX3R5cGUYBCABKAkSFQoIcGxhdGZvcm0YBSABKAlIAIgBARIcCg9kZWZhdWx0X2NvdW50cnkYBiABKAlIAYgBARIdChBkZWZhdWx0X2N1cnJlbmN5GAcgASgJSAKIAQESKwoec3VwcGxpZXJfZXN0YWJsaXNobWVudF9jb3VudHJ5GAggASgJSAOIAQESHQoQZGlzcGF0Y2hfY291bnRyeRgJIAEoCUgEiAEBEiMKG21hcmtldHBsYWNlX2RlZW1lZF9zdXBwbGllchgKIAEoCBIOCgZhY3RpdmUYCyABKAgSEgoKY3JlYXRlZF9hdBgMIAEoCRISCgp1cGRhdGVkX2F0GA0gASgJQgsKCV9wbGF0Zm9ybUISChBfZGVmYXVsdF9jb3VudHJ5QhMKEV9kZWZhdWx0X2N1cnJlbmN5QiEKH19zdXBwbGllcl9lc3RhYmxpc2htZW50X2NvdW50cnlCEwoRX2Rpc3BhdGNoX2NvdW50cnkiZAoNVW5rbm93blNvdXJjZRIRCglzb3VyY2VfaWQYASABKAkSGQoRdHJhbnNhY3Rpb25fY291bnQYAiABKAMSEgoKZmlyc3Rfc2VlbhgDIAEoCRIRCglsYXN0X3NlZW4YBCABKAki/gEKCFRheENsYXNzEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSDgoGc291cmNlGAQgASgJEhIKCmdyb3VwX3NsdWcYBSABKAkSEgoKZ3JvdXBfbmFtZRgGIAEoCRIMCgR0YWdzGAcgAygJEh0KEHByZXZpZXdfcmF0ZV9icHMYCCABKAVIAIgBARIvCgVyYXRlcxgJIAMoCzIgLnZhdC5jYWxjdWxhdGlvbi52MS5UYXhDbGFzc1JhdGUSGAoQYW5uZXhfaWlpX3BvaW50cxgKIAMoCUITChFfcHJldmlld19yYXRlX2JwcyKbAgoMVGF4Q2xhc3NSYXRlEg8KB2NvdW50cnkYASABKAkSEAoIcmF0ZV9icHMYAiABKAUSEgoKdmFsaWRfZnJvbRgDIAEoCRIVCgh2YWxpZF90bxgEIAEoCUgAiAEBEhQKDHRheF9jbGFzc19pZBgFIAEoCRIRCglyYXRlX3R5cGUYBiABKAkSEwoLY29uZGl0aW9uYWwYByABKAgSFwoKY29uZGl0aW9ucxgIIAEoCUgBiAEBEjMKB3NvdXJjZXMYCSADKAsyIi52YXQuY2FsY3VsYXRpb24udjEuU291cmNlRXZpZGVuY2USFQoNcmV2aWV3X3N0YXR1cxgKIAEoCUILCglfdmFsaWRfdG9CDQoLX2NvbmRpdGlvbnMixAEKDEFnZ3JlZ2F0ZVJvdxILCgNrZXkYASABKAkSGQoRdHJhbnNhY3Rpb25fY291bnQYAiABKAMSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAMgASgDEhgKEG5ldF9hbW91bnRfbWlub3IYBCABKAMSGAoQdmF0X2Ftb3VudF9taW5vchgFIAEoAxIcChRjb252ZXJ0ZWRfY3VycmVuY2llcxgGIAMoCRIeChZ1bmNvbnZlcnRlZF9jdXJyZW5jaWVzGAcgAygJIlEKEUV4Y2hhbmdlUmF0ZVF1ZXJ5EhAKCGN1cnJlbmN5GAEgASgJEgwKBGRhdGUYAiABKAkSHAoUbmV4dF9wdWJsaWNhdGlvbl9kYXkYAyABKAgibgoSRXhjaGFuZ2VSYXRlQW5zd2VyEhAKCGN1cnJlbmN5GAEgASgJEhYKDnJlcXVlc3RlZF9kYXRlGAIgASgJEg0KBWZvdW5kGAMgASgIEhEKCXJhdGVfZGF0ZRgEIAEoCRIMCgRyYXRlGAUgASgJIskFChFEZWNpc2lvbkNvbXBvbmVudBIMCgRraW5kGAEgASgJEhYKCXRyZWF0bWVudBgCIAEoCUgAiAEBEhgKEHRyZWF0bWVudF9zdGF0dXMYAyABKAkSFQoNYW1vdW50X3N0YXR1cxgEIAEoCRIZCgxqdXJpc2RpY3Rpb24YBSABKAlIAYgBARIZCgxsaWFibGVfcGFydHkYBiABKAlIAogBARIdChBjb2xsZWN0aW9uX3BvaW50GAcgASgJSAOIAQESGgoNcmF0ZV9jYXRlZ29yeRgIIAEoCUgEiAEBEhkKDHZhdF9yYXRlX2JwcxgJIAEoBUgFiAEBEhkKDGFtb3VudF9taW5vchgKIAEoA0gGiAEBEhAKCGN1cnJlbmN5GAsgASgJEhsKDmNhbGN1bGF0aW9uX2lkGAwgASgJSAeIAQESEwoLbGVnYWxfYmFzaXMYDSADKAkSEgoKcHJvdmVuYW5jZRgOIAMoCRIYChBkZWR1Y3Rpb25fc3RhdHVzGA8gASgJEhAKCGZpbmRpbmdzGBAgAygJEiEKFHBsYWNlX29mX3N1cHBseV9ydWxlGBEgASgJSAiIAQESHQoQbmV0X2Ftb3VudF9taW5vchgSIAEoA0gJiAEBEh8KEmdyb3NzX2Ftb3VudF9taW5vchgTIAEoA0gKiAEBQgwKCl90cmVhdG1lbnRCDwoNX2p1cmlzZGljdGlvbkIPCg1fbGlhYmxlX3BhcnR5QhMKEV9jb2xsZWN0aW9uX3BvaW50QhAKDl9yYXRlX2NhdGVnb3J5Qg8KDV92YXRfcmF0ZV9icHNCDwoNX2Ftb3VudF9taW5vckIRCg9fY2FsY3VsYXRpb25faWRCFwoVX3BsYWNlX29mX3N1cHBseV9ydWxlQhMKEV9uZXRfYW1vdW50X21pbm9yQhUKE19ncm9zc19hbW91bnRfbWlub3IikAUKEEdvdmVybmVkRGVjaXNpb24SEwoLZGVjaXNpb25faWQYASABKAkSFgoOc2NoZW1hX3ZlcnNpb24YAiABKAkSDgoGc3RhdHVzGAMgASgJEjkKCmNvbXBvbmVudHMYBCADKAsyJS52YXQuY2FsY3VsYXRpb24udjEuRGVjaXNpb25Db21wb25lbnQSEAoIbGVnYWxfYXQYBSABKAkSFAoMa25vd2xlZGdlX2F0GAYgASgJEhgKEHJlc29sdmVyX3ZlcnNpb24YByABKAkSEAoIZmluZGluZ3MYCCADKAkSIwoWc3VwZXJzZWRlc19kZWNpc2lvbl9pZBgJIAEoCUgAiAEBEiEKFHRyZWF0bWVudF9yZWxlYXNlX2lkGAogASgJSAGIAQESJQoYdHJlYXRtZW50X3JlbGVhc2VfZGlnZXN0GAsgASgJSAKIAQESKQocZXZpZGVuY2VfcHJvZmlsZV9yZXZpc2lvbl9pZBgMIAEoCUgDiAEBEi0KIGV2aWRlbmNlX3Byb2ZpbGVfcmV2aXNpb25fZGlnZXN0GA0gASgJSASIAQESFgoJc291cmNlX2lkGA4gASgJSAWIAQESEgoKY3JlYXRlZF9hdBgPIAEoCRIWCg5yZXF1ZXN0X2RpZ2VzdBgQIAEoCUIZChdfc3VwZXJzZWRlc19kZWNpc2lvbl9pZEIXChVfdHJlYXRtZW50X3JlbGVhc2VfaWRCGwoZX3RyZWF0bWVudF9yZWxlYXNlX2RpZ2VzdEIfCh1fZXZpZGVuY2VfcHJvZmlsZV9yZXZpc2lvbl9pZEIjCiFfZXZpZGVuY2VfcHJvZmlsZV9yZXZpc2lvbl9kaWdlc3RCDAoKX3NvdXJjZV9pZGIGcHJvdG8z");
 
 /**
  * One cited source behind a rate window.
@@ -798,4 +798,207 @@ export type ExchangeRateAnswer = Message<"vat.calculation.v1.ExchangeRateAnswer"
  */
 export const ExchangeRateAnswerSchema: GenMessage<ExchangeRateAnswer> = /*@__PURE__*/
   messageDesc(file_vat_calculation_v1_resources, 13);
+
+/**
+ * One obligation of a governed decision.
+ *
+ * @generated from message vat.calculation.v1.DecisionComponent
+ */
+export type DecisionComponent = Message<"vat.calculation.v1.DecisionComponent"> & {
+  /**
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: optional string treatment = 2;
+   */
+  treatment?: string | undefined;
+
+  /**
+   * @generated from field: string treatment_status = 3;
+   */
+  treatmentStatus: string;
+
+  /**
+   * @generated from field: string amount_status = 4;
+   */
+  amountStatus: string;
+
+  /**
+   * @generated from field: optional string jurisdiction = 5;
+   */
+  jurisdiction?: string | undefined;
+
+  /**
+   * @generated from field: optional string liable_party = 6;
+   */
+  liableParty?: string | undefined;
+
+  /**
+   * @generated from field: optional string collection_point = 7;
+   */
+  collectionPoint?: string | undefined;
+
+  /**
+   * @generated from field: optional string rate_category = 8;
+   */
+  rateCategory?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 vat_rate_bps = 9;
+   */
+  vatRateBps?: number | undefined;
+
+  /**
+   * @generated from field: optional int64 amount_minor = 10;
+   */
+  amountMinor?: bigint | undefined;
+
+  /**
+   * @generated from field: string currency = 11;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: optional string calculation_id = 12;
+   */
+  calculationId?: string | undefined;
+
+  /**
+   * @generated from field: repeated string legal_basis = 13;
+   */
+  legalBasis: string[];
+
+  /**
+   * @generated from field: repeated string provenance = 14;
+   */
+  provenance: string[];
+
+  /**
+   * @generated from field: string deduction_status = 15;
+   */
+  deductionStatus: string;
+
+  /**
+   * @generated from field: repeated string findings = 16;
+   */
+  findings: string[];
+
+  /**
+   * @generated from field: optional string place_of_supply_rule = 17;
+   */
+  placeOfSupplyRule?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 net_amount_minor = 18;
+   */
+  netAmountMinor?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 gross_amount_minor = 19;
+   */
+  grossAmountMinor?: bigint | undefined;
+};
+
+/**
+ * Describes the message vat.calculation.v1.DecisionComponent.
+ * Use `create(DecisionComponentSchema)` to create a new message.
+ */
+export const DecisionComponentSchema: GenMessage<DecisionComponent> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_resources, 14);
+
+/**
+ * A stored governed decision (`governed-calculation/v2`).
+ *
+ * @generated from message vat.calculation.v1.GovernedDecision
+ */
+export type GovernedDecision = Message<"vat.calculation.v1.GovernedDecision"> & {
+  /**
+   * @generated from field: string decision_id = 1;
+   */
+  decisionId: string;
+
+  /**
+   * @generated from field: string schema_version = 2;
+   */
+  schemaVersion: string;
+
+  /**
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * @generated from field: repeated vat.calculation.v1.DecisionComponent components = 4;
+   */
+  components: DecisionComponent[];
+
+  /**
+   * @generated from field: string legal_at = 5;
+   */
+  legalAt: string;
+
+  /**
+   * @generated from field: string knowledge_at = 6;
+   */
+  knowledgeAt: string;
+
+  /**
+   * @generated from field: string resolver_version = 7;
+   */
+  resolverVersion: string;
+
+  /**
+   * @generated from field: repeated string findings = 8;
+   */
+  findings: string[];
+
+  /**
+   * @generated from field: optional string supersedes_decision_id = 9;
+   */
+  supersedesDecisionId?: string | undefined;
+
+  /**
+   * @generated from field: optional string treatment_release_id = 10;
+   */
+  treatmentReleaseId?: string | undefined;
+
+  /**
+   * @generated from field: optional string treatment_release_digest = 11;
+   */
+  treatmentReleaseDigest?: string | undefined;
+
+  /**
+   * @generated from field: optional string evidence_profile_revision_id = 12;
+   */
+  evidenceProfileRevisionId?: string | undefined;
+
+  /**
+   * @generated from field: optional string evidence_profile_revision_digest = 13;
+   */
+  evidenceProfileRevisionDigest?: string | undefined;
+
+  /**
+   * @generated from field: optional string source_id = 14;
+   */
+  sourceId?: string | undefined;
+
+  /**
+   * @generated from field: string created_at = 15;
+   */
+  createdAt: string;
+
+  /**
+   * @generated from field: string request_digest = 16;
+   */
+  requestDigest: string;
+};
+
+/**
+ * Describes the message vat.calculation.v1.GovernedDecision.
+ * Use `create(GovernedDecisionSchema)` to create a new message.
+ */
+export const GovernedDecisionSchema: GenMessage<GovernedDecision> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_resources, 15);
 
