@@ -15,7 +15,7 @@ import { freePort, http, runAdmin, spawnMain, stopProcess, waitFor } from '../su
  * oss-summary.ts: 4 sections, 5 % refunds, 5 % USD/GBP/PLN). The facts are written straight into the
  * compliance-reports projection with one generate_series statement (the ingestion is measured by ingest.ts).
  *
- * Run: `npm run bench -- filing-prep` (BENCH_FP_EVENTS=200000 for a shorter run; BENCH_FP_RUNS (3) repeats).
+ * Run: `npm run bench -- filing-prep` (BENCH_FP_EVENTS=200000 for a shorter run; BENCH_FP_RUNS (3) repeats; BENCH_FP_KEEP_DB=1 keeps the database).
  */
 
 const EVENTS = Number(process.env.BENCH_FP_EVENTS ?? 1_000_000);
@@ -108,6 +108,10 @@ try {
   // Warm-up on an empty quarter (rates and the ECB table loaded by the other services).
   await timed('/v1/reports/filing-prep?period=2025-Q4');
   let ok = true;
+  // For comparison: the Union OSS summary alone (one of the two reads filing-prep runs side by side).
+  const summary = [];
+  for (let i = 0; i < RUNS; i++) summary.push((await timed('/v1/reports/oss-quarterly-summary?period=2026-Q1')).ms);
+  console.log(`oss-quarterly-summary 2026-Q1 alone: ${summary.map((x) => `${x} ms`).join(', ')}`);
   for (const [name, path] of [
     ['filing-prep', '/v1/reports/filing-prep?period=2026-Q1'],
     ['multi-jurisdiction', '/v1/reports/multi-jurisdiction?period=2026-Q1'],
@@ -128,5 +132,6 @@ try {
   process.exitCode = ok ? 0 : 1;
 } finally {
   await stopProcess(server);
-  await db.drop();
+  if (process.env.BENCH_FP_KEEP_DB === '1') console.log(`kept database ${db.url}`);
+  else await db.drop();
 }

@@ -103,15 +103,16 @@ export async function filingPrep(deps: ComplianceReportsDeps, caller: Principal,
   const quarter = unionOssQuarter(periodKey);
   const registrations = await deps.registrations.list(caller.accountId);
   const eligibility = unionOssRegistrationFor(registrations, quarter);
-  let unionOss: Record<string, unknown>;
-  if (eligibility.ok) {
+  // The Union OSS return and the IOSS months are independent reads (each its own short read-only
+  // statement, neither holding a transaction while it calls another service): run side by side, so on
+  // PostgreSQL the two scans use two backends. Embedded, the session runs them one after the other.
+  const unionPart = async (): Promise<Record<string, unknown>> => {
+    if (!eligibility.ok) return { eligible: false, error: eligibility.reason, detail: eligibility.detail, blocking_registration_ids: eligibility.blockingIds };
     const { context } = await buildReturn(deps, caller, periodKey);
-    unionOss = { eligible: true, ...summaryPreview(context) };
-  } else {
-    unionOss = { eligible: false, error: eligibility.reason, detail: eligibility.detail, blocking_registration_ids: eligibility.blockingIds };
-  }
-  const ioss = await iossQuarter(deps, caller, periodKey, registrations);
-  const lock = (await deps.unionOssLocks.list(caller.accountId)).find((l) => l.periodKey === periodKey);
+    return { eligible: true, ...summaryPreview(context) };
+  };
+  const [unionOss, ioss, locks] = await Promise.all([unionPart(), iossQuarter(deps, caller, periodKey, registrations), deps.unionOssLocks.list(caller.accountId)]);
+  const lock = locks.find((l) => l.periodKey === periodKey);
   return {
     report_kind: 'oss_ioss_filing_prep_workspace',
     period_key: periodKey,
@@ -129,9 +130,11 @@ const SECTIONS: Section[] = ['2a', '2b', '2c', '2d'];
 /** The multi-jurisdiction preview: the Union OSS preview rules apply (422 without the quarter's union_oss registration). */
 export async function multiJurisdiction(deps: ComplianceReportsDeps, caller: Principal, periodKey: string) {
   unionOssQuarter(periodKey);
-  const { context } = await buildReturn(deps, caller, periodKey);
-  const registrations = await deps.registrations.list(caller.accountId);
-  const ioss = await iossQuarter(deps, caller, periodKey, registrations);
+  // Side by side, as for filing-prep; a Union OSS refusal (422) is the answer whatever the IOSS read does.
+  const [{ context }, ioss] = await Promise.all([
+    buildReturn(deps, caller, periodKey),
+    deps.registrations.list(caller.accountId).then((registrations) => iossQuarter(deps, caller, periodKey, registrations)),
+  ]);
   return {
     report_kind: 'oss_ioss_multi_jurisdiction_preview',
     period_key: periodKey,

@@ -4,8 +4,11 @@ import { IOSS_CONSIGNMENT_CEILING_EUR_MINOR, monthBounds, type IossGroup } from 
 const SCHEMA = 'compliance_reports';
 const CORRECTIONS = `('refund', 'cancellation', 'credit_note', 'adjustment')`;
 
-/** A column of the sale that decides eligibility: the event itself (a sale) or its valid original (a correction). */
-const pick = (col: string) => `case k.src when 'f' then f.${col} when 'o' then o.${col} end`;
+/** The columns of the sale that decides eligibility. */
+const SALE_COLUMNS = ['occurred_at', 'customer_type', 'classification_status', 'rate_category', 'excise_goods', 'third_country_origin', 'intrinsic_value_eur_minor', 'currency', 'net_amount_minor', 'country_of_consumption', 'vat_rate_bps'];
+
+/** A column of the deciding sale: the event itself (a sale) or its valid original (a correction); null otherwise. */
+const pick = (col: string) => `case when e.kind = 'sale' then e.f_${col} when e.link = 'ok' then e.o_${col} end`;
 
 /**
  * One scan of the account's imported-goods events of the quarter, aggregated in SQL by everything the
@@ -15,51 +18,59 @@ const pick = (col: string) => `case k.src when 'f' then f.${col} when 'o' then o
  * or ends, $4), its State and rate, and, outside EUR, the per-event amounts (each is converted on its
  * own). Only a correction looks up its original (by the account's event id, any period).
  */
-const GROUPS_SQL = `
-select x.month, x.kind, x.link, x.s_month, x.seg, x.customer_type, x.classification_status, x.rate_category, x.excise, x.has_origin, x.value,
-  x.s_country, x.s_bps, x.country, x.currency, x.unit_net, x.unit_vat,
+export const GROUPS_SQL = `
+select x.month_idx, x.kind, x.link, case when x.link = 'ok' then to_char(x.s_at at time zone 'UTC', 'YYYY-MM') end as s_month, width_bucket(x.s_at, $4::timestamptz[]) as seg,
+  x.customer_type, x.classification_status, x.rate_category,
+  case when x.s_at is not null then coalesce(x.excise_goods, false) end as excise,
+  case when x.s_at is not null then coalesce(x.third_country_origin, '') <> '' end as has_origin,
+  case when x.s_at is null then null
+       when x.intrinsic is not null then case when x.intrinsic > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
+       when x.s_currency = 'EUR' then case when abs(x.s_net) > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
+       else 'unverified' end as value,
+  x.s_country, x.s_bps, x.country, x.currency,
+  case when x.currency <> 'EUR' then x.net end as unit_net, case when x.currency <> 'EUR' then x.vat end as unit_vat,
   count(*)::int as n, sum(x.net)::text as net_sum, sum(x.vat)::text as vat_sum
 from (
-  select to_char(f.occurred_at at time zone 'UTC', 'YYYY-MM') as month, k.kind, k.link,
-    to_char(${pick('occurred_at')} at time zone 'UTC', 'YYYY-MM') as s_month,
-    width_bucket(${pick('occurred_at')}, $4::timestamptz[]) as seg,
-    ${pick('customer_type')} as customer_type, ${pick('classification_status')} as classification_status, ${pick('rate_category')} as rate_category,
-    case when k.src is not null then coalesce(${pick('excise_goods')}, false) end as excise,
-    case when k.src is not null then coalesce(${pick('third_country_origin')}, '') <> '' end as has_origin,
-    case when k.src is null then null
-         when ${pick('intrinsic_value_eur_minor')} is not null then case when ${pick('intrinsic_value_eur_minor')} > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
-         when ${pick('currency')} = 'EUR' then case when abs(${pick('net_amount_minor')}) > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
-         else 'unverified' end as value,
-    ${pick('country_of_consumption')} as s_country, ${pick('vat_rate_bps')} as s_bps,
-    f.country_of_consumption as country, f.currency,
-    case when f.currency <> 'EUR' then f.net_amount_minor end as unit_net,
-    case when f.currency <> 'EUR' then f.vat_amount_minor end as unit_vat,
-    f.net_amount_minor as net, f.vat_amount_minor as vat
-  from "${SCHEMA}".supply_fact f
-  left join lateral (
-    select o.event_type, o.supply_kind, o.occurred_at, o.customer_type, o.classification_status, o.rate_category, o.excise_goods, o.third_country_origin,
-           o.intrinsic_value_eur_minor, o.currency, o.net_amount_minor, o.country_of_consumption, o.vat_rate_bps
-      from "${SCHEMA}".supply_fact o
-     where f.event_type in ${CORRECTIONS} and o.account_id = $1 and o.event_id = f.original_event_id limit 1
-  ) o on true
-  cross join lateral (
-    select l.kind, l.link, case when l.kind = 'sale' then 'f' when l.link = 'ok' then 'o' end as src
-      from (select c.kind,
-              case when c.kind <> 'correction' then 'none'
-                   when o.event_type is null then 'missing'
-                   when o.event_type <> 'sale' or o.supply_kind <> 'imported_goods' or o.country_of_consumption <> f.country_of_consumption or o.currency <> f.currency
-                     or date_trunc('month', o.occurred_at at time zone 'UTC') > date_trunc('month', f.occurred_at at time zone 'UTC') then 'invalid'
-                   else 'ok' end as link
-              from (select case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind) c) l
-  ) k
-  where f.account_id = $1 and f.supply_kind = 'imported_goods' and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz
+  -- The deciding sale: the event itself (a sale) or its valid original (a correction); none otherwise.
+  select e.month_idx, e.kind, e.link, e.country, e.currency, e.net, e.vat,
+    ${pick('occurred_at')} as s_at, ${pick('customer_type')} as customer_type, ${pick('classification_status')} as classification_status,
+    ${pick('rate_category')} as rate_category, ${pick('excise_goods')} as excise_goods, ${pick('third_country_origin')} as third_country_origin,
+    ${pick('intrinsic_value_eur_minor')} as intrinsic, ${pick('currency')} as s_currency, ${pick('net_amount_minor')} as s_net,
+    ${pick('country_of_consumption')} as s_country, ${pick('vat_rate_bps')} as s_bps
+  from (
+    select e.*,
+      case when e.kind <> 'correction' then 'none'
+           when e.o_event_type is null then 'missing'
+           when e.o_event_type <> 'sale' or e.o_supply_kind <> 'imported_goods' or e.o_country_of_consumption <> e.country or e.o_currency <> e.currency
+             or date_trunc('month', e.o_occurred_at at time zone 'UTC') > date_trunc('month', e.f_occurred_at at time zone 'UTC') then 'invalid'
+           else 'ok' end as link
+    from (
+      select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
+        case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind,
+        f.country_of_consumption as country, f.currency, f.net_amount_minor as net, f.vat_amount_minor as vat,
+        ${SALE_COLUMNS.map((c) => `f.${c} as f_${c}`).join(', ')},
+        o.event_type as o_event_type, o.supply_kind as o_supply_kind, ${SALE_COLUMNS.map((c) => `o.${c} as o_${c}`).join(', ')}
+      from "${SCHEMA}".supply_fact f
+      left join lateral (
+        select o.event_type, o.supply_kind, ${SALE_COLUMNS.map((c) => `o.${c}`).join(', ')}
+          from "${SCHEMA}".supply_fact o
+         where f.event_type in ${CORRECTIONS} and o.account_id = $1 and o.event_id = f.original_event_id limit 1
+      ) o on true
+      where f.account_id = $1 and f.supply_kind = 'imported_goods' and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz
+      offset 0
+    ) e
+    offset 0
+  ) e
+  offset 0
 ) x
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
 
 type GroupRow = {
-  month: string;
+  /** 1, 2 or 3: the event's month of the quarter. */
+  month_idx: number;
   kind: IossGroup['kind'];
   link: IossGroup['link'];
+  /** A correction's original's month (a sale's is its own). */
   s_month: string | null;
   seg: number | null;
   customer_type: string | null;
@@ -102,9 +113,10 @@ export class IossFactRepository {
       await client.query('set local jit = off');
       // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
       await client.query('set local enable_sort = off');
-      const res = await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`]);
+      const months = quarterMonths(start, endExclusive);
+      const res = await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`]);
       await client.query('commit');
-      return res.rows.map((r) => toGroup(r, days));
+      return res.rows.map((r) => toGroup(r, days, months));
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
@@ -114,11 +126,20 @@ export class IossFactRepository {
   }
 }
 
-function toGroup(r: GroupRow, days: readonly string[]): IossGroup {
+/** The months (YYYY-MM) whose first day is in [start, endExclusive). */
+function quarterMonths(start: string, endExclusive: string): string[] {
+  const months: string[] = [];
+  for (let d = new Date(`${start}T00:00:00Z`); d.toISOString().slice(0, 10) < endExclusive; d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))) months.push(d.toISOString().slice(0, 7));
+  return months;
+}
+
+function toGroup(r: GroupRow, days: readonly string[], months: readonly string[]): IossGroup {
+  // width_bucket over the months' first days: k is months[k - 1] (every event lies in the range).
+  const month = months[r.month_idx - 1]!;
   let sale: IossGroup['sale'] = null;
-  if (r.s_month !== null) {
+  if (r.kind === 'sale' || r.link === 'ok') {
     // width_bucket: seg k covers [days[k-1], days[k]); 0 is before the first day.
-    const first = monthBounds(r.s_month).first;
+    const first = monthBounds(r.s_month ?? month).first;
     const segStart = r.seg! >= 1 ? days[r.seg! - 1]! : first;
     sale = {
       day: segStart > first ? segStart : first,
@@ -128,7 +149,7 @@ function toGroup(r: GroupRow, days: readonly string[]): IossGroup {
     };
   }
   return {
-    month: r.month,
+    month,
     kind: r.kind,
     link: r.link,
     sale,
