@@ -4,66 +4,70 @@ import { IOSS_CONSIGNMENT_CEILING_EUR_MINOR, monthBounds, type IossGroup } from 
 const SCHEMA = 'compliance_reports';
 const CORRECTIONS = `('refund', 'cancellation', 'credit_note', 'adjustment')`;
 
-/** The columns of the sale that decides eligibility. */
-const SALE_COLUMNS = ['occurred_at', 'customer_type', 'classification_status', 'rate_category', 'excise_goods', 'third_country_origin', 'intrinsic_value_eur_minor', 'currency', 'net_amount_minor', 'country_of_consumption', 'vat_rate_bps'];
-
-/** A column of the deciding sale: the event itself (a sale) or its valid original (a correction); null otherwise. */
-const pick = (col: string) => `case when e.kind = 'sale' then e.f_${col} when e.link = 'ok' then e.o_${col} end`;
+/** The EUR 150 test of a sale row `r` (README "IOSS months"): its intrinsic value, else an EUR sale's absolute net amount. */
+const valueOf = (r: string) => `case when ${r}.intrinsic_value_eur_minor is not null then case when ${r}.intrinsic_value_eur_minor > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
+  when ${r}.currency = 'EUR' then case when abs(${r}.net_amount_minor) > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
+  else 'unverified' end`;
 
 /**
- * One scan of the account's imported-goods events of the quarter, aggregated in SQL by everything the
- * IOSS month reads (domain/ioss-months.ts `IossGroup`): the event's month, kind and link, the deciding
- * sale's traits (B2C, classification, rate category, excise, origin, the EUR 150 test), its month and
- * registration-coverage segment (`seg`: width_bucket over the days on which an IOSS registration starts
- * or ends, $4), its State and rate, and, outside EUR, the per-event amounts (each is converted on its
- * own). Only a correction looks up its original (by the account's event id, any period).
+ * Two steps. `g`: one scan of the account's imported-goods events of the quarter, aggregated by the
+ * event's month ($5: the months' first days), kind, State, currency (and, outside EUR, per-event
+ * amounts: each is converted on its own) and, for a sale, everything that decides it: its traits
+ * (B2C, classification, rate category, excise, third-country origin, the EUR 150 test), its rate and
+ * its registration-coverage segment (`seg`: width_bucket over the days on which an IOSS registration
+ * starts or ends, $4); a correction keeps the id of the original it names. Then only the correction
+ * groups look up their original (the account's event of that id, any period), take its facts when the
+ * link is valid, and everything is grouped once more (domain/ioss-months.ts `IossGroup`).
  */
 export const GROUPS_SQL = `
-select x.month_idx, x.kind, x.link, case when x.link = 'ok' then to_char(x.s_at at time zone 'UTC', 'YYYY-MM') end as s_month, width_bucket(x.s_at, $4::timestamptz[]) as seg,
-  x.customer_type, x.classification_status, x.rate_category,
-  case when x.s_at is not null then coalesce(x.excise_goods, false) end as excise,
-  case when x.s_at is not null then coalesce(x.third_country_origin, '') <> '' end as has_origin,
-  case when x.s_at is null then null
-       when x.intrinsic is not null then case when x.intrinsic > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
-       when x.s_currency = 'EUR' then case when abs(x.s_net) > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
-       else 'unverified' end as value,
-  x.s_country, x.s_bps, x.country, x.currency,
-  case when x.currency <> 'EUR' then x.net end as unit_net, case when x.currency <> 'EUR' then x.vat end as unit_vat,
-  count(*)::int as n, sum(x.net)::text as net_sum, sum(x.vat)::text as vat_sum
-from (
-  -- The deciding sale: the event itself (a sale) or its valid original (a correction); none otherwise.
-  select e.month_idx, e.kind, e.link, e.country, e.currency, e.net, e.vat,
-    ${pick('occurred_at')} as s_at, ${pick('customer_type')} as customer_type, ${pick('classification_status')} as classification_status,
-    ${pick('rate_category')} as rate_category, ${pick('excise_goods')} as excise_goods, ${pick('third_country_origin')} as third_country_origin,
-    ${pick('intrinsic_value_eur_minor')} as intrinsic, ${pick('currency')} as s_currency, ${pick('net_amount_minor')} as s_net,
-    ${pick('country_of_consumption')} as s_country, ${pick('vat_rate_bps')} as s_bps
-  from (
-    select e.*,
-      case when e.kind <> 'correction' then 'none'
-           when e.o_event_type is null then 'missing'
-           when e.o_event_type <> 'sale' or e.o_supply_kind <> 'imported_goods' or e.o_country_of_consumption <> e.country or e.o_currency <> e.currency
-             or date_trunc('month', e.o_occurred_at at time zone 'UTC') > date_trunc('month', e.f_occurred_at at time zone 'UTC') then 'invalid'
-           else 'ok' end as link
-    from (
-      select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
-        case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind,
-        f.country_of_consumption as country, f.currency, f.net_amount_minor as net, f.vat_amount_minor as vat,
-        ${SALE_COLUMNS.map((c) => `f.${c} as f_${c}`).join(', ')},
-        o.event_type as o_event_type, o.supply_kind as o_supply_kind, ${SALE_COLUMNS.map((c) => `o.${c} as o_${c}`).join(', ')}
-      from "${SCHEMA}".supply_fact f
-      left join lateral (
-        select o.event_type, o.supply_kind, ${SALE_COLUMNS.map((c) => `o.${c}`).join(', ')}
-          from "${SCHEMA}".supply_fact o
-         where f.event_type in ${CORRECTIONS} and o.account_id = $1 and o.event_id = f.original_event_id limit 1
-      ) o on true
-      where f.account_id = $1 and f.supply_kind = 'imported_goods' and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz
-      offset 0
-    ) e
-    offset 0
-  ) e
-  offset 0
-) x
-group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
+with g as (
+  select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
+    case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind,
+    case when f.event_type in ${CORRECTIONS} then f.original_event_id end as original_event_id,
+    case when f.event_type = 'sale' then width_bucket(f.occurred_at, $4::timestamptz[]) end as seg,
+    case when f.event_type = 'sale' then f.customer_type end as customer_type,
+    case when f.event_type = 'sale' then f.classification_status end as classification_status,
+    case when f.event_type = 'sale' then f.rate_category end as rate_category,
+    case when f.event_type = 'sale' then coalesce(f.excise_goods, false) end as excise,
+    case when f.event_type = 'sale' then coalesce(f.third_country_origin, '') <> '' end as has_origin,
+    case when f.event_type = 'sale' then ${valueOf('f')} end as value,
+    case when f.event_type = 'sale' then f.vat_rate_bps end as s_bps,
+    f.country_of_consumption as country, f.currency,
+    case when f.currency <> 'EUR' then f.net_amount_minor end as unit_net,
+    case when f.currency <> 'EUR' then f.vat_amount_minor end as unit_vat,
+    count(*) as n, sum(f.net_amount_minor) as net_sum, sum(f.vat_amount_minor) as vat_sum
+  from "${SCHEMA}".supply_fact f
+  where f.account_id = $1 and f.supply_kind = 'imported_goods' and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+),
+l as (
+  select g.*,
+    case when g.kind <> 'correction' then 'none'
+         when o.event_type is null then 'missing'
+         when o.event_type <> 'sale' or o.supply_kind <> 'imported_goods' or o.country_of_consumption <> g.country or o.currency <> g.currency
+           or to_char(o.occurred_at at time zone 'UTC', 'YYYY-MM') > ($6::text[])[g.month_idx] then 'invalid'
+         else 'ok' end as link,
+    o.occurred_at as o_at, o.customer_type as o_customer_type, o.classification_status as o_classification_status, o.rate_category as o_rate_category,
+    coalesce(o.excise_goods, false) as o_excise, coalesce(o.third_country_origin, '') <> '' as o_has_origin, ${valueOf('o')} as o_value, o.vat_rate_bps as o_bps
+  from g
+  left join lateral (
+    select o.* from "${SCHEMA}".supply_fact o where g.original_event_id is not null and o.account_id = $1 and o.event_id = g.original_event_id limit 1
+  ) o on true
+)
+select l.month_idx, l.kind, l.link,
+  case when l.link = 'ok' then to_char(l.o_at at time zone 'UTC', 'YYYY-MM') end as s_month,
+  case when l.link = 'ok' then width_bucket(l.o_at, $4::timestamptz[]) else l.seg end as seg,
+  case when l.link = 'ok' then l.o_customer_type else l.customer_type end as customer_type,
+  case when l.link = 'ok' then l.o_classification_status else l.classification_status end as classification_status,
+  case when l.link = 'ok' then l.o_rate_category else l.rate_category end as rate_category,
+  case when l.link = 'ok' then l.o_excise else l.excise end as excise,
+  case when l.link = 'ok' then l.o_has_origin else l.has_origin end as has_origin,
+  case when l.link = 'ok' then l.o_value else l.value end as value,
+  case when l.link = 'ok' then l.o_bps else l.s_bps end as s_bps,
+  l.country, l.currency, l.unit_net::text as unit_net, l.unit_vat::text as unit_vat,
+  sum(l.n)::int as n, sum(l.net_sum)::text as net_sum, sum(l.vat_sum)::text as vat_sum
+from l
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16`;
 
 type GroupRow = {
   /** 1, 2 or 3: the event's month of the quarter. */
@@ -79,7 +83,6 @@ type GroupRow = {
   excise: boolean | null;
   has_origin: boolean | null;
   value: 'within' | 'above' | 'unverified' | null;
-  s_country: string | null;
   s_bps: number | null;
   country: string;
   currency: string;
@@ -114,7 +117,7 @@ export class IossFactRepository {
       // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
       await client.query('set local enable_sort = off');
       const months = quarterMonths(start, endExclusive);
-      const res = await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`]);
+      const res = await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`]);
       await client.query('commit');
       return res.rows.map((r) => toGroup(r, days, months));
     } catch (err) {
@@ -143,7 +146,8 @@ function toGroup(r: GroupRow, days: readonly string[], months: readonly string[]
     const segStart = r.seg! >= 1 ? days[r.seg! - 1]! : first;
     sale = {
       day: segStart > first ? segStart : first,
-      countryOfConsumption: r.s_country!,
+      // A valid link has the original's State; a sale is its own.
+      countryOfConsumption: r.country,
       vatRateBps: r.s_bps!,
       traits: { customerType: r.customer_type!, classificationStatus: r.classification_status!, rateCategory: r.rate_category!, exciseGoods: r.excise!, hasThirdCountryOrigin: r.has_origin!, value: r.value! },
     };
