@@ -131,10 +131,8 @@ const SECTIONS: Section[] = ['2a', '2b', '2c', '2d'];
 export async function multiJurisdiction(deps: ComplianceReportsDeps, caller: Principal, periodKey: string) {
   unionOssQuarter(periodKey);
   // Side by side, as for filing-prep; a Union OSS refusal (422) is the answer whatever the IOSS read does.
-  const [{ context }, ioss] = await Promise.all([
-    buildReturn(deps, caller, periodKey),
-    deps.registrations.list(caller.accountId).then((registrations) => iossQuarter(deps, caller, periodKey, registrations)),
-  ]);
+  const registrations = await deps.registrations.list(caller.accountId);
+  const [{ context }, ioss] = await Promise.all([buildReturn(deps, caller, periodKey), iossQuarter(deps, caller, periodKey, registrations)]);
   return {
     report_kind: 'oss_ioss_multi_jurisdiction_preview',
     period_key: periodKey,
