@@ -136,6 +136,9 @@ async function main() {
     console.log(
       `GET /v1/compliance/threshold-status, ${CONNECTIONS} callers, ${SECONDS} s: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, non-2xx ${r.non2xx}, errors ${r.errors} → ${ok ? 'PASS' : 'FAIL'} (target p99 ≤ ${P99_TARGET_MS} ms)`,
     );
+    // For comparison: an authenticated route of the same service that reads one indexed row.
+    const base2 = await autocannon({ url: `${base}/v1/compliance/notifications?limit=1`, headers: { 'x-api-key': key }, connections: CONNECTIONS, duration: SECONDS, pipelining: 1 });
+    console.log(`baseline GET /v1/compliance/notifications?limit=1, same callers: ${Math.round(base2.requests.average)} req/s, p50 ${base2.latency.p50} ms, p99 ${base2.latency.p99} ms`);
     process.exitCode = ok ? 0 : 1;
   } finally {
     await stopProcess(proc);

@@ -19,7 +19,7 @@ const valueOf = (r: string) => `case when ${r}.intrinsic_value_eur_minor is not 
  * groups look up their original (the account's event of that id, any period), take its facts when the
  * link is valid, and everything is grouped once more (domain/ioss-months.ts `IossGroup`).
  */
-export const GROUPS_SQL = `
+const GROUPS_SQL = `
 with g as (
   select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
     case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind,
