@@ -9,5 +9,5 @@ export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore; releases: R
 
 export function thresholdsContext(deps: ServiceDeps): ThresholdsDeps {
   const article59c = new Article59cRepository(deps.pool);
-  return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c, statusSnapshots: new StatusSnapshots(article59c) };
+  return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c, statusSnapshots: new StatusSnapshots(deps.pool, article59c) };
 }

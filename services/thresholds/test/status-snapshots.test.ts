@@ -41,7 +41,7 @@ function message(accountId: bigint, sequence: number, eventId: string, occurredA
 
 const total = (s: { buckets: { netMinor: bigint }[] }) => s.buckets.reduce((t, b) => t + b.netMinor, 0n);
 
-describe.skipIf(!backends.ok)('status snapshots: reused only while the projection position stands still', () => {
+describe.skipIf(!backends.ok)('status snapshots: reused only while the projection position row stands still', () => {
   let h: ServiceHarness<ThresholdsDeps>;
   beforeAll(async () => {
     h = await startServiceHarness<ThresholdsDeps>('thresholds');
@@ -54,7 +54,7 @@ describe.skipIf(!backends.ok)('status snapshots: reused only while the projectio
     const consumer = thresholdsProjectionConsumer(h.deps);
     const repo = new Article59cRepository(h.deps.pool);
     const aggregate = vi.spyOn(repo, 'snapshot');
-    const cache = new StatusSnapshots(repo);
+    const cache = new StatusSnapshots(h.deps.pool, repo);
     const [a, b] = [7101n, 7102n];
     const a1 = message(a, 1, 'a1', '2026-01-10T00:00:00.000Z', 400_000n);
     await consumer.handler([a1, message(b, 1, 'b1', '2026-01-11T00:00:00.000Z', 5_000n)]);
@@ -89,10 +89,36 @@ describe.skipIf(!backends.ok)('status snapshots: reused only while the projectio
     expect(total(await cache.get(a, [2026, 2025], '2026-02-01'))).toBe(400_000n); // the days up to 1 February only: a1
   });
 
+  it('any change of the position row invalidates, not only `applied` (a counter another consumer advances with its own changes)', async () => {
+    const repo = new Article59cRepository(h.deps.pool);
+    const aggregate = vi.spyOn(repo, 'snapshot');
+    const cache = new StatusSnapshots(h.deps.pool, repo);
+    const a = 7104n;
+    await thresholdsProjectionConsumer(h.deps).handler([message(a, 1, 'c1', '2026-01-10T00:00:00.000Z', 100_000n)]);
+    expect((await cache.get(a, [2026, 2025], '2026-11-01')).buckets.map((b) => b.facts.classificationStatus)).toEqual(['classified']);
+    // A consumer that moves running totals without new events (e.g. one applying classification
+    // decisions) keeps its own counter in the position row and advances it in the same transaction.
+    await h.deps.pool.query('alter table thresholds.supply_projection_position add column if not exists decisions_applied bigint not null default 0');
+    const client = await h.deps.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`update thresholds.article59c_bucket set classification_status = 'needs_review' where account_id = $1`, [a.toString()]);
+      await client.query(`update thresholds.supply_projection_position set decisions_applied = decisions_applied + 1 where account_id = $1`, [a.toString()]);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    aggregate.mockClear();
+    const after = await cache.get(a, [2026, 2025], '2026-11-01');
+    expect(aggregate).toHaveBeenCalledTimes(1); // `applied` is still 1: the row's other counter made it a miss
+    expect(after.position).toBe(1n);
+    expect(after.buckets.map((b) => b.facts.classificationStatus)).toEqual(['needs_review']);
+  });
+
   it('keeps at most `max` entries, dropping the least recently used', async () => {
     const repo = new Article59cRepository(h.deps.pool);
     const aggregate = vi.spyOn(repo, 'snapshot');
-    const cache = new StatusSnapshots(repo, 2);
+    const cache = new StatusSnapshots(h.deps.pool, repo, 2);
     await cache.get(7101n, [2026, 2025], '2026-11-01');
     await cache.get(7102n, [2026, 2025], '2026-11-01');
     await cache.get(7101n, [2026, 2025], '2026-11-01'); // used again: 7102 is now the oldest
