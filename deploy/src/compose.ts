@@ -11,7 +11,7 @@ import { databaseFaultInterceptor } from '@vat/platform/db-faults';
 import type { EventBus } from '@vat/platform/bus';
 import { InProcessBus } from '@vat/platform/bus';
 import { JetStreamBus } from '@vat/platform/jetstream-bus';
-import { OutboxRelay } from '@vat/platform/outbox';
+import { DEFAULT_OUTBOX_RETENTION, OutboxRelay } from '@vat/platform/outbox';
 import { inputGuardInterceptor } from '@vat/platform/input-guard';
 import { principalInterceptor } from '@vat/platform/principal';
 import { stopwatch } from '@vat/platform/stopwatch';
@@ -39,7 +39,7 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   const applied = await migrate(orm, databaseUrl, mod.schema);
   slog.info({ ...elapsed(), applied }, applied.length ? 'migrations applied' : 'migrations up to date');
   const pool = (await orm.em.getConnection().getNativeClient()) as ServiceDeps['pool'];
-  const relay = new OutboxRelay(pool, mod.schema, bus, slog, config.outboxPollMs);
+  const relay = new OutboxRelay(pool, mod.schema, bus, slog, config.outboxPollMs, undefined, { ...DEFAULT_OUTBOX_RETENTION, keepMs: config.outboxRetentionHours * 3600_000 });
   const deps: ServiceDeps = mod.context({ config, orm, pool, databaseUrl, bus, relay, log: slog, clients, now: () => new Date() });
   elapsed = stopwatch();
   await mod.seed?.(deps);

@@ -24,6 +24,7 @@ const envSchema = z.object({
   INTERNAL_TOKEN: z.string().min(16).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60000).default(250),
+  OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
   DATA_ENCRYPTION_KEY: z.string().optional(),
 });
 
@@ -41,6 +42,8 @@ export type Config = {
   internalToken?: string;
   rateLimitPerMinute: number;
   outboxPollMs: number;
+  /** Hours a published outbox row is kept before the relay deletes it (0 = forever). */
+  outboxRetentionHours: number;
   /** Text form of the 32-byte key for data encrypted at rest; checked by the processes that use it (platform/src/crypto.ts). */
   dataEncryptionKey?: string;
 };
@@ -74,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     internalToken: e.INTERNAL_TOKEN,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     outboxPollMs: e.OUTBOX_POLL_MS,
+    outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
   };
 }

@@ -87,6 +87,7 @@ export class JetStreamBus implements EventBus {
   private async startConsumer(sub: Subscription): Promise<void> {
     const nc = this.nc!;
     const jsm = await jetstreamManager(nc);
+    await this.replaceIfFilterChanged(jsm, sub);
     await jsm.consumers.add(STREAM_NAME, {
       durable_name: sub.durable,
       ack_policy: AckPolicy.Explicit,
@@ -112,6 +113,27 @@ export class JetStreamBus implements EventBus {
         }
       }
     })();
+  }
+
+  /**
+   * An existing durable whose subject filter is not the one the code now subscribes is deleted, so the
+   * `add` that follows recreates it from the beginning of the stream with the new filter. JetStream
+   * does not reliably change a durable's filter in place: a second `add` with another filter is ignored
+   * by some servers, and NATS 2.9 accepts the new filter (update or `add`) and then delivers nothing at
+   * all (tested). Starting again from the first message is harmless, because every consumer records
+   * event ids in its inbox, and it is what makes the added subject's history arrive too (the old durable
+   * had passed those messages). It costs one pass over the stream's history for that consumer.
+   */
+  private async replaceIfFilterChanged(jsm: Awaited<ReturnType<typeof jetstreamManager>>, sub: Subscription): Promise<void> {
+    const info = await jsm.consumers.info(STREAM_NAME, sub.durable).catch(() => undefined);
+    if (!info) return;
+    const current = info.config.filter_subjects?.length ? [...info.config.filter_subjects] : info.config.filter_subject ? [info.config.filter_subject] : [];
+    const wanted = [...sub.subjects].sort();
+    if (current.length === wanted.length && current.sort().every((s, i) => s === wanted[i])) return;
+    this.log.warn({ durable: sub.durable, from: current, to: sub.subjects }, 'consumer subject filter changed: recreating the durable from the start of the stream (its inbox drops what it already applied)');
+    await jsm.consumers.delete(STREAM_NAME, sub.durable).catch((err) => {
+      if (!String(err).includes('not found')) throw err;
+    });
   }
 
   /**

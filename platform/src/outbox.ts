@@ -64,6 +64,13 @@ function settleAndClaimSql(schema: string): string {
 }
 
 /**
+ * How long published outbox rows are kept (`keepMs`; 0 keeps them forever), how often the relay
+ * deletes older ones and how many rows one delete statement takes.
+ */
+export type OutboxRetention = { keepMs: number; everyMs: number; batch: number };
+export const DEFAULT_OUTBOX_RETENTION: OutboxRetention = { keepMs: 7 * 24 * 3600_000, everyMs: 10 * 60_000, batch: 5000 };
+
+/**
  * Publishes outbox rows to the bus in batches: each round trip settles the batch just published and
  * claims the next, and a row is marked published only after the bus accepted it. The composition
  * root starts it only after the bus is open (every consumer of the process subscribed).
@@ -75,6 +82,7 @@ export class OutboxRelay {
   private active = false;
   private stopping = false;
   private readonly sql: string;
+  private lastPrune = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -83,8 +91,32 @@ export class OutboxRelay {
     private readonly log: Logger,
     private readonly pollMs: number,
     private readonly batchSize = 200,
+    private readonly retention: OutboxRetention = DEFAULT_OUTBOX_RETENTION,
   ) {
     this.sql = settleAndClaimSql(schema);
+  }
+
+  /**
+   * Deletes rows published more than `retention.keepMs` ago, at most `retention.batch` per statement
+   * and statement after statement until none is left; unpublished rows are never touched. The bus
+   * deduplicates by id within its own window, far shorter than the retention, and nothing reads a
+   * published row again, so a deleted row can neither be lost nor come back. Returns how many.
+   */
+  async prunePublished(now = Date.now()): Promise<number> {
+    const t = `"${this.schema}".outbox`;
+    const before = new Date(now - this.retention.keepMs);
+    let total = 0;
+    for (;;) {
+      const r = await this.pool.query(
+        `delete from ${t} where id in (select id from ${t} where published_at < $1 order by published_at limit $2)`,
+        [before, this.retention.batch],
+      );
+      total += r.rowCount ?? 0;
+      if ((r.rowCount ?? 0) < this.retention.batch || this.stopping) break;
+    }
+    this.lastPrune = now;
+    if (total) this.log.info({ schema: this.schema, deleted: total }, 'outbox relay: deleted published rows past retention');
+    return total;
   }
 
   /**
@@ -135,6 +167,7 @@ export class OutboxRelay {
         this.again = false;
         await this.drain();
       } while (this.again && this.active);
+      if (this.retention.keepMs > 0 && Date.now() - this.lastPrune >= this.retention.everyMs) await this.prunePublished();
     } catch (err) {
       this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: will retry');
     } finally {

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
@@ -54,7 +54,13 @@ export function defineSupplyProjectionEntities() {
   const SupplyFact = defineEntity({
     name: 'SupplyFact',
     tableName: 'supply_fact',
-    properties: supplyEventProperties(),
+    properties: {
+      ...supplyEventProperties(),
+      // `classification_status` and `tax_class_id` hold the classification in effect: as committed, then
+      // the latest applied `ClassificationDecided` (these two columns name it; 0 / null = none applied).
+      decisionId: p.uuid().nullable(),
+      decisionGeneration: p.integer().default(0),
+    },
     uniques: [{ properties: ['accountId', 'sequence'] }],
     indexes: [{ properties: ['accountId', 'occurredAt'] }, { properties: ['accountId', 'eventId'] }],
   });
@@ -64,6 +70,8 @@ export function defineSupplyProjectionEntities() {
     properties: {
       accountId: p.bigint().primary().autoincrement(false),
       applied: p.bigint(),
+      /** How many `ClassificationDecided` events of the account were applied (compared with the ledger's count). */
+      decisionsApplied: p.bigint().default(0),
     },
   });
   return { SupplyFact, ProjectionPosition };
@@ -159,4 +167,91 @@ export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable:
 export async function projectionPosition(pool: pg.Pool, schema: string, accountId: bigint): Promise<bigint> {
   const res = await pool.query(`select applied::text as applied from "${schema}".supply_projection_position where account_id = $1`, [accountId.toString()]);
   return res.rows[0] ? BigInt(res.rows[0].applied as string) : 0n;
+}
+
+/** A fact whose classification a decision changed: the facts before, and the classification now in effect. */
+export type Reclassified = { before: Record<string, any>; classificationStatus: string; taxClassId: string | null };
+
+/**
+ * Applies a batch of `ClassificationDecided` events to `schema`'s projection inside the caller's
+ * transaction (`db` must be a transaction's client): records the ids in the inbox, and for the fresh ones
+ * moves each fact to the newest decision of its chain (by `generation`: a decision older than the one
+ * applied never wins, whatever order the bus delivers them in), in place (`classification_status`,
+ * `tax_class_id`, `decision_id`, `decision_generation`), and counts them in the position's
+ * `decisions_applied`. A decision whose fact is not projected yet (its `SupplyCommitted` travels on
+ * another durable) throws, so the batch is rolled back and delivered again. Returns the facts that
+ * changed, with their columns as they were (`factColumns`, locked `for update`).
+ */
+export async function applyClassificationDecisions(db: Pick<pg.PoolClient, 'query'>, schema: string, durable: string, batch: BusMessage[], factColumns = 'f.*'): Promise<Reclassified[]> {
+  const decoded = batch.map((msg) => decodeEvent(ClassificationDecidedSchema, msg.data)).map((d, i) => ({ ...d, eventId: d.eventId || batch[i]!.id }));
+  const inbox = await db.query(
+    `with ${freshEvents(schema)} select event_id from fresh`,
+    [decoded.map((d) => d.eventId), durable],
+  );
+  const fresh = new Set(inbox.rows.map((r: { event_id: string }) => r.event_id));
+  const latest = new Map<string, (typeof decoded)[number]>();
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const d of decoded) {
+    if (!fresh.has(d.eventId) || seen.has(d.eventId)) continue;
+    seen.add(d.eventId);
+    counts.set(d.accountId.toString(), (counts.get(d.accountId.toString()) ?? 0) + 1);
+    const had = latest.get(d.supplyEventId);
+    if (!had || d.generation > had.generation) latest.set(d.supplyEventId, d);
+  }
+  if (latest.size === 0) return [];
+  const facts = await db.query(
+    `select ${factColumns}, f.id::text as fact_id_key, f.account_id::text as fact_account_key, f.decision_generation as fact_generation_key from "${schema}".supply_fact f
+      where f.id = any($1::uuid[]) order by f.id for update`,
+    [[...latest.keys()]],
+  );
+  const byId = new Map<string, Record<string, any>>(facts.rows.map((r: Record<string, any>) => [r.fact_id_key, r]));
+  const missing = [...latest.values()].filter((d) => byId.get(d.supplyEventId)?.fact_account_key !== d.accountId.toString());
+  if (missing.length) throw new Error(`${missing.length} classification decisions name supply events not projected yet (first ${missing[0]!.supplyEventId}); retrying`);
+  const changes = [...latest.values()].filter((d) => d.generation > byId.get(d.supplyEventId)!.fact_generation_key);
+  if (changes.length) {
+    await db.query(
+      `update "${schema}".supply_fact f set classification_status = r.classification_status, tax_class_id = r.tax_class_id, decision_id = r.decision_id, decision_generation = r.generation
+         from jsonb_to_recordset($1::jsonb) as r(id uuid, classification_status text, tax_class_id text, decision_id uuid, generation int)
+        where f.id = r.id and f.decision_generation < r.generation`,
+      [JSON.stringify(changes.map((d) => ({ id: d.supplyEventId, classification_status: d.classificationStatus, tax_class_id: d.taxClassId ?? null, decision_id: d.eventId, generation: d.generation })))],
+    );
+  }
+  await db.query(
+    `insert into "${schema}".supply_projection_position (account_id, applied, decisions_applied)
+     select account_id, 0, n from jsonb_to_recordset($1::jsonb) as r(account_id bigint, n bigint)
+     on conflict (account_id) do update set decisions_applied = "${schema}".supply_projection_position.decisions_applied + excluded.decisions_applied`,
+    [JSON.stringify([...counts].map(([account_id, n]) => ({ account_id, n })))],
+  );
+  return changes.map((d) => {
+    const { fact_id_key: _a, fact_account_key: _b, fact_generation_key: _c, ...before } = byId.get(d.supplyEventId)!;
+    return { before, classificationStatus: d.classificationStatus, taxClassId: d.taxClassId ?? null };
+  });
+}
+
+/** The durable consumer that keeps `schema`'s facts on the latest classification decision (one transaction per batch). */
+export function classificationDecisionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
+  return {
+    durable,
+    subjects: [subjectOf(ClassificationDecidedSchema)],
+    handler: async (batch) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await applyClassificationDecisions(client, schema, durable, batch);
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/** The decisions the projection has applied for the account (compared with the ledger's `decision_count`). */
+export async function projectionDecisionCount(pool: pg.Pool, schema: string, accountId: bigint): Promise<bigint> {
+  const res = await pool.query(`select decisions_applied::text as n from "${schema}".supply_projection_position where account_id = $1`, [accountId.toString()]);
+  return res.rows[0] ? BigInt(res.rows[0].n as string) : 0n;
 }

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
+import { connect } from '@nats-io/transport-node';
+import { nanos } from '@nats-io/nats-core';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus';
 import { JetStreamBus } from '../src/jetstream-bus';
@@ -10,7 +13,7 @@ import { NATS_SERVER, startPrivateNats, waitFor, type PrivateNats } from '../../
 const natsBinary = existsSync(NATS_SERVER);
 if (!natsBinary && IN_CI) throw new Error(`CI=true and no nats-server at ${NATS_SERVER}`);
 
-const silent = pino({ level: 'silent' });
+const silent = pino({ level: process.env.BUS_LOG ?? 'silent' });
 const msg = (id: string, subject = 'vat.test.v1.thing_happened'): BusMessage => ({ id, subject, data: new TextEncoder().encode(id) });
 
 describe.skipIf(!natsBinary)('JetStream bus (private nats-server)', () => {
@@ -91,5 +94,37 @@ describe.skipIf(!natsBinary)('JetStream bus (private nats-server)', () => {
     consumer.open();
     await waitFor('the poison event redelivered', () => poisonTries >= 4, { timeoutMs: 20_000, intervalMs: 20 });
     expect([...applied].sort()).toEqual(ids.filter((id) => id !== poison).sort());
+  }, 40_000);
+
+  it('an existing durable subscribed to other subjects is recreated with the new filter (an existing deployment picks the new subject and its history up)', async () => {
+    const publisher = await bus('filter-publisher');
+    publisher.open();
+    // The deployed version's durable, filtering one subject (created as JetStreamBus creates it).
+    const nc = await connect({ servers: nats.url });
+    const jsm = await jetstreamManager(nc);
+    await jsm.consumers.add('VAT', { durable_name: 'filter-test', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: 'vat.filter.v1.first', ack_wait: nanos(30_000), max_deliver: -1 });
+    const first = randomUUID();
+    const skipped = randomUUID();
+    await publisher.publish([msg(first, 'vat.filter.v1.first'), msg(skipped, 'vat.filter.v1.second')]);
+    const old = await jetstream(nc).consumers.get('VAT', 'filter-test');
+    const m = await old.next({ expires: 5000 });
+    expect(m?.headers?.get('Nats-Msg-Id')).toBe(first);
+    m!.ack();
+    await old.info(); // a round trip: the ack is processed
+    await nc.close();
+    // The new version subscribes the same durable to the whole family of subjects.
+    const next = await bus('filter-new');
+    const seen: string[] = [];
+    await next.subscribe({ durable: 'filter-test', subjects: ['vat.filter.v1.>'], handler: async (b) => void seen.push(...b.map((m) => m.id)) });
+    next.open();
+    const [a, b] = [randomUUID(), randomUUID()];
+    await publisher.publish([msg(a, 'vat.filter.v1.second'), msg(b, 'vat.filter.v1.first')]);
+    // The durable starts again from the beginning: the new subject's history (published while the old filter
+    // skipped it) arrives too, and the already applied event comes again (an inbox drops it).
+    await waitFor('the new subject delivered to the existing durable', () => [first, skipped, a, b].every((id) => seen.includes(id)), { timeoutMs: 10_000, intervalMs: 20 });
+    const nc2 = await connect({ servers: nats.url });
+    const info = await (await jetstreamManager(nc2)).consumers.info('VAT', 'filter-test');
+    await nc2.close();
+    expect(info.config.filter_subject).toBe('vat.filter.v1.>');
   }, 40_000);
 });

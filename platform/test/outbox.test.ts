@@ -187,6 +187,31 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
     expect(await count('takeover')).toBe(7);
   });
 
+  it('deletes published rows past the retention in bounded statements, never an unpublished or a younger one', async () => {
+    await clear();
+    const bus = new InProcessBus();
+    await bus.subscribe(counter('retention'));
+    bus.open();
+    const keepMs = 7 * 24 * 3600_000;
+    const relay = new OutboxRelay(pool, SCHEMA, bus, silent, 1000, 200, { keepMs, everyMs: 60_000, batch: 2 });
+    const published = await write(5);
+    expect(await relay.drain()).toBe(5);
+    const waiting = await write(2);
+    const now = Date.now();
+    // Four published 8 days ago (past 7 days), one an hour ago; the two unpublished rows are as old.
+    await pool.query(`update "${SCHEMA}".outbox set published_at = $2 where id = any($1::uuid[])`, [published.slice(0, 4), new Date(now - 8 * 24 * 3600_000)]);
+    await pool.query(`update "${SCHEMA}".outbox set published_at = $2 where id = $1`, [published[4], new Date(now - 3600_000)]);
+    await pool.query(`update "${SCHEMA}".outbox set created_at = $2 where id = any($1::uuid[])`, [waiting, new Date(now - 30 * 24 * 3600_000)]);
+    const c = counting(pool);
+    const pruning = new OutboxRelay(c.pool, SCHEMA, bus, silent, 1000, 200, { keepMs, everyMs: 60_000, batch: 2 });
+    expect(await pruning.prunePublished(now)).toBe(4);
+    expect(c.statements).toBe(3); // 2 + 2 + 0: a full batch asks again, a short one ends
+    const { rows } = await pool.query<{ id: string }>(`select id from "${SCHEMA}".outbox where id = any($1::uuid[])`, [[...published, ...waiting]]);
+    expect(rows.map((r) => r.id).sort()).toEqual([published[4], ...waiting].sort());
+    expect(await relay.drain()).toBe(2);
+    expect(await count('retention')).toBe(7);
+  });
+
   it('the inbox gives an id repeated inside a batch or redelivered in a later batch no second effect', async () => {
     const sub = counter('redelivery');
     const m = (id: string): BusMessage => ({ id, subject: 'vat.test.v1.thing_happened', data: new Uint8Array() });

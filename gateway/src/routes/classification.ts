@@ -226,6 +226,46 @@ export function classificationRoutes(clients: Clients, integrationOwned: Integra
     },
     successor('validate'),
     successor('archive'),
+    {
+      method: 'GET',
+      url: '/v1/classification/correction-reviews',
+      access: { scopes: ['classification-write', 'full', 'read-only'] },
+      limiter: 'classification',
+      summary: 'The correction-review list: reclassifications the ledger did not apply (locked or filed Union OSS quarter, oversized order, manual decision), oldest first (keyset cursor)',
+      tags: ['classification'],
+      schema: {
+        querystring: query({
+          reason: str('invalid_reason', { enum: ['union_oss_period_locked', 'order_too_large', 'manual_decision'] }),
+          product_reference: str('invalid_product_reference', { maxLength: 200 }),
+          order_reference: str('invalid_order_reference', { maxLength: 200 }),
+          supply_event_id: str('invalid_supply_event_id', { description: 'the ledger id (UUID) of a supply event' }),
+          cursor: str('invalid_cursor'),
+          limit: { ...intParam('invalid_limit'), description: '1-200, default 50' },
+        }),
+      },
+      handler: async ({ req, call }) => {
+        const q = req.query as Record<string, string | undefined>;
+        const r = await clients.ledger.listClassificationCorrections(
+          { reason: q.reason, productReference: q.product_reference, orderReference: q.order_reference, supplyEventId: q.supply_event_id, cursor: q.cursor, limit: intOf(q.limit) },
+          call,
+        );
+        return {
+          items: r.items.map((c) => ({
+            id: c.id,
+            supply_event_id: c.supplyEventId,
+            event_id: c.eventId,
+            order_reference: opt(c.orderReference),
+            product_reference: opt(c.productReference),
+            integration_id: c.integrationId === undefined ? null : num(c.integrationId),
+            occurred_at: c.occurredAt,
+            reason: c.reason,
+            proposed: JSON.parse(c.proposedJson) as unknown,
+            created_at: c.createdAt,
+          })),
+          next_cursor: opt(r.nextCursor),
+        };
+      },
+    },
   ];
 }
 

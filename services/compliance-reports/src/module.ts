@@ -1,4 +1,4 @@
-import { supplyProjectionConsumer } from '@vat/platform/supply-projection';
+import { classificationDecisionConsumer, supplyProjectionConsumer } from '@vat/platform/supply-projection';
 import type { ServiceModule } from '@vat/platform/service-module';
 import { complianceReportsContext, type ComplianceReportsDeps } from './context';
 import { complianceEntities } from './entities/index';
@@ -13,5 +13,10 @@ export const complianceReportsModule: ServiceModule<ComplianceReportsDeps> = {
   migrationsPath: MIGRATIONS_PATH,
   context: complianceReportsContext,
   routes,
-  consumers: (deps) => [supplyProjectionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-supply-projection')],
+  // Decisions travel on a durable of their own (it starts at the beginning of the stream, so decisions
+  // published before this consumer existed arrive too); a decision that overtakes its fact is retried.
+  consumers: (deps) => [
+    supplyProjectionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-supply-projection'),
+    classificationDecisionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-classification-decisions'),
+  ],
 };

@@ -135,13 +135,16 @@ async function sourceDefaultsOf(deps: ComplianceReportsDeps, call: CallOpts): Pr
   return new Map(res.items.map((s) => [s.sourceKey, { dispatchCountry: s.dispatchCountry, supplierEstablishmentCountry: s.supplierEstablishmentCountry }]));
 }
 
-/** The ledger head of the account (by RPC: the ledger owns it). */
-export async function ledgerHead(deps: ComplianceReportsDeps, caller: Principal): Promise<bigint> {
+/**
+ * Fences a Union OSS quarter in the ledger before it is locked (`FenceReturnPeriod`): no classification
+ * decision is appended for its events afterwards. Answers the head and the quarter's decision count.
+ */
+export async function fencePeriod(deps: ComplianceReportsDeps, caller: Principal, periodKey: string): Promise<{ sequence: bigint; periodDecisionCount: bigint }> {
   try {
-    const res = await deps.clients.ledger.getLedgerHead({}, { headers: principalHeaders(caller) });
-    return res.sequence;
+    const res = await deps.clients.ledger.fenceReturnPeriod({ periodKey }, { headers: principalHeaders(caller) });
+    return { sequence: res.sequence, periodDecisionCount: res.periodDecisionCount };
   } catch (err) {
-    if (err instanceof ConnectError) throw rpcError(Code.Unavailable, 'ledger_unavailable', 'The ledger could not be reached to check the projection position; retry.');
+    if (err instanceof ConnectError) throw rpcError(Code.Unavailable, 'ledger_unavailable', 'The ledger could not be reached to fence the quarter; retry.');
     throw err;
   }
 }

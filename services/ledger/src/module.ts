@@ -1,5 +1,6 @@
 import type { ServiceModule } from '@vat/platform/service-module';
 import { ledgerContext, type LedgerDeps } from './context';
+import { decidedEvent } from './handlers/append-classification-decisions';
 import { ledgerEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { routes } from './routes';
@@ -12,4 +13,9 @@ export const ledgerModule: ServiceModule<LedgerDeps> = {
   migrationsPath: MIGRATIONS_PATH,
   context: ledgerContext,
   routes,
+  // Decisions appended before decisions were published are published once (idempotent: the outbox id is the decision's).
+  seed: async (deps) => {
+    const n = await deps.decisions.publishUnpublished(deps.now(), decidedEvent);
+    if (n > 0) deps.log.info({ published: n }, 'published earlier classification decisions');
+  },
 };

@@ -2,7 +2,7 @@ import type { ServiceModule } from '@vat/platform/service-module';
 import { thresholdsContext, type ThresholdsDeps } from './context';
 import { thresholdEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
-import { thresholdsProjectionConsumer } from './projection';
+import { thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
 import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
 import { seedSmeThresholds } from './sme-store';
@@ -25,7 +25,7 @@ export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
     await deps.releases.current();
   },
   routes,
-  consumers: (deps) => [thresholdsProjectionConsumer(deps)],
+  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps)],
   readiness: async (deps) => {
     const rows = await deps.sme.rows().then((r) => r.length, () => 0);
     const release = await deps.releases.current().then((r) => r.version, () => undefined);

@@ -1,12 +1,24 @@
 import type { Subscription } from '@vat/platform/bus';
 import { subjectOf } from '@vat/platform/events';
-import { applySupplyProjection } from '@vat/platform/supply-projection';
-import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import type pg from 'pg';
+import { decodeEvent } from '@vat/platform/events';
+import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
+import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { factColumns } from './repositories/article59c';
 import { principalHeaders } from '@vat/platform/principal';
 import type { ProfileDefaults } from './article59c/classify';
 import type { ThresholdsDeps } from './context';
 
 export const PROJECTION_DURABLE = 'thresholds-supply-projection';
+export const DECISIONS_DURABLE = 'thresholds-classification-decisions';
+
+/**
+ * Serializes the two consumers' transactions per account (both move running totals between buckets from
+ * the facts they read): a transaction-scoped advisory lock per account, taken in one order.
+ */
+async function lockAccounts(client: pg.PoolClient, accountIds: Iterable<string>): Promise<void> {
+  for (const id of [...new Set(accountIds)].sort()) await client.query(`select pg_advisory_xact_lock(hashtextextended('thresholds.account:' || $1::text, 0))`, [id]);
+}
 
 /**
  * The thresholds projection of `SupplyCommitted`: in one transaction per batch, the inbox, facts and
@@ -22,6 +34,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
       const client = await deps.pool.connect();
       try {
         await client.query('begin');
+        await lockAccounts(client, batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0'));
         const { decoded, fresh } = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
         const seen = new Set<string>();
         const events = decoded.flatMap((d) => {
@@ -30,6 +43,36 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           return [d.event];
         });
         await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/**
+ * The thresholds projection of `ClassificationDecided` (a durable of its own): in one transaction per
+ * batch, the facts move to the newest decision of their chain (platform projection, inbox), and each
+ * reclassified fact's amount moves between the running totals of its old and new classification; a year
+ * that gained a positive counted amount is checked for the warning band and the crossing. A decision that
+ * overtakes its fact's `SupplyCommitted` is delivered again.
+ */
+export function thresholdsDecisionConsumer(deps: ThresholdsDeps): Subscription {
+  return {
+    durable: DECISIONS_DURABLE,
+    subjects: [subjectOf(ClassificationDecidedSchema)],
+    handler: async (batch) => {
+      const release = await deps.releases.current();
+      const client = await deps.pool.connect();
+      try {
+        await client.query('begin');
+        await lockAccounts(client, batch.map((m) => decodeEvent(ClassificationDecidedSchema, m.data).accountId.toString()));
+        const changes = await applyClassificationDecisions(client, 'thresholds', DECISIONS_DURABLE, batch, factColumns('f'));
+        await deps.article59c.applyReclassifications(client, changes, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
         await client.query('commit');
       } catch (err) {
         await client.query('rollback').catch(() => undefined);

@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { SupplyEventSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { BusMessage } from '@vat/platform/bus';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import type { ThresholdsDeps } from '../src/context';
-import { thresholdsProjectionConsumer } from '../src/projection';
+import { thresholdsDecisionConsumer, thresholdsProjectionConsumer } from '../src/projection';
 import { Article59cRepository } from '../src/repositories/article59c';
 import { StatusSnapshots } from '../src/repositories/status-snapshots';
 
 const backends = await requireBackends(['postgres']);
 
 /** A B2C goods sale from DE to FR in EUR. */
-function message(accountId: bigint, sequence: number, eventId: string, occurredAt: string, net: bigint): BusMessage {
+function message(accountId: bigint, sequence: number, eventId: string, occurredAt: string, net: bigint, id: string = randomUUID()): BusMessage {
   const supplyEvent = create(SupplyEventSchema, {
-    id: randomUUID(),
+    id,
     accountId,
     sequence: BigInt(sequence),
     recordedAt: new Date(Date.UTC(2026, 10, 1, 0, 0, sequence)).toISOString(),
@@ -35,8 +35,8 @@ function message(accountId: bigint, sequence: number, eventId: string, occurredA
     rateCategory: 'standard',
     classificationStatus: 'classified',
   });
-  const id = randomUUID();
-  return { id, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: id, supplyEvent })) };
+  const messageId = randomUUID();
+  return { id: messageId, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: messageId, supplyEvent })) };
 }
 
 const total = (s: { buckets: { netMinor: bigint }[] }) => s.buckets.reduce((t, b) => t + b.netMinor, 0n);
@@ -89,30 +89,32 @@ describe.skipIf(!backends.ok)('status snapshots: reused only while the projectio
     expect(total(await cache.get(a, [2026, 2025], '2026-02-01'))).toBe(400_000n); // the days up to 1 February only: a1
   });
 
-  it('any change of the position row invalidates, not only `applied` (a counter another consumer advances with its own changes)', async () => {
+  it('a classification decision that moves running totals (no new supply event) invalidates too', async () => {
     const repo = new Article59cRepository(h.deps.pool);
     const aggregate = vi.spyOn(repo, 'snapshot');
     const cache = new StatusSnapshots(h.deps.pool, repo);
     const a = 7104n;
-    await thresholdsProjectionConsumer(h.deps).handler([message(a, 1, 'c1', '2026-01-10T00:00:00.000Z', 100_000n)]);
+    const factId = randomUUID();
+    await thresholdsProjectionConsumer(h.deps).handler([message(a, 1, 'c1', '2026-01-10T00:00:00.000Z', 100_000n, factId)]);
     expect((await cache.get(a, [2026, 2025], '2026-11-01')).buckets.map((b) => b.facts.classificationStatus)).toEqual(['classified']);
-    // A consumer that moves running totals without new events (e.g. one applying classification
-    // decisions) keeps its own counter in the position row and advances it in the same transaction.
-    await h.deps.pool.query('alter table thresholds.supply_projection_position add column if not exists decisions_applied bigint not null default 0');
-    const client = await h.deps.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query(`update thresholds.article59c_bucket set classification_status = 'needs_review' where account_id = $1`, [a.toString()]);
-      await client.query(`update thresholds.supply_projection_position set decisions_applied = decisions_applied + 1 where account_id = $1`, [a.toString()]);
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
+    // The decisions consumer moves the fact's amount to the needs_review running total and advances its
+    // own counter (`decisions_applied`) in the position row; `applied` stays 1.
+    const decided = create(ClassificationDecidedSchema, {
+      eventId: randomUUID(),
+      accountId: a,
+      supplyEventId: factId,
+      generation: 1,
+      classificationStatus: 'needs_review',
+      source: 'manual',
+      decidedAt: '2026-11-01T00:00:00Z',
+    });
+    await thresholdsDecisionConsumer(h.deps).handler([{ id: decided.eventId, subject: 'vat.ledger.v1.classification_decided', data: toBinary(ClassificationDecidedSchema, decided) }]);
     aggregate.mockClear();
     const after = await cache.get(a, [2026, 2025], '2026-11-01');
-    expect(aggregate).toHaveBeenCalledTimes(1); // `applied` is still 1: the row's other counter made it a miss
+    expect(aggregate).toHaveBeenCalledTimes(1);
     expect(after.position).toBe(1n);
-    expect(after.buckets.map((b) => b.facts.classificationStatus)).toEqual(['needs_review']);
+    expect(after.buckets.filter((b) => b.eventCount > 0n).map((b) => b.facts.classificationStatus)).toEqual(['needs_review']);
+    expect(after).toEqual(await repo.snapshot(a, [2026, 2025], '2026-11-01'));
   });
 
   it('keeps at most `max` entries, dropping the least recently used', async () => {

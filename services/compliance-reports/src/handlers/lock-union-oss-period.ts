@@ -9,7 +9,7 @@ import type { ComplianceReportsDeps } from '../context';
 import { accountantReport, exportCsv, filingStatusOf } from '../domain/union-oss-documents';
 import type { NewArtifact } from '../repositories/union-oss-locks';
 import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
-import { buildReturn, ledgerHead, unionOssQuarter } from '../union-oss-report';
+import { buildReturn, fencePeriod, unionOssQuarter } from '../union-oss-report';
 
 const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_already_locked', `${period} is already locked; a locked quarter never changes (later events are reported in the next open quarter).`);
 
@@ -19,17 +19,27 @@ function artifact(exportKind: string, format: 'json' | 'csv', filename: string, 
 }
 
 /**
- * Freezes the accountant preview at the ledger head: refuses while the projection is behind it,
+ * Fences the quarter in the ledger, then freezes the accountant preview at the ledger head the fence
+ * answered: refuses while the projection is behind it or has not applied every classification decision of
+ * the quarter's events,
  * stores the JSON and CSV artifacts with their SHA-256, and never changes the ledger.
  */
 export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockUnionOssPeriodRequest, ctx: HandlerContext) {
   unionOssQuarter(req.periodKey);
   const caller = callerOf(ctx);
   if ((await deps.unionOssLocks.list(caller.accountId)).some((l) => l.periodKey === req.periodKey)) throw alreadyLocked(req.periodKey);
-  const head = await ledgerHead(deps, caller);
+  // The fence first: from here on the ledger appends no classification decision for the quarter's events
+  // (they go to correction review), and every decision it appended before is in `periodDecisions`.
+  const { sequence: head, periodDecisionCount } = await fencePeriod(deps, caller, req.periodKey);
   const applied = await projectionPosition(deps.pool, 'compliance_reports', caller.accountId);
-  if (applied < head) {
-    throw rpcError(Code.Unavailable, 'projection_lagging', `The report projection is at ledger position ${applied} of ${head}; retry when it has caught up.`, { ledger_head: String(head), projection_position: String(applied) });
+  const decisions = await deps.unionOssLocks.appliedDecisionCount(caller.accountId, req.periodKey);
+  if (applied < head || decisions < periodDecisionCount) {
+    throw rpcError(Code.Unavailable, 'projection_lagging', `The report projection is at ledger position ${applied} of ${head} (classification decisions of the quarter: ${decisions} of ${periodDecisionCount}); retry when it has caught up.`, {
+      ledger_head: String(head),
+      projection_position: String(applied),
+      period_decision_count: String(periodDecisionCount),
+      projection_period_decision_count: String(decisions),
+    });
   }
   const { context } = await buildReturn(deps, caller, req.periodKey, { position: head });
   const locked = { ...context, periodStatus: 'locked' };

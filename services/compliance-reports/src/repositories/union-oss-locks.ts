@@ -95,6 +95,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export class UnionOssLockRepository {
   constructor(private readonly pool: pg.Pool) {}
 
+  /**
+   * How many classification decisions the projection applied to the quarter's facts (imported goods aside):
+   * the sum of their applied generations, compared with the ledger's count at the fence.
+   */
+  async appliedDecisionCount(accountId: bigint, periodKey: string): Promise<bigint> {
+    const year = Number(periodKey.slice(0, 4));
+    const q = Number(periodKey.slice(6));
+    const at = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01T00:00:00Z`;
+    const res = await this.pool.query(
+      `select coalesce(sum(decision_generation), 0)::text as n from "compliance_reports".supply_fact
+        where account_id = $1 and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz and supply_kind <> 'imported_goods'`,
+      [accountId.toString(), at(year, q * 3 - 2), q === 4 ? at(year + 1, 1) : at(year, q * 3 + 1)],
+    );
+    return BigInt(res.rows[0].n);
+  }
+
   /** The account's locked quarters, latest quarter first. */
   async list(accountId: bigint): Promise<LockedPeriodRecord[]> {
     const res = await this.pool.query(`select ${PERIOD_COLUMNS} from ${PERIOD} where account_id = $1 order by period_key desc`, [accountId.toString()]);

@@ -26,6 +26,22 @@ export const LedgerHead = defineEntity({
   properties: {
     accountId: p.bigint().primary().autoincrement(false),
     sequence: p.bigint(),
+    /** How many classification decisions were appended (and published) for the account. */
+    decisionCount: p.bigint().default(0),
+  },
+});
+
+/**
+ * A Union OSS quarter compliance-reports locked (or is locking): no decision is appended for the quarter's
+ * events any more; they go to correction review. Written by `FenceReturnPeriod` before the lock freezes.
+ */
+export const ReturnPeriodFence = defineEntity({
+  name: 'ReturnPeriodFence',
+  tableName: 'return_period_fence',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    periodKey: p.string().length(7).primary(),
+    fencedAt: p.datetime(),
   },
 });
 
@@ -51,6 +67,8 @@ export const ClassificationDecision = defineEntity({
     coverageManifestDigest: p.string().length(80).nullable(),
     catalogDigest: p.string().length(80).nullable(),
     decidedAt: p.datetime(),
+    /** The decision's place in its event's chain (1 = first); null only for decisions appended before it was recorded. */
+    generation: p.integer().nullable(),
   },
   uniques: [{ properties: ['supplyEventId', 'supersedes'] }],
   indexes: [{ properties: ['accountId', 'supplyEventId'] }],
@@ -73,4 +91,4 @@ export const ClassificationCorrection = defineEntity({
 });
 
 export const Outbox = defineOutboxEntity();
-export const ledgerEntities = [SupplyEvent, LedgerHead, ClassificationDecision, ClassificationCorrection, Outbox];
+export const ledgerEntities = [SupplyEvent, LedgerHead, ReturnPeriodFence, ClassificationDecision, ClassificationCorrection, Outbox];

@@ -1,11 +1,13 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { AppendClassificationDecisionsResponseSchema, type AppendClassificationDecisionsRequest, type ProposedClassificationDecision } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { ClassificationDecidedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
+import { buildEvent } from '@vat/platform/events';
 import { callerOf } from '@vat/platform/principal';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { LedgerDeps } from '../context';
 import { CLASSIFICATION_STATUSES } from '../domain/supply-event-rules';
-import type { DecisionInput, ProductEventRecord } from '../repositories/classification-decisions';
+import type { AppendedDecision, DecisionInput, ProductEventRecord } from '../repositories/classification-decisions';
 
 /** An order with more events than this is never reclassified automatically: it goes to correction review. */
 export const MAX_REPROCESSED_ORDER_EVENTS = 500;
@@ -42,6 +44,28 @@ function decisionOf(p: ProposedClassificationDecision): DecisionInput {
   };
 }
 
+/** The `ClassificationDecided` event of an appended decision: its id is the decision's (the `Nats-Msg-Id`). */
+export function decidedEvent(d: AppendedDecision) {
+  const e = buildEvent(ClassificationDecidedSchema, {
+    eventId: d.id,
+    accountId: d.accountId,
+    supplyEventId: d.supplyEventId,
+    supersedes: d.supersedes ?? undefined,
+    generation: d.generation,
+    classificationStatus: d.classificationStatus,
+    taxClassId: d.taxClassId ?? undefined,
+    source: d.source,
+    reason: d.reason ?? undefined,
+    assignmentId: d.assignmentId ?? undefined,
+    assignmentRevision: d.assignmentRevision ?? undefined,
+    ruleId: d.ruleId ?? undefined,
+    coverageManifestDigest: d.coverageManifestDigest ?? undefined,
+    catalogDigest: d.catalogDigest ?? undefined,
+    decidedAt: d.decidedAt.toISOString(),
+  });
+  return { id: e.id, subject: e.subject, payload: e.payload };
+}
+
 /** Whether the decision changes nothing: it repeats the decision in effect, or restores an event never decided. */
 function unchanged(d: DecisionInput, e: ProductEventRecord): boolean {
   if (e.decisionId === null) return d.source === 'restored';
@@ -51,8 +75,10 @@ function unchanged(d: DecisionInput, e: ProductEventRecord): boolean {
 /**
  * Appends successor classification decisions for one product's events, never editing an event. Each
  * economic order (`order_reference`; an event without one is its own order) is written in one transaction or
- * not at all. An order above {@link MAX_REPROCESSED_ORDER_EVENTS} events, or holding a manually decided
- * event, is routed to the correction-review list unchanged. A repeat of the decisions in effect is a no-op.
+ * not at all, with one `ClassificationDecided` per decision in the outbox of that transaction. An order above
+ * {@link MAX_REPROCESSED_ORDER_EVENTS} events, holding a manually decided event, or holding an event of a
+ * locked or filed Union OSS quarter (fenced) is routed to the correction-review list unchanged. A repeat of
+ * the decisions in effect is a no-op.
  */
 export async function appendClassificationDecisions(deps: LedgerDeps, req: AppendClassificationDecisionsRequest, ctx: HandlerContext) {
   const { accountId } = callerOf(ctx);
@@ -85,11 +111,18 @@ export async function appendClassificationDecisions(deps: LedgerDeps, req: Appen
     } else if (items.some(({ e }) => e.decisionSource === 'manual')) {
       await review('manual_decision');
       routed += items.length;
-    } else if (items.some(({ d, e }) => d.supersedes !== e.decisionId) || !(await deps.decisions.appendOrder(accountId, items.map((i) => i.d), now))) {
+    } else if (items.some(({ d, e }) => d.supersedes !== e.decisionId)) {
       stale += items.length;
     } else {
-      appended += items.length;
+      const outcome = await deps.decisions.appendOrder(accountId, items.map((i) => i.d), now, decidedEvent);
+      if (outcome === 'appended') appended += items.length;
+      else if (outcome === 'stale') stale += items.length;
+      else {
+        await review('union_oss_period_locked');
+        routed += items.length;
+      }
     }
   }
+  if (appended > 0) deps.relay.kick();
   return create(AppendClassificationDecisionsResponseSchema, { appended, unchanged: unchangedCount, routedToCorrectionReview: routed, stale });
 }

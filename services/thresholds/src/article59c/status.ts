@@ -29,6 +29,8 @@ export type StatusInput = {
   thresholdOf: (country: string) => ReleaseThreshold | undefined;
   ledgerPosition: bigint;
   ledgerHead: bigint;
+  /** True while the projection has applied fewer classification decisions than the ledger published. */
+  decisionsLagging?: boolean;
 };
 
 export type CheckEntry = {
@@ -102,7 +104,7 @@ const unresolvedReasons = (s: YearSummary) => s.coverage.filter((r) => r.disposi
 export function thresholdStatus(i: StatusInput): ThresholdStatusView {
   const establishments = new Set([...i.current.establishments, ...i.preceding.establishments]);
   const blocking = i.current.blockingCount + i.preceding.blockingCount > 0n;
-  const lagging = i.ledgerPosition < i.ledgerHead;
+  const lagging = i.ledgerPosition < i.ledgerHead || i.decisionsLagging === true;
   const reasons = [...unresolvedReasons(i.current), ...unresolvedReasons(i.preceding)];
   const anyCandidates = i.current.candidateCount + i.preceding.candidateCount > 0n;
   const applicable = applicability(establishments, anyCandidates, reasons.includes('supplier_establishment_country_missing'));

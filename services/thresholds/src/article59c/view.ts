@@ -15,11 +15,12 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
   const year = Number(cutoffDay.slice(0, 4));
   const years = [year, year - 1];
   const call = { headers: principalHeaders(principal) };
-  const [release, { position, buckets, crossings }, head] = await Promise.all([
+  const [release, { position, decisionsApplied, buckets, crossings }, ledger] = await Promise.all([
     deps.releases.current(),
     deps.statusSnapshots.get(principal.accountId, years, cutoffDay),
-    deps.clients.ledger.getLedgerHead({}, call).then((r) => r.sequence),
+    deps.clients.ledger.getLedgerHead({}, call),
   ]);
+  const head = ledger.sequence;
   // Profiles are read only when some event lacks a fact a profile could supply.
   const lacking = buckets.some((b) => b.facts.sourceId !== null && (b.facts.supplierEstablishmentCountry === null || (b.facts.supplyKind === 'goods' && b.facts.dispatchCountry === null)));
   const defaults = new Map<string, ProfileDefaults>();
@@ -39,5 +40,6 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
     thresholdOf: lookup,
     ledgerPosition: position,
     ledgerHead: head,
+    decisionsLagging: decisionsApplied < ledger.decisionCount,
   });
 }

@@ -4,6 +4,7 @@ import { Migration20261122131159 } from './Migration20261122131159';
 import { Migration20261123233935 } from './Migration20261123233935';
 import { Migration20261124020101 } from './Migration20261124020101';
 import { Migration20261124025413 } from './Migration20261124025413';
+import { Migration20261124042656 } from './Migration20261124042656';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131159, Migration20261123233935, Migration20261124020101, Migration20261124025413];
+export const migrations = [Migration20261122131159, Migration20261123233935, Migration20261124020101, Migration20261124025413, Migration20261124042656];

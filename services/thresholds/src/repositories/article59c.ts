@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
 import { firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
 import { POLICY_VERSION } from '../article59c/policy';
@@ -64,7 +65,7 @@ function rawOfEvent(e: SupplyEvent): RawFacts {
 }
 
 /** The projected fact columns a bucket needs, qualified by `alias`. */
-const factColumns = (alias: string) =>
+export const factColumns = (alias: string) =>
   [
     'id::text as fact_id', 'account_id::text as account_id', 'event_id', 'sequence::text as sequence', 'event_type', 'original_event_id', 'occurred_at', 'recorded_at',
     'supply_kind', 'customer_type', 'classification_status', 'country_of_consumption', 'dispatch_country', 'supplier_establishment_country', 'currency', 'source_id',
@@ -129,6 +130,22 @@ export function bucketKeyOf(f: CandidateFacts, occurredOn: string): string {
 }
 
 type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string };
+
+/** Running-total changes keyed by account and bucket, and how to add one event's contribution. */
+function deltaSet() {
+  const deltas = new Map<string, Delta>();
+  const add = (accountId: string, facts: CandidateFacts, occurredAt: string, recordedAt: string, count: bigint, net: bigint) => {
+    const occurredOn = occurredAt.slice(0, 10);
+    const key = bucketKeyOf(facts, occurredOn);
+    const id = `${accountId}#${key}`;
+    const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt };
+    d.count += count;
+    d.net += net;
+    if (recordedAt > d.maxRecordedAt) d.maxRecordedAt = recordedAt;
+    deltas.set(id, d);
+  };
+  return { deltas, add };
+}
 
 function bucketOfRow(r: Record<string, any>): Bucket {
   return {
@@ -241,10 +258,11 @@ export class Article59cRepository {
    * and crossings of `years`, in one statement: one snapshot, so the totals are exactly those of the
    * position reported (a batch commits all three together).
    */
-  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
+  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; decisionsApplied: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
     const res = await this.pool.query(
       `select
          (select applied::text from ${S}.supply_projection_position where account_id = $1) as position,
+         (select decisions_applied::text from ${S}.supply_projection_position where account_id = $1) as decisions_applied,
          (select coalesce(jsonb_agg(b), '[]'::jsonb) from (
             select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
               dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
@@ -260,6 +278,7 @@ export class Article59cRepository {
     const row = res.rows[0]!;
     return {
       position: row.position === null ? 0n : BigInt(row.position),
+      decisionsApplied: row.decisions_applied === null ? 0n : BigInt(row.decisions_applied),
       buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
       crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
     };
@@ -271,17 +290,7 @@ export class Article59cRepository {
    */
   async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map()): Promise<void> {
     if (events.length === 0) return;
-    const deltas = new Map<string, Delta>();
-    const add = (accountId: string, facts: CandidateFacts, occurredAt: string, recordedAt: string, count: bigint, net: bigint) => {
-      const occurredOn = occurredAt.slice(0, 10);
-      const key = bucketKeyOf(facts, occurredOn);
-      const id = `${accountId}#${key}`;
-      const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt };
-      d.count += count;
-      d.net += net;
-      if (recordedAt > d.maxRecordedAt) d.maxRecordedAt = recordedAt;
-      deltas.set(id, d);
-    };
+    const { deltas, add } = deltaSet();
     const pending: { factId: string; accountId: string; originalEventId: string; key: string }[] = [];
     const byAccount = new Map<string, RawFacts[]>();
     for (const e of events) {
@@ -310,8 +319,6 @@ export class Article59cRepository {
         add(accountId, candidateOf(raw, arrived.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
       }
     }
-    // One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows).
-    await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
     if (pending.length > 0) {
       await db.query(
         `insert into ${S}.article59c_pending_correction (fact_id, account_id, original_event_id, bucket_key)
@@ -319,6 +326,46 @@ export class Article59cRepository {
         [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
       );
     }
+    await this.settle(db, deltas, release, now, profiles);
+  }
+
+  /**
+   * Moves reclassified facts (`ClassificationDecided` applied to the projection in the caller's transaction)
+   * from the running total of their old classification to that of the new one: the totals stay exactly
+   * what a recomputation from the facts in effect would give. A decision that changes only the tax class
+   * moves nothing. Then, like a new event, a year that gained a positive counted amount is checked for the
+   * warning band and the crossing (recorded once, never changed; a reclassification that lowers the total
+   * leaves a stored crossing and its notifications as they are).
+   */
+  async applyReclassifications(db: Db, changes: readonly Reclassified[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map()): Promise<void> {
+    const moved = changes.filter((c) => c.before.classification_status !== c.classificationStatus);
+    if (moved.length === 0) return;
+    const { deltas, add } = deltaSet();
+    const byAccount = new Map<string, RawFacts[]>();
+    const status = new Map<string, string>();
+    for (const c of moved) {
+      const raw = rawOfRow(c.before);
+      status.set(raw.factId, c.classificationStatus);
+      byAccount.set(raw.accountId, [...(byAccount.get(raw.accountId) ?? []), raw]);
+    }
+    for (const [accountId, raws] of byAccount) {
+      const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+      for (const raw of raws) {
+        const before = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
+        const after = { ...before, classificationStatus: status.get(raw.factId)! };
+        add(accountId, before, raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor);
+        add(accountId, after, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
+        // A correction still waiting for its original keeps the key of the bucket it is counted in.
+        await db.query(`update ${S}.article59c_pending_correction set bucket_key = $2 where fact_id = $1`, [raw.factId, bucketKeyOf(after, raw.occurredAt.slice(0, 10))]);
+      }
+    }
+    await this.settle(db, deltas, release, now, profiles);
+  }
+
+  /** Writes the deltas to the running totals, then records the marks of every year that gained a positive counted amount. */
+  private async settle(db: Db, deltas: Map<string, Delta>, release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf): Promise<void> {
+    // One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows).
+    await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
     // Only a year that gained a positive counted amount can newly reach a mark.
     const lookup = (c: string) => release.thresholds.get(c);
     const defaultsOf = new Map<string, Map<string, ProfileDefaults>>();

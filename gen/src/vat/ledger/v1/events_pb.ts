@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/ledger/v1/events.proto.
  */
 export const file_vat_ledger_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chp2YXQvbGVkZ2VyL3YxL2V2ZW50cy5wcm90bxINdmF0LmxlZGdlci52MSJVCg9TdXBwbHlDb21taXR0ZWQSEAoIZXZlbnRfaWQYASABKAkSMAoMc3VwcGx5X2V2ZW50GAIgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudGIGcHJvdG8z", [file_vat_ledger_v1_resources]);
+  fileDesc("Chp2YXQvbGVkZ2VyL3YxL2V2ZW50cy5wcm90bxINdmF0LmxlZGdlci52MSJVCg9TdXBwbHlDb21taXR0ZWQSEAoIZXZlbnRfaWQYASABKAkSMAoMc3VwcGx5X2V2ZW50GAIgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudCKfBAoVQ2xhc3NpZmljYXRpb25EZWNpZGVkEhAKCGV2ZW50X2lkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAMSFwoPc3VwcGx5X2V2ZW50X2lkGAMgASgJEhcKCnN1cGVyc2VkZXMYBCABKAlIAIgBARISCgpnZW5lcmF0aW9uGAUgASgFEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgGIAEoCRIZCgx0YXhfY2xhc3NfaWQYByABKAlIAYgBARIOCgZzb3VyY2UYCCABKAkSEwoGcmVhc29uGAkgASgJSAKIAQESGgoNYXNzaWdubWVudF9pZBgKIAEoCUgDiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YCyABKAVIBIgBARIUCgdydWxlX2lkGAwgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GA0gASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYDiABKAlIB4gBARISCgpkZWNpZGVkX2F0GA8gASgJQg0KC19zdXBlcnNlZGVzQg8KDV90YXhfY2xhc3NfaWRCCQoHX3JlYXNvbkIQCg5fYXNzaWdubWVudF9pZEIWChRfYXNzaWdubWVudF9yZXZpc2lvbkIKCghfcnVsZV9pZEIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdGIGcHJvdG8z", [file_vat_ledger_v1_resources]);
 
 /**
  * Published for every committed supply event; carries the whole event (projections need no read-back).
@@ -37,4 +37,99 @@ export type SupplyCommitted = Message<"vat.ledger.v1.SupplyCommitted"> & {
  */
 export const SupplyCommittedSchema: GenMessage<SupplyCommitted> = /*@__PURE__*/
   messageDesc(file_vat_ledger_v1_events, 0);
+
+/**
+ * Published once per appended classification decision (event_id = the decision's id, also the
+ * Nats-Msg-Id): the decision now in effect for one committed supply event. Decisions of an event form a
+ * chain; generation is its place in the chain (1 = the first), so a consumer never lets an older one win.
+ *
+ * @generated from message vat.ledger.v1.ClassificationDecided
+ */
+export type ClassificationDecided = Message<"vat.ledger.v1.ClassificationDecided"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 account_id = 2;
+   */
+  accountId: bigint;
+
+  /**
+   * the ledger's id of the supply event (SupplyEvent.id)
+   *
+   * @generated from field: string supply_event_id = 3;
+   */
+  supplyEventId: string;
+
+  /**
+   * @generated from field: optional string supersedes = 4;
+   */
+  supersedes?: string | undefined;
+
+  /**
+   * @generated from field: int32 generation = 5;
+   */
+  generation: number;
+
+  /**
+   * @generated from field: string classification_status = 6;
+   */
+  classificationStatus: string;
+
+  /**
+   * @generated from field: optional string tax_class_id = 7;
+   */
+  taxClassId?: string | undefined;
+
+  /**
+   * assignment, restored or manual
+   *
+   * @generated from field: string source = 8;
+   */
+  source: string;
+
+  /**
+   * @generated from field: optional string reason = 9;
+   */
+  reason?: string | undefined;
+
+  /**
+   * @generated from field: optional string assignment_id = 10;
+   */
+  assignmentId?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 assignment_revision = 11;
+   */
+  assignmentRevision?: number | undefined;
+
+  /**
+   * @generated from field: optional string rule_id = 12;
+   */
+  ruleId?: string | undefined;
+
+  /**
+   * @generated from field: optional string coverage_manifest_digest = 13;
+   */
+  coverageManifestDigest?: string | undefined;
+
+  /**
+   * @generated from field: optional string catalog_digest = 14;
+   */
+  catalogDigest?: string | undefined;
+
+  /**
+   * @generated from field: string decided_at = 15;
+   */
+  decidedAt: string;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ClassificationDecided.
+ * Use `create(ClassificationDecidedSchema)` to create a new message.
+ */
+export const ClassificationDecidedSchema: GenMessage<ClassificationDecided> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_events, 1);
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/ledger/v1/ledger_service.proto.
  */
 export const file_vat_ledger_v1_ledger_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiKQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAyKRAQoeTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEhMKBmN1cnNvchgDIAEoCUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQi+AMKElByb2R1Y3RTdXBwbHlFdmVudBIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYAyABKAlIAIgBARIeChF2YXJpYW50X3JlZmVyZW5jZRgEIAEoCUgBiAEBEhMKC29jY3VycmVkX29uGAUgASgJEh4KFmNvdW50cnlfb2ZfY29uc3VtcHRpb24YBiABKAkSJgoeb3JpZ2luYWxfY2xhc3NpZmljYXRpb25fc3RhdHVzGAcgASgJEiIKFW9yaWdpbmFsX3RheF9jbGFzc19pZBgIIAEoCUgCiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgJIAEoCRIZCgx0YXhfY2xhc3NfaWQYCiABKAlIA4gBARIfChJsYXRlc3RfZGVjaXNpb25faWQYCyABKAlIBIgBARIjChZsYXRlc3RfZGVjaXNpb25fc291cmNlGAwgASgJSAWIAQFCEgoQX29yZGVyX3JlZmVyZW5jZUIUChJfdmFyaWFudF9yZWZlcmVuY2VCGAoWX29yaWdpbmFsX3RheF9jbGFzc19pZEIPCg1fdGF4X2NsYXNzX2lkQhUKE19sYXRlc3RfZGVjaXNpb25faWRCGQoXX2xhdGVzdF9kZWNpc2lvbl9zb3VyY2UifQofTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRIwCgVpdGVtcxgBIAMoCzIhLnZhdC5sZWRnZXIudjEuUHJvZHVjdFN1cHBseUV2ZW50EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIvwDCh5Qcm9wb3NlZENsYXNzaWZpY2F0aW9uRGVjaXNpb24SFwoPc3VwcGx5X2V2ZW50X2lkGAEgASgJEigKG2V4cGVjdGVkX2xhdGVzdF9kZWNpc2lvbl9pZBgCIAEoCUgAiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgDIAEoCRIZCgx0YXhfY2xhc3NfaWQYBCABKAlIAYgBARIOCgZzb3VyY2UYBSABKAkSGgoNYXNzaWdubWVudF9pZBgGIAEoCUgCiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YByABKAVIA4gBARIUCgdydWxlX2lkGAggASgJSASIAQESEwoGcmVhc29uGAkgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GAogASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYCyABKAlIB4gBAUIeChxfZXhwZWN0ZWRfbGF0ZXN0X2RlY2lzaW9uX2lkQg8KDV90YXhfY2xhc3NfaWRCEAoOX2Fzc2lnbm1lbnRfaWRCFgoUX2Fzc2lnbm1lbnRfcmV2aXNpb25CCgoIX3J1bGVfaWRCCQoHX3JlYXNvbkIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdCKbAQokQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEkAKCWRlY2lzaW9ucxgDIAMoCzItLnZhdC5sZWRnZXIudjEuUHJvcG9zZWRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uIoABCiVBcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEhAKCGFwcGVuZGVkGAEgASgFEhEKCXVuY2hhbmdlZBgCIAEoBRIjChtyb3V0ZWRfdG9fY29ycmVjdGlvbl9yZXZpZXcYAyABKAUSDQoFc3RhbGUYBCABKAUyjwYKE1N1cHBseUxlZGdlclNlcnZpY2USaQoSQ29tbWl0U3VwcGx5RXZlbnRzEigudmF0LmxlZGdlci52MS5Db21taXRTdXBwbHlFdmVudHNSZXF1ZXN0GikudmF0LmxlZGdlci52MS5Db21taXRTdXBwbHlFdmVudHNSZXNwb25zZRJdCg5HZXRTdXBwbHlFdmVudBIkLnZhdC5sZWRnZXIudjEuR2V0U3VwcGx5RXZlbnRSZXF1ZXN0GiUudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlc3BvbnNlEmMKEExpc3RTdXBwbHlFdmVudHMSJi52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXF1ZXN0GicudmF0LmxlZGdlci52MS5MaXN0U3VwcGx5RXZlbnRzUmVzcG9uc2USWgoNR2V0TGVkZ2VySGVhZBIjLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlcXVlc3QaJC52YXQubGVkZ2VyLnYxLkdldExlZGdlckhlYWRSZXNwb25zZRJmChFDb3VudFN1cHBseUV2ZW50cxInLnZhdC5sZWRnZXIudjEuQ291bnRTdXBwbHlFdmVudHNSZXF1ZXN0GigudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1Jlc3BvbnNlEngKF0xpc3RQcm9kdWN0U3VwcGx5RXZlbnRzEi0udmF0LmxlZGdlci52MS5MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1JlcXVlc3QaLi52YXQubGVkZ2VyLnYxLkxpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVzcG9uc2USigEKHUFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zEjMudmF0LmxlZGdlci52MS5BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1JlcXVlc3QaNC52YXQubGVkZ2VyLnYxLkFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVzcG9uc2ViBnByb3RvMw", [file_vat_ledger_v1_resources]);
+  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiQQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDEhYKDmRlY2lzaW9uX2NvdW50GAIgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAyKRAQoeTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEhMKBmN1cnNvchgDIAEoCUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQi+AMKElByb2R1Y3RTdXBwbHlFdmVudBIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYAyABKAlIAIgBARIeChF2YXJpYW50X3JlZmVyZW5jZRgEIAEoCUgBiAEBEhMKC29jY3VycmVkX29uGAUgASgJEh4KFmNvdW50cnlfb2ZfY29uc3VtcHRpb24YBiABKAkSJgoeb3JpZ2luYWxfY2xhc3NpZmljYXRpb25fc3RhdHVzGAcgASgJEiIKFW9yaWdpbmFsX3RheF9jbGFzc19pZBgIIAEoCUgCiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgJIAEoCRIZCgx0YXhfY2xhc3NfaWQYCiABKAlIA4gBARIfChJsYXRlc3RfZGVjaXNpb25faWQYCyABKAlIBIgBARIjChZsYXRlc3RfZGVjaXNpb25fc291cmNlGAwgASgJSAWIAQFCEgoQX29yZGVyX3JlZmVyZW5jZUIUChJfdmFyaWFudF9yZWZlcmVuY2VCGAoWX29yaWdpbmFsX3RheF9jbGFzc19pZEIPCg1fdGF4X2NsYXNzX2lkQhUKE19sYXRlc3RfZGVjaXNpb25faWRCGQoXX2xhdGVzdF9kZWNpc2lvbl9zb3VyY2UifQofTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRIwCgVpdGVtcxgBIAMoCzIhLnZhdC5sZWRnZXIudjEuUHJvZHVjdFN1cHBseUV2ZW50EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIvwDCh5Qcm9wb3NlZENsYXNzaWZpY2F0aW9uRGVjaXNpb24SFwoPc3VwcGx5X2V2ZW50X2lkGAEgASgJEigKG2V4cGVjdGVkX2xhdGVzdF9kZWNpc2lvbl9pZBgCIAEoCUgAiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgDIAEoCRIZCgx0YXhfY2xhc3NfaWQYBCABKAlIAYgBARIOCgZzb3VyY2UYBSABKAkSGgoNYXNzaWdubWVudF9pZBgGIAEoCUgCiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YByABKAVIA4gBARIUCgdydWxlX2lkGAggASgJSASIAQESEwoGcmVhc29uGAkgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GAogASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYCyABKAlIB4gBAUIeChxfZXhwZWN0ZWRfbGF0ZXN0X2RlY2lzaW9uX2lkQg8KDV90YXhfY2xhc3NfaWRCEAoOX2Fzc2lnbm1lbnRfaWRCFgoUX2Fzc2lnbm1lbnRfcmV2aXNpb25CCgoIX3J1bGVfaWRCCQoHX3JlYXNvbkIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdCKbAQokQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEkAKCWRlY2lzaW9ucxgDIAMoCzItLnZhdC5sZWRnZXIudjEuUHJvcG9zZWRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uIoABCiVBcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEhAKCGFwcGVuZGVkGAEgASgFEhEKCXVuY2hhbmdlZBgCIAEoBRIjChtyb3V0ZWRfdG9fY29ycmVjdGlvbl9yZXZpZXcYAyABKAUSDQoFc3RhbGUYBCABKAUiLgoYRmVuY2VSZXR1cm5QZXJpb2RSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkiZAoZRmVuY2VSZXR1cm5QZXJpb2RSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoAxIWCg5kZWNpc2lvbl9jb3VudBgCIAEoAxIdChVwZXJpb2RfZGVjaXNpb25fY291bnQYAyABKAMingIKJExpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVxdWVzdBITCgZjdXJzb3IYASABKAlIAIgBARISCgVsaW1pdBgCIAEoBUgBiAEBEhMKBnJlYXNvbhgDIAEoCUgCiAEBEhwKD29yZGVyX3JlZmVyZW5jZRgEIAEoCUgDiAEBEhwKD3N1cHBseV9ldmVudF9pZBgFIAEoCUgEiAEBEh4KEXByb2R1Y3RfcmVmZXJlbmNlGAYgASgJSAWIAQFCCQoHX2N1cnNvckIICgZfbGltaXRCCQoHX3JlYXNvbkISChBfb3JkZXJfcmVmZXJlbmNlQhIKEF9zdXBwbHlfZXZlbnRfaWRCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlIrkCChhDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb24SCgoCaWQYASABKAkSFwoPc3VwcGx5X2V2ZW50X2lkGAIgASgJEhAKCGV2ZW50X2lkGAMgASgJEhwKD29yZGVyX3JlZmVyZW5jZRgEIAEoCUgAiAEBEh4KEXByb2R1Y3RfcmVmZXJlbmNlGAUgASgJSAGIAQESGwoOaW50ZWdyYXRpb25faWQYBiABKANIAogBARITCgtvY2N1cnJlZF9hdBgHIAEoCRIOCgZyZWFzb24YCCABKAkSFQoNcHJvcG9zZWRfanNvbhgJIAEoCRISCgpjcmVhdGVkX2F0GAogASgJQhIKEF9vcmRlcl9yZWZlcmVuY2VCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlQhEKD19pbnRlZ3JhdGlvbl9pZCKJAQolTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXNwb25zZRI2CgVpdGVtcxgBIAMoCzInLnZhdC5sZWRnZXIudjEuQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yMoQIChNTdXBwbHlMZWRnZXJTZXJ2aWNlEmkKEkNvbW1pdFN1cHBseUV2ZW50cxIoLnZhdC5sZWRnZXIudjEuQ29tbWl0U3VwcGx5RXZlbnRzUmVxdWVzdBopLnZhdC5sZWRnZXIudjEuQ29tbWl0U3VwcGx5RXZlbnRzUmVzcG9uc2USXQoOR2V0U3VwcGx5RXZlbnQSJC52YXQubGVkZ2VyLnYxLkdldFN1cHBseUV2ZW50UmVxdWVzdBolLnZhdC5sZWRnZXIudjEuR2V0U3VwcGx5RXZlbnRSZXNwb25zZRJjChBMaXN0U3VwcGx5RXZlbnRzEiYudmF0LmxlZGdlci52MS5MaXN0U3VwcGx5RXZlbnRzUmVxdWVzdBonLnZhdC5sZWRnZXIudjEuTGlzdFN1cHBseUV2ZW50c1Jlc3BvbnNlEloKDUdldExlZGdlckhlYWQSIy52YXQubGVkZ2VyLnYxLkdldExlZGdlckhlYWRSZXF1ZXN0GiQudmF0LmxlZGdlci52MS5HZXRMZWRnZXJIZWFkUmVzcG9uc2USZgoRQ291bnRTdXBwbHlFdmVudHMSJy52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBooLnZhdC5sZWRnZXIudjEuQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRJ4ChdMaXN0UHJvZHVjdFN1cHBseUV2ZW50cxItLnZhdC5sZWRnZXIudjEuTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0Gi4udmF0LmxlZGdlci52MS5MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1Jlc3BvbnNlEooBCh1BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9ucxIzLnZhdC5sZWRnZXIudjEuQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0GjQudmF0LmxlZGdlci52MS5BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEmYKEUZlbmNlUmV0dXJuUGVyaW9kEicudmF0LmxlZGdlci52MS5GZW5jZVJldHVyblBlcmlvZFJlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkZlbmNlUmV0dXJuUGVyaW9kUmVzcG9uc2USigEKHUxpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zEjMudmF0LmxlZGdlci52MS5MaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9uc1JlcXVlc3QaNC52YXQubGVkZ2VyLnYxLkxpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVzcG9uc2ViBnByb3RvMw", [file_vat_ledger_v1_resources]);
 
 /**
  * @generated from message vat.ledger.v1.CommitSupplyEventsRequest
@@ -208,6 +208,13 @@ export type GetLedgerHeadResponse = Message<"vat.ledger.v1.GetLedgerHeadResponse
    * @generated from field: int64 sequence = 1;
    */
   sequence: bigint;
+
+  /**
+   * How many classification decisions the ledger has published for the account (ClassificationDecided).
+   *
+   * @generated from field: int64 decision_count = 2;
+   */
+  decisionCount: bigint;
 };
 
 /**
@@ -525,6 +532,187 @@ export const AppendClassificationDecisionsResponseSchema: GenMessage<AppendClass
   messageDesc(file_vat_ledger_v1_ledger_service, 16);
 
 /**
+ * @generated from message vat.ledger.v1.FenceReturnPeriodRequest
+ */
+export type FenceReturnPeriodRequest = Message<"vat.ledger.v1.FenceReturnPeriodRequest"> & {
+  /**
+   * YYYY-Qn (a Union OSS quarter)
+   *
+   * @generated from field: string period_key = 1;
+   */
+  periodKey: string;
+};
+
+/**
+ * Describes the message vat.ledger.v1.FenceReturnPeriodRequest.
+ * Use `create(FenceReturnPeriodRequestSchema)` to create a new message.
+ */
+export const FenceReturnPeriodRequestSchema: GenMessage<FenceReturnPeriodRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 17);
+
+/**
+ * @generated from message vat.ledger.v1.FenceReturnPeriodResponse
+ */
+export type FenceReturnPeriodResponse = Message<"vat.ledger.v1.FenceReturnPeriodResponse"> & {
+  /**
+   * the ledger head and the published decision count when the fence was in place
+   *
+   * @generated from field: int64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: int64 decision_count = 2;
+   */
+  decisionCount: bigint;
+
+  /**
+   * how many decisions the quarter's events (imported goods aside) have: the sum of their chains'
+   * lengths, i.e. of their latest generations; none is added after the fence
+   *
+   * @generated from field: int64 period_decision_count = 3;
+   */
+  periodDecisionCount: bigint;
+};
+
+/**
+ * Describes the message vat.ledger.v1.FenceReturnPeriodResponse.
+ * Use `create(FenceReturnPeriodResponseSchema)` to create a new message.
+ */
+export const FenceReturnPeriodResponseSchema: GenMessage<FenceReturnPeriodResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 18);
+
+/**
+ * @generated from message vat.ledger.v1.ListClassificationCorrectionsRequest
+ */
+export type ListClassificationCorrectionsRequest = Message<"vat.ledger.v1.ListClassificationCorrectionsRequest"> & {
+  /**
+   * @generated from field: optional string cursor = 1;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 limit = 2;
+   */
+  limit?: number | undefined;
+
+  /**
+   * @generated from field: optional string reason = 3;
+   */
+  reason?: string | undefined;
+
+  /**
+   * @generated from field: optional string order_reference = 4;
+   */
+  orderReference?: string | undefined;
+
+  /**
+   * @generated from field: optional string supply_event_id = 5;
+   */
+  supplyEventId?: string | undefined;
+
+  /**
+   * @generated from field: optional string product_reference = 6;
+   */
+  productReference?: string | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ListClassificationCorrectionsRequest.
+ * Use `create(ListClassificationCorrectionsRequestSchema)` to create a new message.
+ */
+export const ListClassificationCorrectionsRequestSchema: GenMessage<ListClassificationCorrectionsRequest> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 19);
+
+/**
+ * A reclassification the ledger did not apply and that waits for a person.
+ *
+ * @generated from message vat.ledger.v1.ClassificationCorrection
+ */
+export type ClassificationCorrection = Message<"vat.ledger.v1.ClassificationCorrection"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string supply_event_id = 2;
+   */
+  supplyEventId: string;
+
+  /**
+   * @generated from field: string event_id = 3;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: optional string order_reference = 4;
+   */
+  orderReference?: string | undefined;
+
+  /**
+   * @generated from field: optional string product_reference = 5;
+   */
+  productReference?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 integration_id = 6;
+   */
+  integrationId?: bigint | undefined;
+
+  /**
+   * @generated from field: string occurred_at = 7;
+   */
+  occurredAt: string;
+
+  /**
+   * @generated from field: string reason = 8;
+   */
+  reason: string;
+
+  /**
+   * the decision that would have been appended: classification_status, tax_class_id, source, assignment, rule, reason
+   *
+   * @generated from field: string proposed_json = 9;
+   */
+  proposedJson: string;
+
+  /**
+   * @generated from field: string created_at = 10;
+   */
+  createdAt: string;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ClassificationCorrection.
+ * Use `create(ClassificationCorrectionSchema)` to create a new message.
+ */
+export const ClassificationCorrectionSchema: GenMessage<ClassificationCorrection> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 20);
+
+/**
+ * @generated from message vat.ledger.v1.ListClassificationCorrectionsResponse
+ */
+export type ListClassificationCorrectionsResponse = Message<"vat.ledger.v1.ListClassificationCorrectionsResponse"> & {
+  /**
+   * @generated from field: repeated vat.ledger.v1.ClassificationCorrection items = 1;
+   */
+  items: ClassificationCorrection[];
+
+  /**
+   * @generated from field: optional string next_cursor = 2;
+   */
+  nextCursor?: string | undefined;
+};
+
+/**
+ * Describes the message vat.ledger.v1.ListClassificationCorrectionsResponse.
+ * Use `create(ListClassificationCorrectionsResponseSchema)` to create a new message.
+ */
+export const ListClassificationCorrectionsResponseSchema: GenMessage<ListClassificationCorrectionsResponse> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 21);
+
+/**
  * Committed supply events: the filing-grade, append-only record that reports and thresholds read.
  *
  * @generated from service vat.ledger.v1.SupplyLedgerService
@@ -595,6 +783,28 @@ export const SupplyLedgerService: GenService<{
     methodKind: "unary";
     input: typeof AppendClassificationDecisionsRequestSchema;
     output: typeof AppendClassificationDecisionsResponseSchema;
+  },
+  /**
+   * Records that a Union OSS quarter is being locked (compliance-reports calls it before it freezes the
+   * quarter): from then on no decision is appended for the quarter's events (they go to correction review).
+   * Idempotent. Answers the positions the projection must have applied before the lock may freeze.
+   *
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.FenceReturnPeriod
+   */
+  fenceReturnPeriod: {
+    methodKind: "unary";
+    input: typeof FenceReturnPeriodRequestSchema;
+    output: typeof FenceReturnPeriodResponseSchema;
+  },
+  /**
+   * The account's correction-review list, newest first, with filters.
+   *
+   * @generated from rpc vat.ledger.v1.SupplyLedgerService.ListClassificationCorrections
+   */
+  listClassificationCorrections: {
+    methodKind: "unary";
+    input: typeof ListClassificationCorrectionsRequestSchema;
+    output: typeof ListClassificationCorrectionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_ledger_v1_ledger_service, 0);
