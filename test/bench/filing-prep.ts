@@ -126,7 +126,7 @@ try {
     const months = j.ioss.months.map((m: any) => `${m.period_key} ${m.status} ${m.source_event_counts.included}/${m.source_event_counts.total} payable ${m.totals.payable_vat_minor}`);
     const best = Math.min(...times);
     ok &&= best <= TARGET_MS;
-    console.log(`${name} 2026-Q1: ${times.map((x) => `${x} ms`).join(', ')} (target <= ${TARGET_MS} ms); IOSS ${months.join('; ')}; union_oss payable ${j.union_oss.totals?.payable_vat_minor ?? '-'}`);
+    console.log(`${name} 2026-Q1: ${times.map((x) => `${x} ms`).join(', ')} (target <= ${TARGET_MS} ms); IOSS ${months.join('; ')}; union_oss payable ${j.union_oss.totals?.payable_vat_minor ?? '-'}, events ${j.union_oss.included_source_event_count ?? '-'}/${j.union_oss.total_source_event_count ?? '-'}, warnings ${JSON.stringify(j.union_oss.warnings ?? [])}`);
   }
   console.log(`server peak RSS (VmHWM): ${peakRssMb(server.pid).toFixed(1)} MB`);
   process.exitCode = ok ? 0 : 1;
