@@ -127,7 +127,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       previous_year_event_count: 1,
       historical_crossing_proven: true,
       establishment_country: 'DE',
-      release_version: 'article59c-2026-11-24',
+      release_version: 'article59c-2026-11-24-r2',
       policy_version: 'article59c-policy/v1',
       treatment_triggers: ['threshold_exceeded_current_year'],
       primary_treatment_driver: 'threshold_exceeded_current_year',

@@ -143,9 +143,10 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
 
 const backends = await requireBackends(['postgres']);
 if (!backends.ok) process.exit(0);
-// `npm run bench -- oss` (issue 9) and `npm run bench -- thresholds` (issue 10) run those sections alone.
-if (process.argv[2] === 'oss' || process.argv[2] === 'thresholds') {
-  await import(process.argv[2] === 'oss' ? './oss-summary' : './threshold-status');
+// `npm run bench -- oss` (issue 9), `-- thresholds` and `-- filing-prep` (issue 10) run those sections alone.
+const SECTIONS: Record<string, string> = { oss: './oss-summary', thresholds: './threshold-status', 'filing-prep': './filing-prep' };
+if (process.argv[2] !== undefined && SECTIONS[process.argv[2]]) {
+  await import(SECTIONS[process.argv[2]]!);
   process.exit(process.exitCode ?? 0);
 }
 // `npm run bench -- ingest` runs only the issue-8 ingestion section.

@@ -9,10 +9,9 @@ import { principalHeaders, type Principal } from '@vat/platform/principal';
 import { Code, rpcError } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from './context';
 import { coverageOf, unionOssRegistrationFor } from './domain/coverage';
-import { iossMonth, monthBounds, monthOf, monthsOfQuarter, type IossFact, type IossMonth } from './domain/ioss-months';
+import { coverageBoundaries, iossMonthFromGroups, monthBounds, monthsOfQuarter, type IossMonth, type IossRegistration } from './domain/ioss-months';
 import { summaryPreview, type ReturnContext } from './domain/union-oss-documents';
 import { countryBreakdownOf, type Section } from './domain/union-oss-return';
-import { IossVolumeExceeded } from './repositories/ioss-facts';
 import type { RegistrationRecord } from './repositories/tax-registrations';
 import { buildReturn, unionOssQuarter } from './union-oss-report';
 import { lockedPeriodJson } from './union-oss-messages';
@@ -51,25 +50,25 @@ export function registrationJson(r: RegistrationRecord, all: readonly Registrati
 type RateUsed = { currency: string; period_key: string; requested_date: string; rate_date: string; rate: string };
 export type IossQuarter = { months: IossMonth[]; exchangeRates: RateUsed[] };
 
-/** The quarter's three IOSS months of the caller's account. */
+/**
+ * The quarter's three IOSS months of the caller's account, from one grouped read. The months are folded
+ * twice: first to learn which (currency, month) rates the included events need (a rate is asked only for
+ * an event that reaches the conversion step), then with those rates.
+ */
 export async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, registrations: readonly RegistrationRecord[]): Promise<IossQuarter> {
   const quarter = unionOssQuarter(periodKey);
   const months = monthsOfQuarter(periodKey);
   const endExclusive = new Date(Date.parse(`${quarter.end}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  let read: { facts: IossFact[]; originals: Map<string, IossFact> };
-  try {
-    read = await deps.iossFacts.quarter(caller.accountId, quarter.start, endExclusive);
-  } catch (err) {
-    if (err instanceof IossVolumeExceeded) throw rpcError(Code.FailedPrecondition, 'ioss_volume_exceeded', err.message);
-    throw err;
-  }
-  // Rates needed: a non-EUR event of month m converts at m's rate; a correction at its original's month.
+  const ioss: IossRegistration[] = registrations
+    .filter((r) => r.schemeType === 'ioss')
+    .map((r) => ({ id: r.id, status: r.status, effectiveFrom: r.effectiveFrom, effectiveTo: r.effectiveTo ?? null }));
+  const groups = await deps.iossFacts.quarterGroups(caller.accountId, quarter.start, endExclusive, coverageBoundaries(ioss));
   const needed = new Map<string, { currency: string; month: string }>();
-  for (const f of read.facts) {
-    if (f.currency === EUR) continue;
-    const original = f.eventType !== 'sale' && f.originalEventId ? read.originals.get(f.originalEventId) : undefined;
-    const month = original ? monthOf(original.occurredAt) : monthOf(f.occurredAt);
-    needed.set(`${f.currency}|${month}`, { currency: f.currency, month });
+  for (const m of months) {
+    iossMonthFromGroups(m, groups, ioss, (amount, currency, month) => {
+      needed.set(`${currency}|${month}`, { currency, month });
+      return amount;
+    });
   }
   const rates = new Map<string, EcbRate>();
   const used: RateUsed[] = [];
@@ -92,10 +91,7 @@ export async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal
     const rate = rates.get(`${currency}|${month}`);
     return rate ? currencyToEurMinor(amount, rate, requireMinorUnits(currency)) : undefined;
   };
-  const ioss = registrations
-    .filter((r) => r.schemeType === 'ioss')
-    .map((r) => ({ id: r.id, status: r.status, effectiveFrom: r.effectiveFrom, effectiveTo: r.effectiveTo ?? null }));
-  return { months: months.map((m) => iossMonth(m, read.facts, read.originals, ioss, convert)), exchangeRates: used };
+  return { months: months.map((m) => iossMonthFromGroups(m, groups, ioss, convert)), exchangeRates: used };
 }
 
 function iossJson(q: IossQuarter) {
@@ -107,15 +103,16 @@ export async function filingPrep(deps: ComplianceReportsDeps, caller: Principal,
   const quarter = unionOssQuarter(periodKey);
   const registrations = await deps.registrations.list(caller.accountId);
   const eligibility = unionOssRegistrationFor(registrations, quarter);
-  let unionOss: Record<string, unknown>;
-  if (eligibility.ok) {
+  // The Union OSS return and the IOSS months are independent reads (each its own short read-only
+  // statement, neither holding a transaction while it calls another service): run side by side, so on
+  // PostgreSQL the two scans use two backends. Embedded, the session runs them one after the other.
+  const unionPart = async (): Promise<Record<string, unknown>> => {
+    if (!eligibility.ok) return { eligible: false, error: eligibility.reason, detail: eligibility.detail, blocking_registration_ids: eligibility.blockingIds };
     const { context } = await buildReturn(deps, caller, periodKey);
-    unionOss = { eligible: true, ...summaryPreview(context) };
-  } else {
-    unionOss = { eligible: false, error: eligibility.reason, detail: eligibility.detail, blocking_registration_ids: eligibility.blockingIds };
-  }
-  const ioss = await iossQuarter(deps, caller, periodKey, registrations);
-  const lock = (await deps.unionOssLocks.list(caller.accountId)).find((l) => l.periodKey === periodKey);
+    return { eligible: true, ...summaryPreview(context) };
+  };
+  const [unionOss, ioss, locks] = await Promise.all([unionPart(), iossQuarter(deps, caller, periodKey, registrations), deps.unionOssLocks.list(caller.accountId)]);
+  const lock = locks.find((l) => l.periodKey === periodKey);
   return {
     report_kind: 'oss_ioss_filing_prep_workspace',
     period_key: periodKey,
@@ -133,9 +130,9 @@ const SECTIONS: Section[] = ['2a', '2b', '2c', '2d'];
 /** The multi-jurisdiction preview: the Union OSS preview rules apply (422 without the quarter's union_oss registration). */
 export async function multiJurisdiction(deps: ComplianceReportsDeps, caller: Principal, periodKey: string) {
   unionOssQuarter(periodKey);
-  const { context } = await buildReturn(deps, caller, periodKey);
+  // Side by side, as for filing-prep; a Union OSS refusal (422) is the answer whatever the IOSS read does.
   const registrations = await deps.registrations.list(caller.accountId);
-  const ioss = await iossQuarter(deps, caller, periodKey, registrations);
+  const [{ context }, ioss] = await Promise.all([buildReturn(deps, caller, periodKey), iossQuarter(deps, caller, periodKey, registrations)]);
   return {
     report_kind: 'oss_ioss_multi_jurisdiction_preview',
     period_key: periodKey,

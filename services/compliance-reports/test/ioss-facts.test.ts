@@ -1,62 +1,203 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currencyToEurMinor, ecbRate } from '@vat/platform/fx';
 import { freshDatabase, requireBackends } from '../../../test/support/env';
-import { IossFactRepository, IossVolumeExceeded } from '../src/repositories/ioss-facts';
+import { coverageBoundaries, iossMonth, iossMonthFromGroups, monthOf, monthsOfQuarter, type IossFact, type IossMonth, type IossRegistration, type MonthEndConversion } from '../src/domain/ioss-months';
+import { IossFactRepository } from '../src/repositories/ioss-facts';
 
 const backends = await requireBackends(['postgres']);
 
-describe.skipIf(!backends.ok)('IOSS facts: the quarter read', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let pool: pg.Pool;
-  let seq = 0;
-  async function insert(accountId: number, eventId: string, occurredAt: string, over: { kind?: string; type?: string; original?: string; intrinsic?: bigint; origin?: string; excise?: boolean; currency?: string } = {}) {
+// Month-end rates of the test (EUR per the ECB's rate): USD for every month but March, PLN only for
+// December (a correction of December converts at December's rate), GBP never (missing_exchange_rate).
+const RATES: Record<string, Record<string, string>> = {
+  '2025-12': { USD: '1.1750', PLN: '4.2210' },
+  '2026-01': { USD: '1.0800' },
+  '2026-02': { USD: '1.0910' },
+};
+const convert: MonthEndConversion = (amount, currency, month) => {
+  const r = RATES[month]?.[currency];
+  return r === undefined ? undefined : currencyToEurMinor(amount, ecbRate(currency, `${month}-28`, r), 2);
+};
+
+async function insert(pool: pg.Pool, accountId: number, facts: readonly IossFact[]): Promise<void> {
+  for (const f of facts) {
     await pool.query(
       `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, original_event_id, occurred_at, supply_kind, customer_type,
          country_of_consumption, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status, intrinsic_value_eur_minor, third_country_origin, excise_goods)
-       values ($1, $2, $3, $4, now(), $5, $6, $7, $8, 'b2c', 'FR', $9, 10000, 2000, 2000, 'standard', 'classified', $10, $11, $12)`,
-      [randomUUID(), accountId, ++seq, eventId, over.type ?? 'sale', over.original ?? null, occurredAt, over.kind ?? 'imported_goods', over.currency ?? 'EUR', over.intrinsic?.toString() ?? null, over.origin ?? null, over.excise ?? null],
+       values ($1, $2, $3, $4, now(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+      [
+        randomUUID(), accountId, f.sequence.toString(), f.eventId, f.eventType, f.originalEventId ?? null, f.occurredAt.toISOString(), f.supplyKind, f.customerType,
+        f.countryOfConsumption, f.currency, f.netAmountMinor.toString(), f.vatAmountMinor.toString(), f.vatRateBps, f.rateCategory, f.classificationStatus,
+        f.intrinsicValueEurMinor?.toString() ?? null, f.thirdCountryOrigin ?? null, f.exciseGoods ?? null,
+      ],
     );
   }
+}
+
+/** 2026-Q1 through the grouped SQL read, and event by event through the model (`iossMonth`). */
+async function bothWays(repo: IossFactRepository, accountId: number, facts: readonly IossFact[], regs: readonly IossRegistration[]): Promise<{ viaSql: IossMonth[]; model: IossMonth[] }> {
+  const groups = await repo.quarterGroups(BigInt(accountId), '2026-01-01', '2026-04-01', coverageBoundaries(regs));
+  const months = monthsOfQuarter('2026-Q1');
+  // The model's inputs as the per-event read gave them: the quarter's imported goods, and every event of the account by id.
+  const quarter = facts.filter((f) => f.supplyKind === 'imported_goods' && f.occurredAt >= new Date('2026-01-01T00:00:00Z') && f.occurredAt < new Date('2026-04-01T00:00:00Z'));
+  const originals = new Map(facts.map((f) => [f.eventId, f]));
+  return {
+    viaSql: months.map((m) => iossMonthFromGroups(m, groups, regs, convert)),
+    model: months.map((m) => iossMonth(m, quarter, originals, regs, convert)),
+  };
+}
+
+const base = (eventId: string, sequence: number, at: string, over: Partial<IossFact> = {}): IossFact => ({
+  eventId,
+  sequence: BigInt(sequence),
+  eventType: 'sale',
+  originalEventId: null,
+  occurredAt: new Date(at),
+  supplyKind: 'imported_goods',
+  customerType: 'b2c',
+  countryOfConsumption: 'FR',
+  currency: 'EUR',
+  netAmountMinor: 10000n,
+  vatAmountMinor: 2000n,
+  vatRateBps: 2000,
+  rateCategory: 'standard',
+  classificationStatus: 'classified',
+  intrinsicValueEurMinor: null,
+  thirdCountryOrigin: 'CN',
+  exciseGoods: null,
+  ...over,
+});
+
+describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the months computed event by event', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let pool: pg.Pool;
+  let repo: IossFactRepository;
+  let account = 1000;
   beforeAll(async () => {
     db = await freshDatabase();
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    // account 1: a December original, three Q1 imported goods (one refund of December), a Q1 service, a Q2 import
-    await insert(1, 'dec', '2025-12-31T23:59:59.999Z', { intrinsic: 9000n, origin: 'CN' });
-    await insert(1, 'jan', '2026-01-01T00:00:00Z', { intrinsic: 15000n, origin: 'US', excise: false, currency: 'USD' });
-    await insert(1, 'mar', '2026-03-31T23:59:59.999Z', { excise: true });
-    await insert(1, 'ref', '2026-02-10T10:00:00Z', { type: 'refund', original: 'dec' });
-    await insert(1, 'svc', '2026-02-11T10:00:00Z', { kind: 'services' });
-    await insert(1, 'apr', '2026-04-01T00:00:00Z');
-    // account 2: same event id as account 1's original, and a Q1 import
-    await insert(2, 'dec', '2025-12-15T10:00:00Z', { intrinsic: 1n });
-    await insert(2, 'b-jan', '2026-01-05T10:00:00Z');
+    repo = new IossFactRepository(pool);
   });
   afterAll(async () => {
     await pool?.end();
     await db?.drop();
   });
 
-  it("reads only the account's imported goods of the quarter (UTC bounds) and the originals their corrections name", async () => {
-    const { facts, originals } = await new IossFactRepository(pool).quarter(1n, '2026-01-01', '2026-04-01');
-    expect(facts.map((f) => f.eventId)).toEqual(['jan', 'mar', 'ref']);
-    const jan = facts[0]!;
-    expect(jan).toMatchObject({ currency: 'USD', intrinsicValueEurMinor: 15000n, thirdCountryOrigin: 'US', exciseGoods: false, netAmountMinor: 10000n, vatAmountMinor: 2000n, supplyKind: 'imported_goods' });
-    expect(jan.occurredAt.toISOString()).toBe('2026-01-01T00:00:00.000Z');
-    expect(facts[1]!.occurredAt.toISOString()).toBe('2026-03-31T23:59:59.999Z');
-    expect(facts[1]!.exciseGoods).toBe(true);
-    expect(facts[2]).toMatchObject({ eventType: 'refund', originalEventId: 'dec', intrinsicValueEurMinor: null, thirdCountryOrigin: null });
-    // the original is account 1's (intrinsic 9000), never account 2's event of the same id
-    expect([...originals.keys()]).toEqual(['dec']);
-    expect(originals.get('dec')).toMatchObject({ intrinsicValueEurMinor: 9000n, thirdCountryOrigin: 'CN' });
-    expect(originals.get('dec')!.occurredAt.toISOString()).toBe('2025-12-31T23:59:59.999Z');
-    const other = await new IossFactRepository(pool).quarter(2n, '2026-01-01', '2026-04-01');
-    expect(other.facts.map((f) => f.eventId)).toEqual(['b-jan']);
-    expect(other.originals.size).toBe(0);
+  it("reads only the account's imported goods of the quarter (UTC bounds); a correction's original is the account's own", async () => {
+    const regs: IossRegistration[] = [{ id: 1n, status: 'active', effectiveFrom: '2025-12-01', effectiveTo: null }];
+    // account 1: a December original, three Q1 imported goods (one refund of December), a Q1 service, a Q2 import
+    const one = [
+      base('dec', 1, '2025-12-31T23:59:59.999Z', { intrinsicValueEurMinor: 9000n, netAmountMinor: 20000n, vatAmountMinor: 4000n }),
+      base('jan', 2, '2026-01-01T00:00:00Z', { intrinsicValueEurMinor: 15000n, thirdCountryOrigin: 'US', exciseGoods: false, currency: 'USD', netAmountMinor: 10800n, vatAmountMinor: 2160n }),
+      base('mar', 3, '2026-03-31T23:59:59.999Z', { exciseGoods: true }),
+      base('ref', 4, '2026-02-10T10:00:00Z', { eventType: 'refund', originalEventId: 'dec', netAmountMinor: -20000n, vatAmountMinor: -4000n, thirdCountryOrigin: null }),
+      base('svc', 5, '2026-02-11T10:00:00Z', { supplyKind: 'services' }),
+      base('apr', 6, '2026-04-01T00:00:00Z'),
+    ];
+    // account 2: the same event id as account 1's original (intrinsic 1, EUR 150 passes; at 20000 net it would not either way) and a Q1 import
+    const two = [base('dec', 7, '2025-12-15T10:00:00Z', { intrinsicValueEurMinor: 1n }), base('b-jan', 8, '2026-01-05T10:00:00Z')];
+    await insert(pool, 1, one);
+    await insert(pool, 2, two);
+    const { viaSql, model } = await bothWays(repo, 1, one, regs);
+    expect(viaSql).toEqual(model);
+    const [jan, feb, mar] = viaSql;
+    // January: 'jan' at 1.0800: 10800 / 1.08 = 10000.00 cents net, 2160 / 1.08 = 2000 VAT.
+    expect(jan!.rows).toEqual([{ member_state_of_consumption: 'FR', vat_rate_bps: 2000, taxable_amount_minor: 10000n, vat_amount_minor: 2000n, source_event_count: 1 }]);
+    // February: the refund of December (account 1's 'dec', intrinsic 90.00 within the ceiling) is a December correction of -40.00.
+    expect(feb!.corrections).toEqual([{ member_state_of_consumption: 'FR', original_period: '2025-12', vat_amount_minor: -4000n }]);
+    expect(feb!.source_event_counts).toEqual({ total: 1, included: 1, excluded: 0 });
+    // March: the excise sale at 23:59:59.999 UTC is March's and excluded; April's is not read.
+    expect(mar!.warnings).toEqual([{ code: 'excise_goods_excluded', count: 1 }]);
+    const other = await bothWays(repo, 2, two, regs);
+    expect(other.viaSql).toEqual(other.model);
+    expect(other.viaSql[0]!.source_event_counts.total).toBe(1);
   });
 
-  it('fails closed above the bound instead of reading part of a quarter', async () => {
-    await expect(new IossFactRepository(pool, 2).quarter(1n, '2026-01-01', '2026-04-01')).rejects.toBeInstanceOf(IossVolumeExceeded);
-    expect((await new IossFactRepository(pool, 3).quarter(1n, '2026-01-01', '2026-04-01')).facts).toHaveLength(3);
+  const day = fc.integer({ min: 0, max: 135 }).map((d) => new Date(Date.UTC(2025, 11, 1) + d * 86_400_000).toISOString().slice(0, 10));
+  const instant = fc.tuple(day, fc.constantFrom('T00:00:00.000Z', 'T12:30:00.000Z', 'T23:59:59.999Z')).map(([d, t]) => `${d}${t}`);
+  const factArb = fc.record({
+    type: fc.constantFrom('sale', 'sale', 'sale', 'refund', 'credit_note', 'adjustment', 'cancellation', 'reversal'),
+    original: fc.nat({ max: 80 }),
+    follows: fc.constantFrom(true, true, true, false),
+    /** A correction that follows its original comes this many days after it. */
+    later: fc.integer({ min: 0, max: 70 }),
+    at: instant,
+    kind: fc.constantFrom('imported_goods', 'imported_goods', 'imported_goods', 'imported_goods', 'goods'),
+    customer: fc.constantFrom('b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2b'),
+    status: fc.constantFrom('classified', 'classified', 'classified', 'classified', 'classified', 'classified', 'classified', 'needs_review', 'unclassified'),
+    category: fc.constantFrom('standard', 'standard', 'standard', 'reduced', 'reduced', 'zero'),
+    country: fc.constantFrom('FR', 'DE', 'FR', 'IT'),
+    bps: fc.constantFrom(2000, 1900, 550),
+    currency: fc.constantFrom('EUR', 'EUR', 'EUR', 'USD', 'PLN', 'GBP'),
+    net: fc.constantFrom(1n, 999n, 999n, 14999n, 15000n, 15001n, 123456n),
+    intrinsic: fc.constantFrom<bigint | null>(null, null, 9000n, 9000n, 9000n, 9000n, 15000n, 15001n),
+    origin: fc.constantFrom<string | null>('CN', 'CN', 'CN', 'US', 'US', 'US', null, ''),
+    excise: fc.constantFrom<boolean | null>(null, null, false, false, false, true),
   });
+  const regArb = fc.record({
+    from: fc.oneof(fc.constant('2025-12-01'), day),
+    length: fc.option(fc.integer({ min: 0, max: 80 }), { nil: null }),
+    status: fc.constantFrom('active', 'active', 'active', 'ended', 'pending', 'revoked'),
+  });
+
+  it('for random quarters: corrections, exclusions in their order, registration windows and overlaps, three currencies and rates per month', async () => {
+    const seen = { rows: 0, corrections: 0, warnings: new Set<string>(), statuses: new Set<string>() };
+    await fc.assert(
+      fc.asyncProperty(fc.array(factArb, { minLength: 10, maxLength: 60, size: 'max' }), fc.array(regArb, { maxLength: 3, size: 'max' }), fc.boolean(), async (raw, rawRegs, quietMarch) => {
+        const accountId = ++account;
+        const facts: IossFact[] = [];
+        raw.forEach((r, i) => {
+          const sale = r.type === 'sale';
+          // Some corrections name an event of the account that is not there (or arrives later in the list).
+          const original = !sale && i > 0 && r.original % 5 !== 0 ? facts[r.original % i]! : undefined;
+          const like = original && r.follows ? original : undefined;
+          const sign = sale || (r.type === 'adjustment' && r.net % 2n === 1n) ? 1n : -1n;
+          const net = sign * r.net;
+          facts.push({
+            eventId: `e${i + 1}`,
+            sequence: BigInt(i + 1),
+            eventType: r.type,
+            originalEventId: sale ? null : original ? original.eventId : r.original % 2 === 0 ? `e${i + 2}` : `missing-${i}`,
+            occurredAt: like ? new Date(like.occurredAt.getTime() + r.later * 86_400_000) : new Date(r.at),
+            supplyKind: like?.supplyKind ?? r.kind,
+            customerType: r.customer,
+            countryOfConsumption: like?.countryOfConsumption ?? r.country,
+            currency: like?.currency ?? r.currency,
+            netAmountMinor: net,
+            vatAmountMinor: (net * BigInt(r.bps)) / 10000n,
+            vatRateBps: r.bps,
+            rateCategory: r.category,
+            classificationStatus: r.status,
+            intrinsicValueEurMinor: r.intrinsic,
+            thirdCountryOrigin: r.origin,
+            exciseGoods: r.excise,
+          });
+        });
+        // Some quarters have no imported-goods event in March (a nil month when covered).
+        if (quietMarch) facts.splice(0, facts.length, ...facts.filter((f) => monthOf(f.occurredAt) !== '2026-03'));
+        const regs: IossRegistration[] = rawRegs.map((g, i) => ({
+          id: BigInt(i + 1),
+          status: g.status,
+          effectiveFrom: g.from,
+          effectiveTo: g.length === null ? null : new Date(Date.parse(`${g.from}T00:00:00Z`) + g.length * 86_400_000).toISOString().slice(0, 10),
+        }));
+        await insert(pool, accountId, facts);
+        const { viaSql, model } = await bothWays(repo, accountId, facts, regs);
+        expect(viaSql).toEqual(model);
+        for (const m of viaSql) {
+          seen.rows += m.rows.length;
+          seen.corrections += m.corrections.length;
+          m.warnings.forEach((w) => seen.warnings.add(w.code));
+          seen.statuses.add(m.status);
+        }
+      }),
+      { numRuns: 80 },
+    );
+    // not vacuous: rows, earlier-month corrections, every status and most exclusion codes occurred
+    expect(seen.rows > 0 && seen.corrections > 0, JSON.stringify({ rows: seen.rows, corrections: seen.corrections })).toBe(true);
+    expect([...seen.statuses].sort()).toEqual(['nil_return_candidate', 'not_covered', 'ready', 'registration_conflict', 'review_required']);
+    expect(seen.warnings.size, [...seen.warnings].join(',')).toBeGreaterThanOrEqual(12);
+  }, 180_000);
 });

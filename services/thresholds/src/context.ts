@@ -1,11 +1,13 @@
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { Article59cRepository } from './repositories/article59c';
 import { ReleaseStore } from './repositories/releases';
+import { StatusSnapshots } from './repositories/status-snapshots';
 import { SmeThresholdStore } from './sme-store';
 
 /** The thresholds service's deps: the platform's plus its reference-data stores and repository. */
-export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore; releases: ReleaseStore; article59c: Article59cRepository };
+export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore; releases: ReleaseStore; article59c: Article59cRepository; statusSnapshots: StatusSnapshots };
 
 export function thresholdsContext(deps: ServiceDeps): ThresholdsDeps {
-  return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c: new Article59cRepository(deps.pool) };
+  const article59c = new Article59cRepository(deps.pool);
+  return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c, statusSnapshots: new StatusSnapshots(deps.pool, article59c) };
 }

@@ -243,6 +243,18 @@ export function iossMonth(month: string, facts: readonly IossFact[], originals: 
     rows.set(key, row);
   }
 
+  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
+}
+
+function assembleMonth(
+  month: string,
+  touching: readonly IossRegistration[],
+  rows: ReadonlyMap<string, IossRow>,
+  corrections: ReadonlyMap<string, IossCorrection>,
+  warnings: ReadonlyMap<IossExclusionCode, number>,
+  total: number,
+  included: number,
+): IossMonth {
   const sortedRows = [...rows.values()].sort((a, b) => a.member_state_of_consumption.localeCompare(b.member_state_of_consumption) || a.vat_rate_bps - b.vat_rate_bps);
   const sortedCorrections = [...corrections.values()].sort((a, b) => a.member_state_of_consumption.localeCompare(b.member_state_of_consumption) || a.original_period.localeCompare(b.original_period));
   const states = [...new Set([...sortedRows.map((r) => r.member_state_of_consumption), ...sortedCorrections.map((c) => c.member_state_of_consumption)])].sort();
@@ -273,6 +285,126 @@ export function iossMonth(month: string, facts: readonly IossFact[], originals: 
     warnings: [...warnings.entries()].map(([code, count]) => ({ code, count })).sort((a, b) => a.code.localeCompare(b.code)),
     source_event_counts: { total, included, excluded: total - included },
   };
+}
+
+/** The facts of a sale that decide whether it is an IOSS consignment (the grouped read computes them in SQL). */
+export type IossSaleTraits = {
+  customerType: string;
+  classificationStatus: string;
+  rateCategory: string;
+  exciseGoods: boolean;
+  hasThirdCountryOrigin: boolean;
+  /** The EUR 150 test: `intrinsic_value_eur_minor`, else an EUR event's absolute net amount; `unverified` without either. */
+  value: 'within' | 'above' | 'unverified';
+};
+
+/**
+ * Events of one month that are alike in everything the month's computation reads (the grouped SQL read,
+ * repositories/ioss-facts.ts). `sale` is the sale whose facts decide eligibility: the event itself, or a
+ * correction's valid original; `day` is a day of that sale's month with the same registration coverage
+ * as its tax point. Events in a currency other than EUR are grouped by amount (`unitNet`, `unitVat`),
+ * because each is converted on its own.
+ */
+export type IossGroup = {
+  month: string;
+  kind: 'sale' | 'correction' | 'other';
+  link: 'none' | 'missing' | 'invalid' | 'ok';
+  sale: { day: string; countryOfConsumption: string; vatRateBps: number; traits: IossSaleTraits } | null;
+  countryOfConsumption: string;
+  currency: string;
+  count: number;
+  netSum: bigint;
+  vatSum: bigint;
+  unitNet: bigint | null;
+  unitVat: bigint | null;
+};
+
+/** The sorted days on which the IOSS coverage can change: each registration's first day and the day after its last. */
+export function coverageBoundaries(registrations: readonly IossRegistration[]): string[] {
+  const days = new Set<string>();
+  for (const r of registrations) {
+    days.add(r.effectiveFrom);
+    if (r.effectiveTo != null) days.add(new Date(Date.parse(`${r.effectiveTo}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10));
+  }
+  return [...days].sort();
+}
+
+/** The README order of the sale's own exclusions. */
+function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
+  if (t.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
+  if (t.classificationStatus === 'needs_review') return 'needs_review_excluded';
+  if (t.classificationStatus !== 'classified') return 'classification_excluded';
+  if (t.rateCategory === 'zero' || t.rateCategory === 'exempt') return 'unsupported_rate_category_excluded';
+  if (t.exciseGoods) return 'excise_goods_excluded';
+  if (!t.hasThirdCountryOrigin) return 'third_country_origin_missing_excluded';
+  if (t.value === 'unverified') return 'unverified_eur_value_excluded';
+  if (t.value === 'above') return 'consignment_above_150_eur_excluded';
+  return undefined;
+}
+
+/**
+ * One IOSS month from the grouped read: the same answer as `iossMonth` over the month's events (the
+ * property test in test/ioss-facts.test.ts compares them on random quarters), with work and memory
+ * following the number of groups, not of events.
+ */
+export function iossMonthFromGroups(month: string, groups: readonly IossGroup[], registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
+  const touching = registrationsTouching(month, registrations);
+  const warnings = new Map<IossExclusionCode, number>();
+  const rows = new Map<string, IossRow>();
+  const corrections = new Map<string, IossCorrection>();
+  let total = 0;
+  let included = 0;
+  const exclude = (code: IossExclusionCode, n: number) => warnings.set(code, (warnings.get(code) ?? 0) + n);
+  for (const g of groups) {
+    if (g.month !== month) continue;
+    total += g.count;
+    if (touching.length === 0) {
+      exclude('ioss_registration_missing_excluded', g.count);
+      continue;
+    }
+    if (g.kind === 'other' || g.link === 'invalid') {
+      exclude('correction_reference_invalid_excluded', g.count);
+      continue;
+    }
+    if (g.link === 'missing') {
+      exclude('correction_reference_missing_excluded', g.count);
+      continue;
+    }
+    const sale = g.sale!;
+    const saleMonth = sale.day.slice(0, 7);
+    const why = traitsExclusion(sale.traits) ?? coverageExclusion(sale.day, g.kind === 'sale' ? touching : registrationsTouching(saleMonth, registrations));
+    if (why) {
+      exclude(why, g.count);
+      continue;
+    }
+    let net: bigint | undefined = g.netSum;
+    let vat: bigint | undefined = g.vatSum;
+    if (g.currency !== 'EUR') {
+      const unitNet = convert(g.unitNet!, g.currency, saleMonth);
+      const unitVat = convert(g.unitVat!, g.currency, saleMonth);
+      net = unitNet === undefined ? undefined : unitNet * BigInt(g.count);
+      vat = unitVat === undefined ? undefined : unitVat * BigInt(g.count);
+    }
+    if (vat === undefined || net === undefined) {
+      exclude('missing_exchange_rate_excluded', g.count);
+      continue;
+    }
+    included += g.count;
+    if (g.kind === 'correction' && saleMonth !== month) {
+      const key = `${g.countryOfConsumption}|${saleMonth}`;
+      const c = corrections.get(key) ?? { member_state_of_consumption: g.countryOfConsumption, original_period: saleMonth, vat_amount_minor: 0n };
+      c.vat_amount_minor += vat;
+      corrections.set(key, c);
+      continue;
+    }
+    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
+    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
+    row.taxable_amount_minor += net;
+    row.vat_amount_minor += vat;
+    row.source_event_count += g.count;
+    rows.set(key, row);
+  }
+  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
 }
 
 /** True when two of the registrations share a day inside the month. */

@@ -1,96 +1,125 @@
 import type pg from 'pg';
-import type { IossFact } from '../domain/ioss-months';
-
-/**
- * The most imported-goods events (plus originals of their corrections) one IOSS quarter is computed
- * from. The months are computed in memory per event, so the read is bounded: past it the workspace
- * fails closed (422 `ioss_volume_exceeded`) rather than report a partial month.
- */
-export const IOSS_QUARTER_EVENT_LIMIT = 200_000;
-
-export class IossVolumeExceeded extends Error {
-  constructor(readonly limit: number) {
-    super(`The quarter has more than ${limit} imported-goods events; the IOSS months cannot be computed in one request.`);
-  }
-}
+import { IOSS_CONSIGNMENT_CEILING_EUR_MINOR, monthBounds, type IossGroup } from '../domain/ioss-months';
 
 const SCHEMA = 'compliance_reports';
-const COLUMNS = `event_id, sequence::text as sequence, event_type, original_event_id, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at, supply_kind, customer_type, country_of_consumption, currency,
-  net_amount_minor::text as net, vat_amount_minor::text as vat, vat_rate_bps, rate_category, classification_status,
-  intrinsic_value_eur_minor::text as intrinsic, third_country_origin, excise_goods`;
+const CORRECTIONS = `('refund', 'cancellation', 'credit_note', 'adjustment')`;
 
-type Row = {
-  event_id: string;
-  sequence: string;
-  event_type: string;
-  original_event_id: string | null;
-  occurred_at: string;
-  supply_kind: string;
-  customer_type: string;
-  country_of_consumption: string;
+/** The EUR 150 test of a sale row `r` (README "IOSS months"): its intrinsic value, else an EUR sale's absolute net amount. */
+const valueOf = (r: string) => `case when ${r}.intrinsic_value_eur_minor is not null then case when ${r}.intrinsic_value_eur_minor > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
+  when ${r}.currency = 'EUR' then case when abs(${r}.net_amount_minor) > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
+  else 'unverified' end`;
+
+/**
+ * Two steps. `g`: one scan of the account's imported-goods events of the quarter, aggregated by the
+ * event's month ($5: the months' first days), kind, State, currency (and, outside EUR, per-event
+ * amounts: each is converted on its own) and, for a sale, everything that decides it: its traits
+ * (B2C, classification, rate category, excise, third-country origin, the EUR 150 test), its rate and
+ * its registration-coverage segment (`seg`: width_bucket over the days on which an IOSS registration
+ * starts or ends, $4); a correction keeps the id of the original it names. Then only the correction
+ * groups look up their original (the account's event of that id, any period), take its facts when the
+ * link is valid, and everything is grouped once more (domain/ioss-months.ts `IossGroup`).
+ */
+const GROUPS_SQL = `
+with g as (
+  select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
+    case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind,
+    case when f.event_type in ${CORRECTIONS} then f.original_event_id end as original_event_id,
+    case when f.event_type = 'sale' then width_bucket(f.occurred_at, $4::timestamptz[]) end as seg,
+    case when f.event_type = 'sale' then f.customer_type end as customer_type,
+    case when f.event_type = 'sale' then f.classification_status end as classification_status,
+    case when f.event_type = 'sale' then f.rate_category end as rate_category,
+    case when f.event_type = 'sale' then coalesce(f.excise_goods, false) end as excise,
+    case when f.event_type = 'sale' then coalesce(f.third_country_origin, '') <> '' end as has_origin,
+    case when f.event_type = 'sale' then ${valueOf('f')} end as value,
+    case when f.event_type = 'sale' then f.vat_rate_bps end as s_bps,
+    f.country_of_consumption as country, f.currency,
+    case when f.currency <> 'EUR' then f.net_amount_minor end as unit_net,
+    case when f.currency <> 'EUR' then f.vat_amount_minor end as unit_vat,
+    count(*) as n, sum(f.net_amount_minor) as net_sum, sum(f.vat_amount_minor) as vat_sum
+  from "${SCHEMA}".supply_fact f
+  where f.account_id = $1 and f.supply_kind = 'imported_goods' and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+),
+l as (
+  select g.*,
+    case when g.kind <> 'correction' then 'none'
+         when o.event_type is null then 'missing'
+         when o.event_type <> 'sale' or o.supply_kind <> 'imported_goods' or o.country_of_consumption <> g.country or o.currency <> g.currency
+           or to_char(o.occurred_at at time zone 'UTC', 'YYYY-MM') > ($6::text[])[g.month_idx] then 'invalid'
+         else 'ok' end as link,
+    o.occurred_at as o_at, o.customer_type as o_customer_type, o.classification_status as o_classification_status, o.rate_category as o_rate_category,
+    coalesce(o.excise_goods, false) as o_excise, coalesce(o.third_country_origin, '') <> '' as o_has_origin, ${valueOf('o')} as o_value, o.vat_rate_bps as o_bps
+  from g
+  left join lateral (
+    select o.* from "${SCHEMA}".supply_fact o where g.original_event_id is not null and o.account_id = $1 and o.event_id = g.original_event_id limit 1
+  ) o on true
+)
+select l.month_idx, l.kind, l.link,
+  case when l.link = 'ok' then to_char(l.o_at at time zone 'UTC', 'YYYY-MM') end as s_month,
+  case when l.link = 'ok' then width_bucket(l.o_at, $4::timestamptz[]) else l.seg end as seg,
+  case when l.link = 'ok' then l.o_customer_type else l.customer_type end as customer_type,
+  case when l.link = 'ok' then l.o_classification_status else l.classification_status end as classification_status,
+  case when l.link = 'ok' then l.o_rate_category else l.rate_category end as rate_category,
+  case when l.link = 'ok' then l.o_excise else l.excise end as excise,
+  case when l.link = 'ok' then l.o_has_origin else l.has_origin end as has_origin,
+  case when l.link = 'ok' then l.o_value else l.value end as value,
+  case when l.link = 'ok' then l.o_bps else l.s_bps end as s_bps,
+  l.country, l.currency, l.unit_net::text as unit_net, l.unit_vat::text as unit_vat,
+  sum(l.n)::int as n, sum(l.net_sum)::text as net_sum, sum(l.vat_sum)::text as vat_sum
+from l
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16`;
+
+type GroupRow = {
+  /** 1, 2 or 3: the event's month of the quarter. */
+  month_idx: number;
+  kind: IossGroup['kind'];
+  link: IossGroup['link'];
+  /** A correction's original's month (a sale's is its own). */
+  s_month: string | null;
+  seg: number | null;
+  customer_type: string | null;
+  classification_status: string | null;
+  rate_category: string | null;
+  excise: boolean | null;
+  has_origin: boolean | null;
+  value: 'within' | 'above' | 'unverified' | null;
+  s_bps: number | null;
+  country: string;
   currency: string;
-  net: string;
-  vat: string;
-  vat_rate_bps: number;
-  rate_category: string;
-  classification_status: string;
-  intrinsic: string | null;
-  third_country_origin: string | null;
-  excise_goods: boolean | null;
+  unit_net: string | null;
+  unit_vat: string | null;
+  n: number;
+  net_sum: string;
+  vat_sum: string;
 };
 
-const toFact = (r: Row): IossFact => ({
-  eventId: r.event_id,
-  sequence: BigInt(r.sequence),
-  eventType: r.event_type,
-  originalEventId: r.original_event_id,
-  occurredAt: new Date(r.occurred_at),
-  supplyKind: r.supply_kind,
-  customerType: r.customer_type,
-  countryOfConsumption: r.country_of_consumption,
-  currency: r.currency,
-  netAmountMinor: BigInt(r.net),
-  vatAmountMinor: BigInt(r.vat),
-  vatRateBps: r.vat_rate_bps,
-  rateCategory: r.rate_category,
-  classificationStatus: r.classification_status,
-  intrinsicValueEurMinor: r.intrinsic === null ? null : BigInt(r.intrinsic),
-  thirdCountryOrigin: r.third_country_origin,
-  exciseGoods: r.excise_goods,
-});
+const ts = (day: string) => `${day}T00:00:00Z`;
 
 /** Reads of the service's own supply projection for IOSS months (always scoped to one account). */
 export class IossFactRepository {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly limit = IOSS_QUARTER_EVENT_LIMIT,
-  ) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   /**
-   * The account's `imported_goods` events with a tax point in [start, endExclusive) (UTC days), and the
-   * originals (any period, any kind: the domain decides whether a link is valid) their corrections name.
-   * One read-only transaction, so both reads see the same projection state.
+   * The account's `imported_goods` events with a tax point in [start, endExclusive) (UTC days), grouped
+   * (`IossGroup`). `boundaries` are the sorted days on which an IOSS registration's coverage can change
+   * (domain `coverageBoundaries`): a group never spans one, so its representative `sale.day` (the later
+   * of the segment's first day and the first day of the sale's month) has the coverage of every event in it.
+   * One read-only statement; memory follows the number of groups (events outside EUR are grouped by
+   * amount, as each is converted on its own), never the number of events.
    */
-  async quarter(accountId: bigint, start: string, endExclusive: string): Promise<{ facts: IossFact[]; originals: Map<string, IossFact> }> {
+  async quarterGroups(accountId: bigint, start: string, endExclusive: string, boundaries: readonly string[]): Promise<IossGroup[]> {
+    const days = boundaries.length > 0 ? [...boundaries] : [start];
     const client = await this.pool.connect();
     try {
-      await client.query('begin read only isolation level repeatable read');
-      const res = await client.query<Row>(
-        `select ${COLUMNS} from "${SCHEMA}".supply_fact
-          where account_id = $1 and supply_kind = 'imported_goods' and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz
-          order by sequence limit $4`,
-        [accountId.toString(), `${start}T00:00:00Z`, `${endExclusive}T00:00:00Z`, this.limit + 1],
-      );
-      if (res.rows.length > this.limit) throw new IossVolumeExceeded(this.limit);
-      const facts = res.rows.map(toFact);
-      const wanted = [...new Set(facts.filter((f) => f.eventType !== 'sale' && f.originalEventId).map((f) => f.originalEventId!))];
-      const originals = new Map<string, IossFact>();
-      if (wanted.length > 0) {
-        const o = await client.query<Row>(`select ${COLUMNS} from "${SCHEMA}".supply_fact where account_id = $1 and event_id = any($2::text[])`, [accountId.toString(), wanted]);
-        for (const r of o.rows) originals.set(r.event_id, toFact(r));
-      }
+      await client.query('begin read only');
+      await client.query(`set local work_mem = '64MB'`);
+      await client.query('set local jit = off');
+      // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
+      await client.query('set local enable_sort = off');
+      const months = quarterMonths(start, endExclusive);
+      const res = await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`]);
       await client.query('commit');
-      return { facts, originals };
+      return res.rows.map((r) => toGroup(r, days, months));
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
@@ -98,4 +127,42 @@ export class IossFactRepository {
       client.release();
     }
   }
+}
+
+/** The months (YYYY-MM) whose first day is in [start, endExclusive). */
+function quarterMonths(start: string, endExclusive: string): string[] {
+  const months: string[] = [];
+  for (let d = new Date(`${start}T00:00:00Z`); d.toISOString().slice(0, 10) < endExclusive; d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))) months.push(d.toISOString().slice(0, 7));
+  return months;
+}
+
+function toGroup(r: GroupRow, days: readonly string[], months: readonly string[]): IossGroup {
+  // width_bucket over the months' first days: k is months[k - 1] (every event lies in the range).
+  const month = months[r.month_idx - 1]!;
+  let sale: IossGroup['sale'] = null;
+  if (r.kind === 'sale' || r.link === 'ok') {
+    // width_bucket: seg k covers [days[k-1], days[k]); 0 is before the first day.
+    const first = monthBounds(r.s_month ?? month).first;
+    const segStart = r.seg! >= 1 ? days[r.seg! - 1]! : first;
+    sale = {
+      day: segStart > first ? segStart : first,
+      // A valid link has the original's State; a sale is its own.
+      countryOfConsumption: r.country,
+      vatRateBps: r.s_bps!,
+      traits: { customerType: r.customer_type!, classificationStatus: r.classification_status!, rateCategory: r.rate_category!, exciseGoods: r.excise!, hasThirdCountryOrigin: r.has_origin!, value: r.value! },
+    };
+  }
+  return {
+    month,
+    kind: r.kind,
+    link: r.link,
+    sale,
+    countryOfConsumption: r.country,
+    currency: r.currency,
+    count: r.n,
+    netSum: BigInt(r.net_sum),
+    vatSum: BigInt(r.vat_sum),
+    unitNet: r.unit_net === null ? null : BigInt(r.unit_net),
+    unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
+  };
 }

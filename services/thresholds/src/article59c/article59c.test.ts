@@ -173,7 +173,7 @@ describe('crossing', () => {
   });
 
   it('an establishment State without a reviewed threshold (not found in any source) is never compared', () => {
-    // CZ has no amount in the lookup: even a purely domestic CZ account gets no check entry.
+    // CZ has no amount in this test's lookup (as HU and RO in the shipped release): even a purely domestic CZ account gets no check entry.
     const s = statusOf([bucket(sale({ supplierEstablishmentCountry: 'CZ', countryOfConsumption: 'CZ', dispatchCountry: 'CZ', currency: 'CZK' }), 100n)]);
     expect(s).toMatchObject({ evidenceStatus: 'incomplete_evidence', checks: [], issues: ['threshold_unavailable'] });
     const cross = statusOf([bucket(sale({ supplierEstablishmentCountry: 'CZ', dispatchCountry: 'CZ', currency: 'CZK' }), 100n)]);

@@ -9,8 +9,11 @@ describe('Article 59c threshold release', () => {
     expect(shipped.thresholds.get('DE')).toEqual({ currency: 'EUR', amountMinor: 1_000_000n, scale: 2 });
     expect(shipped.thresholds.get('PL')).toEqual({ currency: 'PLN', amountMinor: 4_200_000n, scale: 2 });
     expect(shipped.thresholds.get('SE')).toEqual({ currency: 'SEK', amountMinor: 9_968_000n, scale: 2 });
+    // BG: a euro State since 1 January 2026, the Directive amount; CZ: the sources state EUR 10,000 (as DK's)
+    for (const c of ['BG', 'CZ', 'DK']) expect(shipped.thresholds.get(c)).toEqual({ currency: 'EUR', amountMinor: 1_000_000n, scale: 2 });
     // not found in any stored source: unavailable, never guessed or converted
-    for (const c of ['BG', 'CZ', 'HU', 'RO']) expect(shipped.thresholds.has(c)).toBe(false);
+    for (const c of ['HU', 'RO']) expect(shipped.thresholds.has(c)).toBe(false);
+    expect(shipped.version).toBe('article59c-2026-11-24-r2');
   });
 
   it('rejects a release that lacks any Member State (a country-only successor)', () => {

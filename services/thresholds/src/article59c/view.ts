@@ -8,7 +8,8 @@ import { summarizeYear } from './summarize';
 /**
  * The account's Article 59c view as of the end of `cutoffDay` (UTC): the running totals of the cutoff year and
  * the one before, source-profile defaults (calculation's `ListSources`) for facts an event lacks, the stored
- * crossings and the ledger position. Reads a bounded set of rows; never the year's events.
+ * crossings and the ledger position. Reads a bounded set of rows; never the year's events (and, while the
+ * account's position has not moved, only the position: repositories/status-snapshots.ts).
  */
 export async function article59cView(deps: ThresholdsDeps, principal: Principal, cutoffDay: string): Promise<ThresholdStatusView> {
   const year = Number(cutoffDay.slice(0, 4));
@@ -16,7 +17,7 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
   const call = { headers: principalHeaders(principal) };
   const [release, { position, decisionsApplied, buckets, crossings }, ledger] = await Promise.all([
     deps.releases.current(),
-    deps.article59c.snapshot(principal.accountId, years, cutoffDay),
+    deps.statusSnapshots.get(principal.accountId, years, cutoffDay),
     deps.clients.ledger.getLedgerHead({}, call),
   ]);
   const head = ledger.sequence;
