@@ -11,6 +11,7 @@ const THRESHOLDS: Record<string, { currency: string; amountMinor: bigint; scale:
   DE: { currency: 'EUR', amountMinor: 1_000_000n, scale: 2 },
   FR: { currency: 'EUR', amountMinor: 1_000_000n, scale: 2 },
   SE: { currency: 'SEK', amountMinor: 9_968_000n, scale: 2 },
+  RO: { currency: 'RON', amountMinor: 4_633_700n, scale: 2 },
 };
 const lookup = (c: string) => THRESHOLDS[c];
 
@@ -172,8 +173,19 @@ describe('crossing', () => {
     expect(ossCheck(statusOf([bucket(sale(), 899_999n)]).checks[0]!, true)).toMatchObject({ warning: false, percentageUsed: 89 });
   });
 
+  it('a RON threshold (RO: RON 46,337 as the shipped release cites it) compares RON amounts to the ban', () => {
+    // RO-established, goods dispatched from RO to BG customers, amounts in RON minor units (bani).
+    const ro = (net: bigint) => bucket(sale({ supplierEstablishmentCountry: 'RO', dispatchCountry: 'RO', countryOfConsumption: 'BG', currency: 'RON' }), net);
+    // 46,337.00 RON = 4,633,700 bani: at the threshold, not above; remaining 0, 100 %.
+    expect(ossCheck(statusOf([ro(4_000_000n), ro(633_700n)]).checks[0]!, true)).toMatchObject({ currency: 'RON', exceeded: false, remainingMinor: 0n, percentageUsed: 100 });
+    // one ban more: 4,633,701 > 4,633,700 → exceeded.
+    expect(ossCheck(statusOf([ro(4_000_000n), ro(633_701n)]).checks[0]!, true)).toMatchObject({ currency: 'RON', exceeded: true });
+    // 41,703.30 RON = 4,170,330 bani = 90 % of 4,633,700 (4,633,700 × 0.9 = 4,170,330): warning band.
+    expect(ossCheck(statusOf([ro(4_170_330n)]).checks[0]!, true)).toMatchObject({ warning: true, exceeded: false, remainingMinor: 463_370n, percentageUsed: 90 });
+  });
+
   it('an establishment State without a reviewed threshold (not found in any source) is never compared', () => {
-    // CZ has no amount in this test's lookup (as HU and RO in the shipped release): even a purely domestic CZ account gets no check entry.
+    // CZ has no amount in this test's lookup (a release row marked national_amount_not_found): even a purely domestic CZ account gets no check entry.
     const s = statusOf([bucket(sale({ supplierEstablishmentCountry: 'CZ', countryOfConsumption: 'CZ', dispatchCountry: 'CZ', currency: 'CZK' }), 100n)]);
     expect(s).toMatchObject({ evidenceStatus: 'incomplete_evidence', checks: [], issues: ['threshold_unavailable'] });
     const cross = statusOf([bucket(sale({ supplierEstablishmentCountry: 'CZ', dispatchCountry: 'CZ', currency: 'CZK' }), 100n)]);

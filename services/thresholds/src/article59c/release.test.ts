@@ -9,10 +9,12 @@ describe('Article 59c threshold release', () => {
     expect(shipped.thresholds.get('DE')).toEqual({ currency: 'EUR', amountMinor: 1_000_000n, scale: 2 });
     expect(shipped.thresholds.get('PL')).toEqual({ currency: 'PLN', amountMinor: 4_200_000n, scale: 2 });
     expect(shipped.thresholds.get('SE')).toEqual({ currency: 'SEK', amountMinor: 9_968_000n, scale: 2 });
-    // BG: a euro State since 1 January 2026, the Directive amount; CZ: the sources state EUR 10,000 (as DK's)
-    for (const c of ['BG', 'CZ', 'DK']) expect(shipped.thresholds.get(c)).toEqual({ currency: 'EUR', amountMinor: 1_000_000n, scale: 2 });
-    // not found in any stored source: unavailable, never guessed or converted
-    for (const c of ['HU', 'RO']) expect(shipped.thresholds.has(c)).toBe(false);
+    // RO: RON 46,337 as cited (= 10,000 × 4.6337, the ECB rate of 5 December 2017: 46,337.00 RON = 4,633,700 bani)
+    expect(shipped.thresholds.get('RO')).toEqual({ currency: 'RON', amountMinor: 4_633_700n, scale: 2 });
+    // BG: a euro State since 1 January 2026, the Directive amount; CZ, DK, HU: the sources state EUR 10,000
+    for (const c of ['BG', 'CZ', 'DK', 'HU']) expect(shipped.thresholds.get(c)).toEqual({ currency: 'EUR', amountMinor: 1_000_000n, scale: 2 });
+    // every State has an amount in this release (a null amount stays possible and blocks, see article59c.test.ts)
+    expect(shipped.thresholds.size).toBe(27);
     expect(shipped.version).toBe('article59c-2026-11-24-r2');
   });
 
