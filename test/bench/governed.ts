@@ -14,8 +14,8 @@ import { freePort, runAdmin, spawnMain, stopProcess, waitReady } from '../suppor
 /**
  * Issue 12: persisted `POST /v2/vat/calculate` (a settled domestic sales-VAT component, a stored decision per
  * request, fresh Idempotency-Key) beside persisted `POST /v1/vat/calculate`, one process (`all`) on PostgreSQL,
- * BENCH_GOVERNED_CONNECTIONS (64) callers for BENCH_SECONDS (10). Not part of `npm run bench`: run it alone with
- * `npx tsx test/bench/governed.ts`.
+ * BENCH_GOVERNED_CONNECTIONS (64) callers for BENCH_SECONDS (10). A section of its own, run alone with
+ * `npm run bench -- governed` (or `npx tsx test/bench/governed.ts`).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_GOVERNED_CONNECTIONS ?? 64);
