@@ -268,7 +268,7 @@ export function classificationRoutes(clients: Clients, integrationOwned: Integra
       schema: {
         params: { type: 'object', properties: { id: { type: 'string', description: 'the entry id (UUID)' } }, required: ['id'] },
         body: body(
-          { action: str('invalid_action', { enum: ['apply', 'dismiss'] }), note: str('invalid_note', { minLength: 1, maxLength: 1000, description: 'required; no control characters except line breaks and tabs' }) },
+          { action: str('invalid_action', { enum: ['apply', 'dismiss'] }), note: str('invalid_note', { minLength: 1, maxLength: 1000, description: 'required, 1-1000 characters, not only spaces, no control characters' }) },
           ['action', 'note'],
         ),
       },

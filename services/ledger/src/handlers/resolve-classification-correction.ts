@@ -10,8 +10,8 @@ import { correctionMessage } from './list-classification-corrections';
 
 const ACTIONS = ['apply', 'dismiss'] as const;
 const MAX_NOTE = 1000;
-// Line breaks and tabs are text; every other C0 control and DEL is refused (PostgreSQL cannot store NUL).
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// Like every text field (the platform's input guard refuses them first): no C0 control character, no DEL.
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const REFUSALS = {
   stale: () => aborted('correction_stale', 'The decision in effect for an event of this entry is no longer the one the proposal was computed against; it was not applied.'),
@@ -28,7 +28,7 @@ export async function resolveClassificationCorrection(deps: LedgerDeps, req: Res
   const { accountId, apiKeyId } = callerOf(ctx);
   if (!(ACTIONS as readonly string[]).includes(req.action)) throw invalidArgument('invalid_action', 'action must be apply or dismiss.');
   const length = [...req.note].length;
-  if (length < 1 || length > MAX_NOTE || req.note.trim() === '' || CONTROL.test(req.note)) throw invalidArgument('invalid_note', `note is required: 1 to ${MAX_NOTE} characters, not only spaces, without control characters (line breaks and tabs allowed).`);
+  if (length < 1 || length > MAX_NOTE || req.note.trim() === '' || CONTROL.test(req.note)) throw invalidArgument('invalid_note', `note is required: 1 to ${MAX_NOTE} characters, not only spaces, without control characters.`);
   if (!isUuid(req.id)) throw REFUSALS.not_found();
   const id = req.id.toLowerCase();
   const outcome = await deps.decisions.resolve(accountId, { id, action: req.action as (typeof ACTIONS)[number], note: req.note, apiKeyId }, deps.now(), decidedEvent);

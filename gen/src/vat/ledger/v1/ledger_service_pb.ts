@@ -791,7 +791,7 @@ export type ResolveClassificationCorrectionRequest = Message<"vat.ledger.v1.Reso
   action: string;
 
   /**
-   * 1-1000 characters, no control characters except line breaks and tabs
+   * 1-1000 characters, not only spaces, no control characters
    *
    * @generated from field: string note = 3;
    */
