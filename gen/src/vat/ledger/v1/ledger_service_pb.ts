@@ -914,7 +914,7 @@ export const SupplyLedgerService: GenService<{
     output: typeof FenceReturnPeriodResponseSchema;
   },
   /**
-   * The account's correction-review list, newest first, with filters.
+   * The account's correction-review list in creation order, with filters (reason, status, order, event, product).
    *
    * @generated from rpc vat.ledger.v1.SupplyLedgerService.ListClassificationCorrections
    */
