@@ -374,6 +374,95 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
         expect(r.json().error, q).toBe(code);
       }
     });
+
+    it('POST /v1/classification/correction-reviews/{id}/resolve: apply reaches the Union OSS preview to the cent; locked entries are dismissed; scopes, other accounts and bad input', async () => {
+      const L = '/v1/classification/correction-reviews';
+      const resolve = (id: string, payload: unknown, k = key) => h.inject({ method: 'POST', url: `${L}/${id}/resolve`, headers: { 'x-api-key': k }, payload: payload as Record<string, unknown> });
+      // An order of 501 events (above the 500-event limit): one 2025-Q3 sale of sku-rep to DE, 2,500.00 EUR at 19 % = 475.00 VAT,
+      // and 500 sales of another product in 2024 (outside every 2025 figure).
+      const fillers = Array.from({ length: 500 }, (_, i) => ({ ...repSale(`big-${i}`, '2024-06-01', 'DE', 100, Number(integration)), product_reference: 'sku-filler', order_reference: 'order-big' }));
+      const bigSale = { ...repSale('big-rep', '2025-08-05', 'DE', 250000, Number(integration)), order_reference: 'order-big' };
+      const committed = await h.inject({ method: 'POST', url: '/v1/supply-events', headers: { 'x-api-key': key }, payload: { events: [bigSale, ...fillers] } });
+      expect(committed.statusCode, committed.body).toBe(201);
+      // A new validated assignment reprocesses sku-rep: big-rep's order is too large, so it goes to review.
+      const sub = await h.inject({ method: 'POST', url: url(), headers: { 'x-api-key': key }, payload: { scheme: 'cpa', exact_code: '62.01.11', product_reference: 'sku-rep', requested_valid_from: '2025-01-01', attestation: { statement: 'Custom software again.', attested_by: 'Jane Doe' } } });
+      expect(sub.statusCode, sub.body).toBe(201);
+      expect((await h.inject({ method: 'POST', url: `${url()}/${sub.json().assignment_id}/validate`, headers: { 'x-api-key': key } })).statusCode).toBe(200);
+      await jobsSettled();
+      await decisionsApplied();
+      const q3Before = await summary('2025-Q3');
+      expect(q3Before).toMatchObject({ rows: [], included_source_event_count: 0, excluded_source_event_count: 1, warnings: [{ code: 'needs_review_excluded', count: 1 }] });
+      const open = (await ok(`${L}?status=open`)).json().items as { id: string; event_id: string; reason: string; status: string; resolution: unknown }[];
+      const big = open.find((i) => i.event_id === 'big-rep')!;
+      expect(big).toMatchObject({ reason: 'order_too_large', status: 'open', resolution: null });
+      const locked = open.filter((i) => i.event_id === 'q1-a');
+      expect(locked.length).toBeGreaterThanOrEqual(1);
+
+      // Scopes, other accounts and unknown ids (identical 404), bad input: nothing is resolved.
+      const readOnly = await resolve(big.id, { action: 'apply', note: 'x' }, readKey);
+      expect(readOnly.statusCode).toBe(403);
+      expect((await h.inject({ method: 'POST', url: `${L}/${big.id}/resolve`, payload: { action: 'apply', note: 'x' } })).statusCode).toBe(401);
+      const other = await resolve(big.id, { action: 'apply', note: 'x' }, otherKey);
+      const unknown = await resolve('01900000-0000-7000-8000-0000000000ff', { action: 'apply', note: 'x' });
+      const notUuid = await resolve('q1-a', { action: 'apply', note: 'x' });
+      for (const r of [other, unknown, notUuid]) {
+        expect(r.statusCode, r.body).toBe(404);
+        expect(r.json()).toEqual(other.json());
+      }
+      expect(other.json().error).toBe('correction_not_found');
+      for (const [payload, code] of [
+        [{ action: 'apply' }, 'invalid_note'],
+        [{ note: 'x' }, 'invalid_action'],
+        [{ action: 'fix', note: 'x' }, 'invalid_action'],
+        [{ action: 1, note: 'x' }, 'invalid_action'],
+        [{ action: 'apply', note: 5 }, 'invalid_note'],
+        [{ action: 'apply', note: '' }, 'invalid_note'],
+        [{ action: 'apply', note: 'x'.repeat(1001) }, 'invalid_note'],
+        [{ action: 'apply', note: 'a\u0001b' }, 'invalid_note'],
+        [{ action: 'apply', note: 'x', extra: 1 }, 'unknown_field'],
+      ] as const) {
+        const r = await resolve(big.id, payload);
+        expect(r.statusCode, `${JSON.stringify(payload).slice(0, 60)}: ${r.body}`).toBe(400);
+        expect(r.json().error, JSON.stringify(payload).slice(0, 60)).toBe(code);
+      }
+      const malformed = await h.inject({ method: 'POST', url: `${L}/${big.id}/resolve`, headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: '{"action":' });
+      expect([malformed.statusCode, malformed.json().error]).toEqual([400, 'invalid_json']);
+      expect((await ok(`${L}?status=open`)).json().items.map((i: { id: string }) => i.id)).toContain(big.id);
+
+      // A locked quarter's entry: apply is refused (409 period_locked), dismiss closes it.
+      const refused = await resolve(locked[0]!.id, { action: 'apply', note: 'reclassify' });
+      expect([refused.statusCode, refused.json().error]).toEqual([409, 'period_locked']);
+      const dismissed = await resolve(locked[0]!.id, { action: 'dismiss', note: 'Corrected in a later return.' });
+      expect(dismissed.statusCode, dismissed.body).toBe(200);
+      expect(dismissed.json()).toMatchObject({ id: locked[0]!.id, status: 'dismissed', resolution: { action: 'dismiss', note: 'Corrected in a later return.', decision_id: null }, resolved_with: [] });
+
+      // Apply with a classification-write key: a manual decision, published to the projections.
+      const writer = await h.key('reports-acct', 'classification-write');
+      const applied = await resolve(big.id, { action: 'apply', note: 'Checked: custom software, standard rate.' }, writer.key);
+      expect(applied.statusCode, applied.body).toBe(200);
+      const body = applied.json();
+      expect(body).toMatchObject({ id: big.id, event_id: 'big-rep', status: 'applied', resolved_with: [], resolution: { action: 'apply', note: 'Checked: custom software, standard rate.' } });
+      expect(typeof body.resolution.resolved_by_api_key_id).toBe('number');
+      expect(body.resolution.decision_id).toMatch(/^[0-9a-f-]{36}$/);
+      await decisionsApplied();
+      // 2025-Q3 now includes big-rep: section 2a, DE 19 %: taxable 2,500.00 EUR, VAT 2,500.00 × 19 % = 475.00 EUR.
+      const q3 = await summary('2025-Q3');
+      expect(q3.rows).toEqual([{ section: '2a', member_state_of_consumption: 'DE', origin_member_state: null, supply_kind: 'services', vat_rate_bps: 1900, rate_type: 'STANDARD', taxable_amount_minor: 250000, vat_amount_minor: 47500, source_event_count: 1 }]);
+      expect(q3).toMatchObject({ included_source_event_count: 1, excluded_source_event_count: 0, totals: { payable_vat_minor: 47500 } });
+      const fact = await pool.query(`select classification_status, tax_class_id from compliance_reports.supply_fact where account_id = $1 and event_id = 'big-rep'`, [accountId]);
+      expect(fact.rows).toEqual([{ classification_status: 'classified', tax_class_id: 'standard' }]);
+
+      // Identical retry: the stored resolution; another action or note: 409.
+      const retry = await resolve(big.id, { action: 'apply', note: 'Checked: custom software, standard rate.' });
+      expect(retry.statusCode, retry.body).toBe(200);
+      expect(retry.json().resolution).toEqual(body.resolution);
+      const conflict = await resolve(big.id, { action: 'dismiss', note: 'Checked: custom software, standard rate.' });
+      expect([conflict.statusCode, conflict.json().error]).toEqual([409, 'correction_already_resolved']);
+      // The list shows the status and resolution; the status filter selects them.
+      expect((await ok(`${L}?status=applied`, readKey)).json().items.map((i: { id: string; resolution: unknown }) => [i.id, i.resolution])).toEqual([[big.id, body.resolution]]);
+      expect((await ok(`${L}?status=dismissed`)).json().items.map((i: { id: string }) => i.id)).toEqual([locked[0]!.id]);
+      expect((await get(`${L}?status=closed`)).json().error).toBe('invalid_status');
+    });
   });
 }
 

@@ -90,5 +90,23 @@ export const ClassificationCorrection = defineEntity({
   indexes: [{ properties: ['accountId', 'createdAt'] }],
 });
 
+/**
+ * How a person resolved a correction-review entry: one row per entry (the primary key), append-only
+ * (a trigger refuses UPDATE and DELETE). `apply` records the manual decision it appended.
+ */
+export const ClassificationCorrectionResolution = defineEntity({
+  name: 'ClassificationCorrectionResolution',
+  tableName: 'classification_correction_resolution',
+  properties: {
+    correctionId: p.uuid().primary(),
+    accountId: p.bigint(),
+    action: p.string().length(10),
+    note: p.string().length(1000),
+    resolvedAt: p.datetime(),
+    apiKeyId: p.bigint(),
+    decisionId: p.uuid().nullable(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
-export const ledgerEntities = [SupplyEvent, LedgerHead, ReturnPeriodFence, ClassificationDecision, ClassificationCorrection, Outbox];
+export const ledgerEntities = [SupplyEvent, LedgerHead, ReturnPeriodFence, ClassificationDecision, ClassificationCorrection, ClassificationCorrectionResolution, Outbox];

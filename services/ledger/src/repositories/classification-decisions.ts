@@ -8,6 +8,7 @@ const CORRECTION = '"ledger".classification_correction';
 const HEAD = '"ledger".ledger_head';
 const FENCE = '"ledger".return_period_fence';
 const OUTBOX = '"ledger".outbox';
+const RESOLUTION = '"ledger".classification_correction_resolution';
 
 /** Takes the account's head row (the lock that orders commits, fences and decision appends of an account). */
 const LOCK_HEAD_SQL = `insert into ${HEAD} (account_id, sequence, decision_count) values ($1, 0, 0)
@@ -38,8 +39,15 @@ export type CorrectionRecord = {
   reason: string;
   proposed: Record<string, unknown>;
   createdAt: Date;
+  resolution: ResolutionRecord | null;
 };
-export type CorrectionQuery = { reason?: string; orderReference?: string; supplyEventId?: string; productReference?: string };
+export type CorrectionStatus = 'open' | 'applied' | 'dismissed';
+export type CorrectionQuery = { id?: string; reason?: string; orderReference?: string; supplyEventId?: string; productReference?: string; status?: CorrectionStatus };
+/** How a person resolved a correction-review entry. */
+export type ResolutionRecord = { action: 'apply' | 'dismiss'; note: string; resolvedAt: Date; apiKeyId: bigint; decisionId: string | null };
+export type ResolveInput = { id: string; action: 'apply' | 'dismiss'; note: string; apiKeyId: bigint };
+/** `resolved`: the entries resolved (the requested one first); `replayed`: an identical earlier resolution. */
+export type ResolveOutcome = { kind: 'not_found' | 'already_resolved' | 'stale' | 'period_locked' } | { kind: 'resolved'; ids: string[] } | { kind: 'replayed' };
 
 /** One event of a product with the classification in effect (its latest decision, else as committed). */
 export type ProductEventRecord = {
@@ -99,6 +107,39 @@ function productEvent(r: Record<string, any>): ProductEventRecord {
   };
 }
 
+const FENCED_SQL = `select 1 from ${EVENT} e join ${FENCE} f on f.account_id = e.account_id and f.period_key = to_char(e.occurred_at at time zone 'UTC', 'YYYY-"Q"Q')
+  where e.account_id = $1 and e.id = any($2::uuid[]) and e.supply_kind <> 'imported_goods' limit 1`;
+
+/**
+ * Inserts decisions with their generation, their `ClassificationDecided` outbox rows and the head's count,
+ * inside the caller's transaction (which holds the account's head lock: the chain lengths cannot move).
+ */
+async function writeDecisions(client: pg.PoolClient, accountId: bigint, decisions: readonly DecisionInput[], now: Date, outboxOf: (d: AppendedDecision) => OutboxEvent): Promise<AppendedDecision[]> {
+  const account = accountId.toString();
+  const ids = decisions.map((d) => d.supplyEventId);
+  // The chain is linear (unique constraints) and appends of the account are serialized: its length is the next generation - 1.
+  const lengths = await client.query(`select supply_event_id::text as id, count(*)::int as n from ${DECISION} where supply_event_id = any($1::uuid[]) group by 1`, [ids]);
+  const chain = new Map<string, number>(lengths.rows.map((r: { id: string; n: number }) => [r.id, r.n]));
+  const stored: AppendedDecision[] = decisions.map((d) => ({ ...d, id: uuidv7(now.getTime()), accountId, generation: (chain.get(d.supplyEventId) ?? 0) + 1, decidedAt: now }));
+  const { text, values } = insertRowsStatement(
+    DECISION,
+    DECISION_COLUMNS,
+    stored.map((d) => ({
+      id: d.id, account_id: account, supply_event_id: d.supplyEventId, supersedes: d.supersedes, classification_status: d.classificationStatus, tax_class_id: d.taxClassId, source: d.source,
+      assignment_id: d.assignmentId, assignment_revision: d.assignmentRevision, rule_id: d.ruleId, reason: d.reason, coverage_manifest_digest: d.coverageManifestDigest, catalog_digest: d.catalogDigest, decided_at: now,
+      generation: d.generation,
+    })),
+  );
+  await client.query(text, values);
+  const outbox = stored.map(outboxOf);
+  await client.query(
+    `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, payload, now(), 0 from unnest($1::uuid[], $2::text[], $3::bytea[]) as o(id, subject, payload))
+     update ${HEAD} set decision_count = decision_count + $4 where account_id = $5`,
+    [outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), stored.length, account],
+  );
+  return stored;
+}
+
 /** Every statement on classification decisions and the correction-review list. */
 export class ClassificationDecisionRepository {
   constructor(private readonly pool: pg.Pool) {}
@@ -144,35 +185,12 @@ export class ClassificationDecisionRepository {
     try {
       await client.query('begin');
       await client.query(LOCK_HEAD_SQL, [account]);
-      const fenced = await client.query(
-        `select 1 from ${EVENT} e join ${FENCE} f on f.account_id = e.account_id and f.period_key = to_char(e.occurred_at at time zone 'UTC', 'YYYY-"Q"Q')
-          where e.account_id = $1 and e.id = any($2::uuid[]) and e.supply_kind <> 'imported_goods' limit 1`,
-        [account, ids],
-      );
+      const fenced = await client.query(FENCED_SQL, [account, ids]);
       if (fenced.rowCount) {
         await client.query('rollback');
         return 'period_locked';
       }
-      // The chain is linear (unique constraints) and appends of the account are serialized: its length is the next generation - 1.
-      const lengths = await client.query(`select supply_event_id::text as id, count(*)::int as n from ${DECISION} where supply_event_id = any($1::uuid[]) group by 1`, [ids]);
-      const chain = new Map<string, number>(lengths.rows.map((r: { id: string; n: number }) => [r.id, r.n]));
-      const stored: AppendedDecision[] = decisions.map((d) => ({ ...d, id: uuidv7(now.getTime()), accountId, generation: (chain.get(d.supplyEventId) ?? 0) + 1, decidedAt: now }));
-      const { text, values } = insertRowsStatement(
-        DECISION,
-        DECISION_COLUMNS,
-        stored.map((d) => ({
-          id: d.id, account_id: account, supply_event_id: d.supplyEventId, supersedes: d.supersedes, classification_status: d.classificationStatus, tax_class_id: d.taxClassId, source: d.source,
-          assignment_id: d.assignmentId, assignment_revision: d.assignmentRevision, rule_id: d.ruleId, reason: d.reason, coverage_manifest_digest: d.coverageManifestDigest, catalog_digest: d.catalogDigest, decided_at: now,
-          generation: d.generation,
-        })),
-      );
-      await client.query(text, values);
-      const outbox = stored.map(outboxOf);
-      await client.query(
-        `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, payload, now(), 0 from unnest($1::uuid[], $2::text[], $3::bytea[]) as o(id, subject, payload))
-         update ${HEAD} set decision_count = decision_count + $4 where account_id = $5`,
-        [outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), stored.length, account],
-      );
+      await writeDecisions(client, accountId, decisions, now, outboxOf);
       await client.query('commit');
       return 'appended';
     } catch (err) {
@@ -217,20 +235,95 @@ export class ClassificationDecisionRepository {
     return r.rows[0] ? { sequence: BigInt(r.rows[0].s), decisionCount: BigInt(r.rows[0].n) } : { sequence: 0n, decisionCount: 0n };
   }
 
-  /** A page of the account's correction-review list in creation order (id = uuidv7), after the cursor id. */
+  /** A page of the account's correction-review list in creation order (id = uuidv7), after the cursor id, with each entry's resolution. */
   async corrections(accountId: bigint, q: CorrectionQuery, after: string | undefined, limit: number): Promise<CorrectionRecord[]> {
     const r = await this.pool.query(
-      `select c.id, c.supply_event_id, e.event_id, c.order_reference, e.product_reference, e.integration_id::text as integration_id, e.occurred_at, c.reason, c.proposed, c.created_at
+      `select c.id, c.supply_event_id, e.event_id, c.order_reference, e.product_reference, e.integration_id::text as integration_id, e.occurred_at, c.reason, c.proposed, c.created_at,
+              s.action, s.note, s.resolved_at, s.api_key_id::text as api_key_id, s.decision_id
          from ${CORRECTION} c join ${EVENT} e on e.id = c.supply_event_id and e.account_id = c.account_id
+         left join ${RESOLUTION} s on s.correction_id = c.id
         where c.account_id = $1 and ($2::uuid is null or c.id > $2::uuid) and ($3::text is null or c.reason = $3) and ($4::text is null or c.order_reference = $4)
-          and ($5::uuid is null or c.supply_event_id = $5::uuid) and ($6::text is null or e.product_reference = $6)
-        order by c.id limit $7`,
-      [accountId.toString(), after ?? null, q.reason ?? null, q.orderReference ?? null, q.supplyEventId ?? null, q.productReference ?? null, limit],
+          and ($5::uuid is null or c.supply_event_id = $5::uuid) and ($6::text is null or e.product_reference = $6) and ($7::uuid is null or c.id = $7::uuid)
+          and ($8::text is null or ($8 = 'open' and s.action is null) or ($8 = 'applied' and s.action = 'apply') or ($8 = 'dismissed' and s.action = 'dismiss'))
+        order by c.id limit $9`,
+      [accountId.toString(), after ?? null, q.reason ?? null, q.orderReference ?? null, q.supplyEventId ?? null, q.productReference ?? null, q.id ?? null, q.status ?? null, limit],
     );
     return r.rows.map((row: Record<string, any>) => ({
       id: row.id, supplyEventId: row.supply_event_id, eventId: row.event_id, orderReference: row.order_reference, productReference: row.product_reference,
       integrationId: row.integration_id === null ? null : BigInt(row.integration_id), occurredAt: pgTimestamp(row.occurred_at), reason: row.reason, proposed: row.proposed, createdAt: pgTimestamp(row.created_at),
+      resolution: row.action === null ? null : { action: row.action, note: row.note, resolvedAt: pgTimestamp(row.resolved_at), apiKeyId: BigInt(row.api_key_id), decisionId: row.decision_id },
     }));
+  }
+
+  /**
+   * Resolves a correction-review entry in one transaction holding the account's head lock (so concurrent
+   * resolves, appends and fences are ordered; one resolution is stored). A resolved entry answers
+   * `replayed` for the same action and note, else `already_resolved`. `apply` takes the open entries routed
+   * with this one for the same order (same order reference, reason and routing instant; an event without an
+   * order is alone) and appends each proposal as a `manual` decision superseding the decision it was
+   * computed against, all or nothing: `stale` when any event's decision in effect is another one,
+   * `period_locked` when any event (imported goods aside) is in a fenced Union OSS quarter.
+   */
+  async resolve(accountId: bigint, input: ResolveInput, now: Date, outboxOf: (d: AppendedDecision) => OutboxEvent): Promise<ResolveOutcome> {
+    const account = accountId.toString();
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(LOCK_HEAD_SQL, [account]);
+      const entry = await client.query(
+        `select c.id, c.supply_event_id, c.order_reference, c.reason, c.created_at, c.proposed, s.action, s.note
+           from ${CORRECTION} c left join ${RESOLUTION} s on s.correction_id = c.id where c.account_id = $1 and c.id = $2`,
+        [account, input.id],
+      );
+      const row = entry.rows[0] as Record<string, any> | undefined;
+      const done = async (outcome: ResolveOutcome) => {
+        await client.query(outcome.kind === 'resolved' ? 'commit' : 'rollback');
+        return outcome;
+      };
+      if (!row) return await done({ kind: 'not_found' });
+      if (row.action !== null) return await done({ kind: row.action === input.action && row.note === input.note ? 'replayed' : 'already_resolved' });
+      const resolve = (ids: string[], decisionIds: (string | null)[]) =>
+        client.query(
+          `insert into ${RESOLUTION} (correction_id, account_id, action, note, resolved_at, api_key_id, decision_id)
+           select id, $2::bigint, $3::text, $4::text, $5::timestamptz, $6::bigint, decision_id from unnest($1::uuid[], $7::uuid[]) as r(id, decision_id)`,
+          [ids, account, input.action, input.note, now, input.apiKeyId.toString(), decisionIds],
+        );
+      if (input.action === 'dismiss') {
+        await resolve([row.id], [null]);
+        return await done({ kind: 'resolved', ids: [row.id] });
+      }
+      const siblings = row.order_reference === null ? { rows: [] } : await client.query(
+        `select c.id, c.supply_event_id, c.proposed from ${CORRECTION} c
+          where c.account_id = $1 and c.order_reference = $2 and c.reason = $3 and c.created_at = $4 and c.id <> $5
+            and not exists (select 1 from ${RESOLUTION} s where s.correction_id = c.id) order by c.id`,
+        [account, row.order_reference, row.reason, row.created_at, row.id],
+      );
+      const entries = [row, ...siblings.rows] as { id: string; supply_event_id: string; proposed: Record<string, any> }[];
+      const eventIds = entries.map((e) => e.supply_event_id);
+      if ((await client.query(FENCED_SQL, [account, eventIds])).rowCount) return await done({ kind: 'period_locked' });
+      const heads = await client.query(
+        `select e.id::text as event_id, d.id::text as head from ${EVENT} e
+           left join ${DECISION} d on d.supply_event_id = e.id and not exists (select 1 from ${DECISION} x where x.supersedes = d.id)
+          where e.account_id = $1 and e.id = any($2::uuid[])`,
+        [account, eventIds],
+      );
+      const headOf = new Map<string, string | null>(heads.rows.map((h: { event_id: string; head: string | null }) => [h.event_id, h.head]));
+      if (new Set(eventIds).size !== eventIds.length || entries.some((e) => (headOf.get(e.supply_event_id) ?? null) !== (e.proposed.supersedes ?? null))) return await done({ kind: 'stale' });
+      const decisions: DecisionInput[] = entries.map(({ supply_event_id, proposed: p }) => ({
+        supplyEventId: supply_event_id, supersedes: p.supersedes ?? null, classificationStatus: p.classificationStatus, taxClassId: p.taxClassId ?? null, source: 'manual',
+        assignmentId: p.assignmentId ?? null, assignmentRevision: p.assignmentRevision ?? null, ruleId: p.ruleId ?? null, reason: p.reason ?? null,
+        coverageManifestDigest: p.coverageManifestDigest ?? null, catalogDigest: p.catalogDigest ?? null,
+      }));
+      const stored = await writeDecisions(client, accountId, decisions, now, outboxOf);
+      await resolve(entries.map((e) => e.id), stored.map((d) => d.id));
+      return await done({ kind: 'resolved', ids: entries.map((e) => e.id) });
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      if ((err as { code?: string }).code === '23505') return { kind: 'stale' };
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /**
