@@ -2,20 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { CalculateGovernedResponseSchema, type CalculateGovernedRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
-import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { digestOf } from '@vat/platform/canonical-json';
-import { buildEvent } from '@vat/platform/events';
 import { callerOf, principalHeaders, type Principal } from '@vat/platform/principal';
 import { notFound, rpcError } from '@vat/platform/rpc-errors';
 import type { Statement } from '@vat/platform/sql';
+import { storedCalculation } from '../calculation-record';
 import type { CalculationDeps } from '../context';
-import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from '../domain/algorithm-manifest';
+import { ALGORITHM_MANIFEST_DIGEST } from '../domain/algorithm-manifest';
 import { calculateVat, CALCULATION_VERSION, type VatResult } from '../domain/calculator';
 import { aggregateStatus, decisionFindings, openSalesVat, RESOLVER_VERSION, SCHEMA_VERSION, unimplementedComponents, type Component, type DecisionStatus } from '../domain/governed/decision';
 import { canonicalizeGoverned, type GovernedCanonical } from '../domain/governed/request';
 import { salesVatRule, thresholdPosition, type SupplyKind, type ThresholdPosition } from '../domain/governed/sales-vat';
 import { expiredSources } from '../domain/treatment-release';
-import { pinRate, replayStatusOf, type CanonicalRequest } from '../evidence';
+import { pinRate, type CanonicalRequest } from '../evidence';
 import { decisionMessage } from '../messages-governed';
 import type { RateSnapshot, RateWindow } from '../reference/rate-store';
 import type { DecisionRecord, ProfileRevision } from '../repositories/decisions';
@@ -120,52 +119,8 @@ function calculationRecord(deps: CalculationDeps, principal: Principal, req: Gov
   };
   const requestDigest = digestOf(canonical);
   const evidence = pinRate(snap.release, a.window);
-  const event = buildEvent(CalculationRecordedSchema, {
-    calculationId: a.calculationId,
-    accountId: principal.accountId,
-    apiKeyId: principal.apiKeyId,
-    country: a.jurisdiction,
-    currency: req.currency,
-    taxClassId: a.taxClassId,
-    vatRateBps: a.window.rateBps,
-    netAmountMinor: a.amounts.netMinor,
-    vatAmountMinor: a.amounts.vatMinor,
-    grossAmountMinor: a.amounts.grossMinor,
-    transactionDate: req.transaction_date,
-    sourceId: req.source_id ?? undefined,
-    recordedAt: now.toISOString(),
-  });
-  return deps.calculations.guardedInsert(
-    {
-      id: a.calculationId,
-      accountId: principal.accountId,
-      apiKeyId: principal.apiKeyId,
-      createdAt: now,
-      transactionDate: new Date(req.transaction_date),
-      country: a.jurisdiction,
-      currency: req.currency,
-      taxClassId: a.taxClassId,
-      priceIncludesVat: req.price_includes_vat,
-      amountMinor: BigInt(req.amount_minor),
-      netMinor: a.amounts.netMinor,
-      vatMinor: a.amounts.vatMinor,
-      grossMinor: a.amounts.grossMinor,
-      vatRateBps: a.window.rateBps,
-      sourceId: req.source_id,
-      idempotencyKey: null,
-      requestDigest,
-      canonicalRequest: canonical,
-      rateEvidence: evidence,
-      rateEvidenceStatus: evidence.evidence_status,
-      replayStatus: replayStatusOf(requestDigest, canonical, evidence, CALCULATION_VERSION),
-      calculationVersion: CALCULATION_VERSION,
-      executionDigest: EXECUTION_DIGEST,
-      manifestDigest: ALGORITHM_MANIFEST_DIGEST,
-    },
-    event,
-    guard,
-    offset,
-  );
+  const { record, event } = storedCalculation({ id: a.calculationId, principal, canonical, requestDigest, window: a.window, amounts: a.amounts, evidence, now, idempotencyKey: null });
+  return deps.calculations.guardedInsert(record, event, guard, offset);
 }
 
 function detailFor(status: DecisionStatus): string {

@@ -2,16 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { CalculateResponseSchema, type CalculateRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
-import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { digestOf } from '@vat/platform/canonical-json';
-import { buildEvent } from '@vat/platform/events';
 import { callerOf } from '@vat/platform/principal';
 import { Code, invalidArgument, rpcError } from '@vat/platform/rpc-errors';
+import { storedCalculation } from '../calculation-record';
 import type { CalculationDeps } from '../context';
 import { canonicalize } from '../domain/canonical-request';
-import { calculateVat, CALCULATION_VERSION } from '../domain/calculator';
-import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from '../domain/algorithm-manifest';
-import { calculationProvenance, pinRate, rateProvenance, replayStatusOf } from '../evidence';
+import { calculateVat } from '../domain/calculator';
+import { calculationProvenance, pinRate, rateProvenance } from '../evidence';
 import { calculationResult } from '../messages';
 import { servableByV1 } from '../reference/rate-store';
 import type { CalculationRecord } from '../repositories/calculations';
@@ -67,50 +65,8 @@ export async function calculate(deps: CalculationDeps, req: CalculateRequest, ct
   }
 
   const id = randomUUID();
-  const event = buildEvent(CalculationRecordedSchema, {
-    calculationId: id,
-    accountId: principal.accountId,
-    apiKeyId: principal.apiKeyId,
-    country: canonical.country,
-    currency: canonical.currency,
-    taxClassId: canonical.tax_class_id,
-    vatRateBps: window.rateBps,
-    netAmountMinor: amounts.netMinor,
-    vatAmountMinor: amounts.vatMinor,
-    grossAmountMinor: amounts.grossMinor,
-    transactionDate: canonical.transaction_date,
-    sourceId: canonical.source_id ?? undefined,
-    recordedAt: now.toISOString(),
-  });
-  const inserted = await deps.calculations.insertOnce(
-    {
-      id,
-      accountId: principal.accountId,
-      apiKeyId: principal.apiKeyId,
-      createdAt: now,
-      transactionDate: new Date(canonical.transaction_date),
-      country: canonical.country,
-      currency: canonical.currency,
-      taxClassId: canonical.tax_class_id,
-      priceIncludesVat: canonical.price_includes_vat,
-      amountMinor: req.amountMinor,
-      netMinor: amounts.netMinor,
-      vatMinor: amounts.vatMinor,
-      grossMinor: amounts.grossMinor,
-      vatRateBps: window.rateBps,
-      sourceId: canonical.source_id,
-      idempotencyKey: req.idempotencyKey ?? null,
-      requestDigest,
-      canonicalRequest: canonical,
-      rateEvidence: evidence,
-      rateEvidenceStatus: evidence.evidence_status,
-      replayStatus: replayStatusOf(requestDigest, canonical, evidence, CALCULATION_VERSION),
-      calculationVersion: CALCULATION_VERSION,
-      executionDigest: EXECUTION_DIGEST,
-      manifestDigest: ALGORITHM_MANIFEST_DIGEST,
-    },
-    event,
-  );
+  const { record, event } = storedCalculation({ id, principal, canonical, requestDigest, window, amounts, evidence, now, idempotencyKey: req.idempotencyKey ?? null });
+  const inserted = await deps.calculations.insertOnce(record, event);
   if (inserted) {
     deps.relay.kick();
     return create(CalculateResponseSchema, { result: calculationResult(inserted), replayed: false });
