@@ -75,6 +75,7 @@ function governedSuite(mode: string, embedded: boolean) {
         ['below', 'gov-below', 'full'],
         ['above', 'gov-above', 'full'],
         ['none', 'gov-none', 'full'],
+        ['past', 'gov-past', 'full'],
       ] as const) k[name] = (await h.key(account, scope)).key;
       k.legacy = (await h.key('gov-a', 'full', true)).key;
     });
@@ -303,6 +304,36 @@ function governedSuite(mode: string, embedded: boolean) {
           const above = ok(await post(body, { key: k.above }));
           expect(component(above, 'sales_vat')).toMatchObject({ place_of_supply_rule: 'distance_sale_goods_destination', jurisdiction: 'FR', vat_rate_bps: 550, amount_minor: 550, liable_party: 'merchant', collection_point: 'checkout' });
           expect(component(above, 'sales_vat').legal_basis).toContain('Art. 33(a)');
+        });
+
+        it('a sale dated in the preceding year is placed by the Article 59c status as of its own day', async () => {
+          const P = Y - 1;
+          // Preceding year: 700,000 on 1 March, then 500,000 on 1 October → cumulative 1,200,000 > 1,000,000: crossed on 1 October.
+          const events = [
+            ['past-1', `${P}-03-01T10:00:00Z`, 700_000],
+            ['past-2', `${P}-10-01T10:00:00Z`, 500_000],
+          ].map(([id, at, net]) => ({ event_id: id, event_type: 'sale', occurred_at: at, supply_kind: 'goods', customer_type: 'b2c', country_of_consumption: 'FR', dispatch_country: 'DE', supplier_establishment_country: 'DE', currency: 'EUR', net_amount_minor: net, vat_amount_minor: (Number(net) * 2000) / 10000, vat_rate_bps: 2000, rate_category: 'standard', classification_status: 'classified' }));
+          const r = await h.inject({ method: 'POST', url: '/v1/supply-events', headers: { 'x-api-key': k.past!, 'content-type': 'application/json' }, payload: JSON.stringify({ events }) });
+          expect(r.statusCode, r.body).toBe(201);
+          const end = Date.now() + 15_000;
+          for (;;) {
+            const st = (await h.inject({ method: 'GET', url: '/v1/compliance/threshold-status', headers: { 'x-api-key': k.past! } })).json();
+            if (st.ledger_position === st.ledger_head && st.ledger_head >= 2) break;
+            if (Date.now() > end) throw new Error('thresholds projection not caught up');
+            await new Promise((r2) => setTimeout(r2, 50));
+          }
+          const on = (date: string) => v2Body({ country: 'FR', tax_class_id: undefined, classification: WHEAT, amount_minor: 10000, price_includes_vat: false, transaction_date: date }, { destination_country: 'FR' });
+          // 1 June: 700,000 so far in that year, nothing the year before → at or below → origin DE: 10000 × 700 / 10000 = 700.
+          const june = ok(await post(on(`${P}-06-01`), { key: k.past }));
+          expect(component(june, 'sales_vat')).toMatchObject({ place_of_supply_rule: 'distance_sale_goods_origin', jurisdiction: 'DE', vat_rate_bps: 700, amount_minor: 700 });
+          expect(component(june, 'sales_vat').provenance).toContain('article_59c_position:at_or_below');
+          // 15 November: the crossing of 1 October lies before → destination FR: 10000 × 550 / 10000 = 550.
+          const november = ok(await post(on(`${P}-11-15`), { key: k.past }));
+          expect(component(november, 'sales_vat')).toMatchObject({ place_of_supply_rule: 'distance_sale_goods_destination', jurisdiction: 'FR', vat_rate_bps: 550, amount_minor: 550 });
+          expect(component(november, 'sales_vat').provenance).toContain('article_59c_position:above');
+          // This year the preceding year's crossing decides: above → FR.
+          const now = ok(await post(on(TODAY), { key: k.past }));
+          expect(component(now, 'sales_vat')).toMatchObject({ jurisdiction: 'FR', vat_rate_bps: 550, amount_minor: 550 });
         });
       }
     });

@@ -294,7 +294,11 @@ async function selectTaxClass(
 }
 
 async function article59cPosition(deps: CalculationDeps, principal: Principal, establishment: string, legalDate: string): Promise<ThresholdPosition> {
-  const res = await deps.clients.thresholds.getThresholdStatus({}, { headers: principalHeaders(principal) }).catch(downstream);
+  // A sale dated before today is placed by the status as of the end of its own day (its year and the one
+  // before); today or later, by today's status (a later year stays unknown: nothing can be known of it yet).
+  const today = deps.now().toISOString().slice(0, 10);
+  const asOf = legalDate < today ? legalDate : undefined;
+  const res = await deps.clients.thresholds.getThresholdStatus({ asOf }, { headers: principalHeaders(principal) }).catch(downstream);
   const s = res.status;
   if (!s) return 'unknown';
   return thresholdPosition(
