@@ -4,6 +4,7 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { SupplyEventSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { ThresholdService } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
 import type { BusMessage } from '@vat/platform/bus';
 import { requireBackends } from '../../../test/support/env';
@@ -173,10 +174,10 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
     const ctx = h.as({ accountId: 9101n });
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     for (const [asOf, code] of [['2025-02-30', 'invalid_as_of'], ['20250101', 'invalid_as_of'], [tomorrow, 'as_of_after_today']] as const) {
-      const err = await client.getThresholdStatus({ asOf }, ctx).then(() => undefined, (e: unknown) => e as { code: number; rawMessage: string; metadata?: unknown });
-      expect(err, asOf).toBeDefined();
-      expect(String((err as Error).message)).toContain('`as_of`');
-      expect((err as { code: number }).code).toBe(3); // InvalidArgument
+      const err = await client.getThresholdStatus({ asOf }, ctx).then(() => undefined, (e: unknown) => e as ConnectError);
+      expect(err, asOf).toBeInstanceOf(ConnectError);
+      expect(err!.message).toContain('`as_of`');
+      expect(err!.code).toBe(Code.InvalidArgument);
       expect(JSON.stringify(err)).toContain(code);
     }
   });
