@@ -395,6 +395,60 @@ function governedSuite(mode: string, embedded: boolean) {
         fails(await get('nope'), 404, 'decision_not_found');
         fails(await h.inject({ method: 'GET', url: `/v2/decisions/${d.decision_id}?x=1`, headers: { 'x-api-key': k.a } }), 400, 'unknown_parameter');
       });
+
+      it('GET /v2/decisions lists the account’s decisions newest first with a keyset cursor and a status filter; other accounts never appear', async () => {
+        const list = (query: string, key = k.a!) => h.inject({ method: 'GET', url: `/v2/decisions${query}`, headers: { 'x-api-key': key } });
+        const mine = [ok(await post(v2Body())), ok(await post(v2Body({ amount_minor: 5000 }))), ok(await post(v2Body({ amount_minor: 7000 })))].map((d) => d.decision_id as string);
+        const theirs = ok(await post(v2Body(), { key: k.b })).decision_id as string;
+        // The three newest of account a, newest first, over two pages of 2.
+        const first = await list('?limit=2');
+        expect(first.statusCode, first.body).toBe(200);
+        const p1 = first.json();
+        expect(p1.items.map((i: Json) => i.decision_id)).toEqual([mine[2], mine[1]]);
+        expect(p1.items[0]).toMatchObject({ status: 'partial', answered_with: { http_status: 200, error: null } });
+        expect(p1.items[0]).toEqual({ ...(await get(mine[2]!)).json() });
+        expect(p1.next_cursor).toEqual(expect.any(String));
+        const p2 = (await list(`?limit=2&cursor=${p1.next_cursor}`)).json();
+        expect(p2.items[0].decision_id).toBe(mine[0]);
+        // Every page of account a holds only its own decisions; b's list never shows a's (and a's never b's).
+        const all: string[] = [];
+        for (let cursor: string | null = null; ; ) {
+          const page: Json = (await list(`?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).json();
+          all.push(...page.items.map((i: Json) => i.decision_id as string));
+          if (!page.next_cursor) break;
+          cursor = page.next_cursor;
+        }
+        expect(all).toEqual(expect.arrayContaining(mine));
+        expect(all).not.toContain(theirs);
+        expect(new Set(all).size).toBe(all.length);
+        const bList = (await list('', k.b)).json().items.map((i: Json) => i.decision_id);
+        expect(bList).toContain(theirs);
+        for (const id of mine) expect(bList).not.toContain(id);
+        // The status filter: only partial decisions, and a 422 one appears under its own status.
+        for (const i of (await list('?status=partial&limit=200')).json().items) expect(i.status).toBe('partial');
+        const conflicting = durable(await post(v2Body({ country: 'FR' })), 409, 'jurisdiction_conflict');
+        const c = (await list('?status=conflicting&limit=1')).json();
+        expect(c.items.map((i: Json) => i.decision_id)).toEqual([conflicting.decision_id]);
+        expect(c.items[0].answered_with).toEqual({ http_status: 409, error: 'jurisdiction_conflict' });
+        // Bad input: 400 with a code, never a 500; a cursor of another account is invalid like a made-up one.
+        const bCursor = (await list('?limit=1', k.b)).json().next_cursor ?? Buffer.from(`c:${theirs}`).toString('base64url');
+        for (const [query, code] of [
+          ['?status=nope', 'invalid_status'],
+          ['?limit=0', 'invalid_limit'],
+          ['?limit=201', 'invalid_limit'],
+          ['?limit=-1', 'invalid_limit'],
+          ['?cursor=%00', 'invalid_cursor'],
+          ['?cursor=not-a-cursor', 'invalid_cursor'],
+          [`?cursor=${Buffer.from(`c:${theirs}`).toString('base64url')}`, 'invalid_cursor'],
+          [`?cursor=${bCursor}`, 'invalid_cursor'],
+          ['?x=1', 'unknown_parameter'],
+        ] as const) fails(await list(query), 400, code);
+        // Scopes as for GET /v2/decisions/{id}.
+        expect((await list('', k.aRead)).statusCode).toBe(200);
+        expect((await list('', k.aCalc)).statusCode).toBe(200);
+        expect((await list('', k.aResolve)).statusCode).toBe(403);
+        expect((await h.inject({ method: 'GET', url: '/v2/decisions' })).statusCode).toBe(401);
+      });
     });
 
     describe('X-Evidence-Profile and profile revisions', () => {

@@ -4,7 +4,7 @@ import { HttpError } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { CALCULATE_SCOPES } from './calculation';
-import { body, country, currency, query, str } from './schemas';
+import { body, country, currency, intOf, intParam, query, str } from './schemas';
 
 /** A header sent twice is an HTTP-level ambiguity the gateway refuses before any RPC. */
 function singleHeader(value: string | string[] | undefined, code: string, name: string): string | undefined {
@@ -142,6 +142,28 @@ export function governedRoutes(clients: Clients): RouteDef[] {
         if (res.replayed) reply.header('idempotent-replayed', 'true');
         const decision = decisionJson(res.decision!);
         return res.httpStatus === 200 ? decision : { error: res.error, detail: res.detail, ...decision };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v2/decisions',
+      access: { scopes: ['full', 'read-only', 'calculate-only'] },
+      summary: "The account's stored governed decisions, newest first (keyset cursor)",
+      tags: ['calculation'],
+      schema: {
+        querystring: query({
+          cursor: str('invalid_cursor', { maxLength: 64 }),
+          limit: { ...intParam('invalid_limit'), description: '1-200, default 50' },
+          status: str('invalid_status', { maxLength: 20 }),
+        }),
+      },
+      handler: async ({ req, call }) => {
+        const q = req.query as { cursor?: string; limit?: string; status?: string };
+        const res = await clients.governed.listDecisions({ cursor: q.cursor, limit: intOf(q.limit), status: q.status }, call);
+        return {
+          items: res.items.map((i) => ({ ...decisionJson(i.decision!), answered_with: { http_status: i.httpStatus, error: i.error || null } })),
+          next_cursor: res.nextCursor ?? null,
+        };
       },
     },
     {

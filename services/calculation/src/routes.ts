@@ -6,6 +6,7 @@ import { aggregateTransactions } from './handlers/aggregate-transactions';
 import { calculate } from './handlers/calculate';
 import { calculateGoverned } from './handlers/calculate-governed';
 import { getDecision } from './handlers/get-decision';
+import { listDecisions } from './handlers/list-decisions';
 import { createSource } from './handlers/create-source';
 import { exportTransactions } from './handlers/export-transactions';
 import { getExchangeRates } from './handlers/get-exchange-rates';
@@ -23,7 +24,7 @@ import { updateSource } from './handlers/update-source';
 export function routes(deps: CalculationDeps) {
   return (router: ConnectRouter) => {
     router.service(CalculationService, bindHandlers(deps, { calculate, getTransaction, listTransactions, replayTransaction, exportTransactions, aggregateTransactions, lookupCalculations }));
-    router.service(GovernedCalculationService, bindHandlers(deps, { calculateGoverned, getDecision }));
+    router.service(GovernedCalculationService, bindHandlers(deps, { calculateGoverned, getDecision, listDecisions }));
     router.service(SourceService, bindHandlers(deps, { listSources, createSource, updateSource, listUnknownSources }));
     router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates }));
     router.service(ExchangeRateService, bindHandlers(deps, { getExchangeRates }));

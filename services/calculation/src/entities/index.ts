@@ -203,7 +203,7 @@ export const GovernedDecision = defineEntity({
     createdAt: p.datetime(),
   },
   uniques: [{ properties: ['accountId', 'idempotencyKey'] }],
-  indexes: [{ properties: ['accountId', 'id'] }],
+  indexes: [{ properties: ['accountId', 'id'] }, { properties: ['accountId', 'seq'] }],
 });
 
 export const Outbox = defineOutboxEntity();

@@ -84,6 +84,25 @@ export class DecisionRepository {
   }
 
   /** The account's decision with this id; another account's id is simply absent. */
+  /**
+   * The account's decisions newest first (storage order), `limit` of them after the decision `beforeId`
+   * (undefined when that id is not one of the account's: the cursor is then invalid).
+   */
+  async page(accountId: bigint, limit: number, status: string | undefined, beforeId?: string): Promise<{ rows: DecisionRecord[]; more: boolean } | undefined> {
+    let before: string | null = null;
+    if (beforeId !== undefined) {
+      const at = await this.pool.query(`select seq from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), beforeId]);
+      if (!at.rows[0]) return undefined;
+      before = String(at.rows[0].seq);
+    }
+    const res = await this.pool.query(
+      `select * from ${TABLE} where account_id = $1 and ($2::bigint is null or seq < $2::bigint) and ($3::text is null or status = $3::text) order by seq desc limit $4`,
+      [accountId.toString(), before, status ?? null, limit + 1],
+    );
+    const rows = res.rows.map(record);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
   async owned(accountId: bigint, id: string): Promise<DecisionRecord | undefined> {
     const r = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), id]);
     return r.rows[0] ? record(r.rows[0]) : undefined;
