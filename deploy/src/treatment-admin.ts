@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AdminDeps } from '@vat/classification/admin/admin-deps';
 import { consumeStep, refuse, requireOperator, secondOperator } from '@vat/classification/admin/operators';
-import { inTransaction } from '@vat/classification/repositories/transaction';
+import { inTransaction } from '@vat/platform/transaction';
 import { parseTreatmentRelease, releaseDigest, TreatmentReleaseError } from '@vat/calculation/domain/treatment-release';
 import type { TreatmentReleaseRecord, TreatmentReleaseRepository } from '@vat/calculation/repositories/treatment-releases';
 

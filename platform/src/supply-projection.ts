@@ -5,6 +5,7 @@ import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
 import { freshEvents } from './inbox';
+import { inTransaction } from './transaction';
 
 /**
  * A service's own copy of committed supply events (from `SupplyCommitted`), and the position it
@@ -235,17 +236,7 @@ export function classificationDecisionConsumer(pool: pg.Pool, schema: string, du
     durable,
     subjects: [subjectOf(ClassificationDecidedSchema)],
     handler: async (batch) => {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        await applyClassificationDecisions(client, schema, durable, batch);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      await inTransaction(pool, (client) => applyClassificationDecisions(client, schema, durable, batch));
     },
   };
 }

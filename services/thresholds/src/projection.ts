@@ -6,6 +6,7 @@ import { applyClassificationDecisions, applySupplyProjection } from '@vat/platfo
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { factColumns } from './repositories/article59c';
 import { principalHeaders } from '@vat/platform/principal';
+import { inTransaction } from '@vat/platform/transaction';
 import type { ProfileDefaults } from './article59c/classify';
 import type { ThresholdsDeps } from './context';
 
@@ -31,9 +32,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
-      const client = await deps.pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(deps.pool, async (client) => {
         await lockAccounts(client, batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0'));
         const { decoded, fresh } = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
         const seen = new Set<string>();
@@ -43,13 +42,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           return [d.event];
         });
         await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     },
   };
 }
@@ -67,19 +60,11 @@ export function thresholdsDecisionConsumer(deps: ThresholdsDeps): Subscription {
     subjects: [subjectOf(ClassificationDecidedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
-      const client = await deps.pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(deps.pool, async (client) => {
         await lockAccounts(client, batch.map((m) => decodeEvent(ClassificationDecidedSchema, m.data).accountId.toString()));
         const changes = await applyClassificationDecisions(client, 'thresholds', DECISIONS_DURABLE, batch, factColumns('f'));
         await deps.article59c.applyReclassifications(client, changes, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     },
   };
 }

@@ -3,7 +3,7 @@ import { catalogDiff } from '../domain/catalog-diff';
 import { CatalogFileError, codesDigest, parseCatalogFile, sha256Hex } from '../domain/catalog-file';
 import { CATALOG_VERSIONS, isScheme, type Scheme } from '../domain/codes';
 import type { EditionRecord } from '../repositories/catalogs';
-import { inTransaction } from '../repositories/transaction';
+import { inTransaction } from '@vat/platform/transaction';
 import { OperatorRefusal, type AdminDeps } from './admin-deps';
 import { consumeStep, refuse, requireOperator, secondOperator } from './operators';
 import { createHash } from 'node:crypto';

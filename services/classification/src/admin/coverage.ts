@@ -2,7 +2,7 @@ import { loadTaxClasses } from '@vat/seeds/vat-rates';
 import { sha256Hex } from '../domain/catalog-file';
 import { COVERAGE_MANIFEST, manifestDigest, ManifestError, parseCoverageManifest, type CoverageRuleInput } from '../domain/coverage-manifest';
 import type { ManifestRecord } from '../repositories/coverage';
-import { inTransaction } from '../repositories/transaction';
+import { inTransaction } from '@vat/platform/transaction';
 import type { AdminDeps } from './admin-deps';
 import { consumeStep, refuse, requireOperator, secondOperator } from './operators';
 

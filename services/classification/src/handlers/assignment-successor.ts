@@ -6,7 +6,7 @@ import { uuidv7 } from '@vat/platform/uuid7';
 import type { ClassificationDeps } from '../context';
 import { requireRevisionRoom } from '../domain/assignment-rules';
 import type { RevisionRecord } from '../repositories/assignments';
-import { inTransaction } from '../repositories/transaction';
+import { inTransaction } from '@vat/platform/transaction';
 
 export const assignmentNotFound = () => notFound('assignment_not_found', 'No assignment of this integration has this id.');
 

@@ -7,7 +7,7 @@ import { uuidv7 } from '@vat/platform/uuid7';
 import type { ClassificationDeps } from '../context';
 import { assignmentRequest, requestDigest, requireRevisionRoom, revisionMessage } from '../domain/assignment-rules';
 import { covers } from '../domain/catalog-choice';
-import { inTransaction } from '../repositories/transaction';
+import { inTransaction } from '@vat/platform/transaction';
 
 /**
  * A new head revision bound to the approved catalog edition covering `requested_valid_from`. An identical

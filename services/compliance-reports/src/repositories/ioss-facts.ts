@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '@vat/platform/transaction';
 import { IOSS_CONSIGNMENT_CEILING_EUR_MINOR, monthBounds, type IossGroup } from '../domain/ioss-months';
 
 const SCHEMA = 'compliance_reports';
@@ -109,23 +110,19 @@ export class IossFactRepository {
    */
   async quarterGroups(accountId: bigint, start: string, endExclusive: string, boundaries: readonly string[]): Promise<IossGroup[]> {
     const days = boundaries.length > 0 ? [...boundaries] : [start];
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin read only');
-      await client.query(`set local work_mem = '64MB'`);
-      await client.query('set local jit = off');
-      // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
-      await client.query('set local enable_sort = off');
-      const months = quarterMonths(start, endExclusive);
-      const res = await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`]);
-      await client.query('commit');
-      return res.rows.map((r) => toGroup(r, days, months));
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    const months = quarterMonths(start, endExclusive);
+    const rows = await inTransaction(
+      this.pool,
+      async (client) => {
+        await client.query(`set local work_mem = '64MB'`);
+        await client.query('set local jit = off');
+        // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
+        await client.query('set local enable_sort = off');
+        return (await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`])).rows;
+      },
+      { readOnly: true },
+    );
+    return rows.map((r) => toGroup(r, days, months));
   }
 }
 

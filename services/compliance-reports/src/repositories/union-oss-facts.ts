@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '@vat/platform/transaction';
 import { periodOfDate, type FactGroup, type LinkStatus } from '../domain/union-oss-return';
 
 /** A consumption State's standard rate over [validFrom, validTo) (YYYY-MM-DD; validTo null = open). */
@@ -156,26 +157,22 @@ export class UnionOssFactRepository {
    * synchronously, so the transaction lasts the statement plus that pure computation.
    */
   async #read(sql: string, values: unknown[], onRows: (rows: GroupRow[]) => void): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin read only');
-      await client.query(`set local work_mem = '64MB'`);
-      await client.query('set local jit = off');
-      // The planner overestimates the groups (every dimension looks independent) and would sort the
-      // whole quarter on disk; the real groups fit in memory, and a hash aggregate spills if not.
-      await client.query('set local enable_sort = off');
-      await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
-      for (;;) {
-        const res = await client.query<GroupRow>(`fetch ${FETCH_ROWS} from union_oss_groups`);
-        if (res.rows.length > 0) onRows(res.rows);
-        if (res.rows.length < FETCH_ROWS) break;
-      }
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    await inTransaction(
+      this.pool,
+      async (client) => {
+        await client.query(`set local work_mem = '64MB'`);
+        await client.query('set local jit = off');
+        // The planner overestimates the groups (every dimension looks independent) and would sort the
+        // whole quarter on disk; the real groups fit in memory, and a hash aggregate spills if not.
+        await client.query('set local enable_sort = off');
+        await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
+        for (;;) {
+          const res = await client.query<GroupRow>(`fetch ${FETCH_ROWS} from union_oss_groups`);
+          if (res.rows.length > 0) onRows(res.rows);
+          if (res.rows.length < FETCH_ROWS) break;
+        }
+      },
+      { readOnly: true },
+    );
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { insertRowsStatement, pgTimestamp, type Queryable } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
 import { uuidv7 } from '@vat/platform/uuid7';
 
 const EVENT = '"ledger".supply_event';
@@ -181,24 +182,17 @@ export class ClassificationDecisionRepository {
   async appendOrder(accountId: bigint, decisions: readonly DecisionInput[], now: Date, outboxOf: (d: AppendedDecision) => OutboxEvent): Promise<AppendOutcome> {
     const account = accountId.toString();
     const ids = decisions.map((d) => d.supplyEventId);
-    const client = await this.pool.connect();
     try {
-      await client.query('begin');
-      await client.query(LOCK_HEAD_SQL, [account]);
-      const fenced = await client.query(FENCED_SQL, [account, ids]);
-      if (fenced.rowCount) {
-        await client.query('rollback');
-        return 'period_locked';
-      }
-      await writeDecisions(client, accountId, decisions, now, outboxOf);
-      await client.query('commit');
-      return 'appended';
+      return await inTransaction(this.pool, async (client) => {
+        await client.query(LOCK_HEAD_SQL, [account]);
+        const fenced = await client.query(FENCED_SQL, [account, ids]);
+        if (fenced.rowCount) return 'period_locked'; // nothing written
+        await writeDecisions(client, accountId, decisions, now, outboxOf);
+        return 'appended';
+      });
     } catch (err) {
-      await client.query('rollback').catch(() => undefined);
       if ((err as { code?: string }).code === '23505') return 'stale';
       throw err;
-    } finally {
-      client.release();
     }
   }
 
@@ -209,9 +203,7 @@ export class ClassificationDecisionRepository {
    */
   async fence(accountId: bigint, periodKey: string, now: Date): Promise<{ sequence: bigint; decisionCount: bigint; periodDecisionCount: bigint }> {
     const account = accountId.toString();
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.pool, async (client) => {
       const head = await client.query(LOCK_HEAD_SQL, [account]);
       await client.query(`insert into ${FENCE} (account_id, period_key, fenced_at) values ($1, $2, $3) on conflict do nothing`, [account, periodKey, now]);
       const inPeriod = await client.query(
@@ -219,14 +211,8 @@ export class ClassificationDecisionRepository {
           where e.account_id = $1 and e.occurred_at >= $2::timestamptz and e.occurred_at < $3::timestamptz and e.supply_kind <> 'imported_goods'`,
         [account, ...quarterBounds(periodKey)],
       );
-      await client.query('commit');
       return { sequence: BigInt(head.rows[0].sequence), decisionCount: BigInt(head.rows[0].decision_count), periodDecisionCount: BigInt(inPeriod.rows[0].n) };
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** The account's ledger head and published-decision count in one read (0 and 0 when none). */
@@ -354,9 +340,7 @@ export class ClassificationDecisionRepository {
     }
     let published = 0;
     for (const [account, decisions] of byAccount) {
-      const client = await this.pool.connect();
-      try {
-        await client.query('begin');
+      published += await inTransaction(this.pool, async (client) => {
         await client.query(LOCK_HEAD_SQL, [account]);
         const outbox = decisions.map(outboxOf);
         const r = await client.query(
@@ -364,14 +348,8 @@ export class ClassificationDecisionRepository {
            update ${HEAD} set decision_count = decision_count + (select count(*) from o) where account_id = $4 returning (select count(*) from o)::int as n`,
           [outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, now],
         );
-        await client.query('commit');
-        published += r.rows[0]?.n ?? 0;
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+        return (r.rows[0]?.n as number | undefined) ?? 0;
+      });
     }
     return published;
   }
