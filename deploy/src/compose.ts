@@ -6,7 +6,8 @@ import { ReadinessService, GetReadinessResponseSchema } from '@vat/gen/vat/platf
 import { internalTokenInterceptor, lazyTransport, type Clients } from '@vat/platform/clients';
 import { createDirectTransport } from '@vat/platform/direct-transport';
 import type { Config, ServiceName } from '@vat/platform/config';
-import { createOrm, databaseAnswers, migrate, pendingMigrations } from '@vat/platform/db';
+import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
+import { READINESS_PROBE_MS, withDeadline } from '@vat/platform/deadline';
 import { databaseFaultInterceptor } from '@vat/platform/db-faults';
 import type { EventBus } from '@vat/platform/bus';
 import { InProcessBus } from '@vat/platform/bus';
@@ -46,13 +47,13 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   if (mod.seed) slog.info(elapsed(), 'reference data ready');
   for (const sub of mod.consumers?.(deps) ?? []) await bus.subscribe(sub);
   const readiness = async () => {
-    const checks: ReadinessProbe[] = [];
-    const db = await databaseAnswers(orm);
-    checks.push({ name: `${mod.name}.database`, ok: db, detail: db ? 'answers' : 'not reachable' });
-    const pending = db ? await pendingMigrations(orm).catch(() => ['unknown']) : ['unknown'];
-    checks.push({ name: `${mod.name}.migrations`, ok: pending.length === 0, detail: pending.length ? `pending: ${pending.join(', ')}` : 'applied' });
+    const checks: ReadinessProbe[] = await databaseProbes(orm, mod.name);
+    const db = checks[0]!.ok;
     if (config.natsUrl) checks.push({ name: `${mod.name}.nats`, ok: bus.connected(), detail: bus.connected() ? 'connected' : 'not connected' });
-    if (db && mod.readiness) checks.push(...(await mod.readiness(deps).catch((e: Error) => [{ name: `${mod.name}.reference_data`, ok: false, detail: e.message }])));
+    if (db && mod.readiness) {
+      const own = withDeadline(mod.readiness(deps), READINESS_PROBE_MS, `${mod.name} reference data`);
+      checks.push(...(await own.catch((e: Error) => [{ name: `${mod.name}.reference_data`, ok: false, detail: e.message }])));
+    }
     return { ready: checks.every((c) => c.ok), checks };
   };
   const routes = (router: ConnectRouter) => {

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { EventBus } from '@vat/platform/bus';
 import type { Clients } from '@vat/platform/clients';
 import { SERVICE_NAMES, type Config } from '@vat/platform/config';
-import { createOrm, databaseAnswers, migrate, pendingMigrations } from '@vat/platform/db';
+import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
+import { READINESS_PROBE_MS } from '@vat/platform/deadline';
 import { buildGateway } from './app';
 import { gatewayEntities } from './entities';
 import { KeyStore } from './keys';
@@ -30,17 +31,13 @@ export async function startGateway(o: { config: Config; databaseUrl: string; bus
   const keys = new KeyStore(orm);
   const limiter: Limiter = o.config.redisUrl ? new RedisLimiter(o.config.redisUrl) : new MemoryLimiter();
   const readiness = async (): Promise<ReadinessReport> => {
-    const checks: ReadinessReport['checks'] = [];
-    const db = await databaseAnswers(orm);
-    checks.push({ name: 'gateway.database', ok: db, detail: db ? 'answers' : 'not reachable' });
-    const pending = db ? await pendingMigrations(orm).catch(() => ['unknown']) : ['unknown'];
-    checks.push({ name: 'gateway.migrations', ok: pending.length === 0, detail: pending.length ? `pending: ${pending.join(', ')}` : 'applied' });
+    const checks: ReadinessReport['checks'] = await databaseProbes(orm, 'gateway');
     if (o.config.natsUrl) checks.push({ name: 'gateway.nats', ok: o.bus.connected(), detail: o.bus.connected() ? 'connected' : 'not connected' });
     if (o.config.redisUrl) checks.push({ name: 'gateway.redis', ok: limiter.healthy(), detail: limiter.healthy() ? 'connected' : 'not connected' });
     const results = await Promise.all(
       SERVICE_NAMES.map(async (name) => {
         try {
-          const r = await o.clients.readiness[name].getReadiness({}, { timeoutMs: 2000 });
+          const r = await o.clients.readiness[name].getReadiness({}, { timeoutMs: READINESS_PROBE_MS });
           return r.checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail }));
         } catch (err) {
           return [{ name: `${name}.reachable`, ok: false, detail: (err as Error).message }];

@@ -1,3 +1,5 @@
+import { assertNoOpenTransaction } from './transaction';
+
 /** A domain event as carried on the bus: the id doubles as the JetStream `Nats-Msg-Id`. */
 export type BusMessage = { id: string; subject: string; data: Uint8Array };
 
@@ -65,6 +67,7 @@ export class InProcessBus implements EventBus {
   constructor(private readonly duplicateWindowMs = 120_000) {}
 
   async publish(batch: BusMessage[]): Promise<string[]> {
+    assertNoOpenTransaction('publishing to the event bus');
     this.gate.beforePublish();
     this.expire();
     const fresh = [...new Map(batch.filter((m) => !this.delivered.has(m.id)).map((m) => [m.id, m])).values()];

@@ -7,6 +7,7 @@ import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
 import type { ServiceName } from './config';
 import { PRINCIPAL_HEADERS } from './principal';
+import { OpenTransactionError, insideTransaction } from './transaction';
 
 /** Typed RPC clients for every service, whatever the transport underneath. */
 export type Clients = {
@@ -45,7 +46,24 @@ export function lazyTransport(resolve: () => Transport): Transport {
   };
 }
 
+/**
+ * A transport that refuses to send while the caller holds an open database transaction (see
+ * `OpenTransactionError`): in every mode, so such a call fails a test instead of freezing a process.
+ */
+export function outsideTransactionsOnly(t: Transport): Transport {
+  const refuse = (kind: string, method: { name: string; parent: { typeName: string } }) =>
+    Promise.reject(new OpenTransactionError(`calling ${method.parent.typeName}/${method.name} (${kind})`));
+  return {
+    unary: (method, ...rest) => (insideTransaction() ? refuse('RPC', method) : t.unary(method, ...rest)),
+    stream: (method, ...rest) => (insideTransaction() ? refuse('streaming RPC', method) : t.stream(method, ...rest)),
+  };
+}
+
 export function createClients(transportFor: (service: ServiceName) => Transport): Clients {
+  return buildClients((name) => outsideTransactionsOnly(transportFor(name)));
+}
+
+function buildClients(transportFor: (service: ServiceName) => Transport): Clients {
   const calc = transportFor('calculation');
   return {
     calculation: createClient(CalculationService, calc),

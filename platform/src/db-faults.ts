@@ -4,8 +4,11 @@ import { Code, rpcError } from './rpc-errors';
 
 /** Socket-level failures reaching the database server. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** SQLSTATEs of a server that is going away or not taking connections (class 08 is matched by prefix). */
-const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs of a server that is going away or not taking connections (class 08 is matched by prefix), and
+ * of a wait that gave up (55P03: a lock or, embedded, the database session stayed held past the bound).
+ */
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300', '55P03']);
 /** pg and pg-pool report these without a code. */
 const DRIVER_MESSAGES = [
   /^Connection terminated/,

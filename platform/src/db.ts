@@ -3,6 +3,8 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { releaseDeadClients } from './db-faults';
+import { guardPool } from './transaction';
+import { DeadlineExceeded, READINESS_PROBE_MS, withDeadline } from './deadline';
 
 export type ServiceOrm = MikroORM;
 
@@ -21,6 +23,10 @@ export type OrmOptions = {
  * fails, and answers 503, instead of hanging while the database host does not answer at all.
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a statement waits for a lock (or, embedded, for the database session) before it fails with 503. */
+export const LOCK_WAIT_MS = 20_000;
+/** How long a session may sit idle inside an open transaction before the database ends it. */
+export const IDLE_IN_TRANSACTION_MS = 60_000;
 
 /** One ORM per service, its default schema being the service's own PostgreSQL schema. */
 export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
@@ -30,7 +36,17 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
     entities: o.entities,
     extensions: [Migrator],
     pool: { min: 0, max: o.poolMax ?? 10 },
-    driverOptions: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, onPoolCreated: (pool: pg.Pool) => releaseDeadClients(pool) },
+    driverOptions: {
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // PostgreSQL ends a session left idle inside a transaction, and a statement waiting for a lock gives
+      // up (55P03, answered 503): a stuck holder cannot stall every other caller for ever.
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+      lock_timeout: LOCK_WAIT_MS,
+      onPoolCreated: (pool: pg.Pool) => {
+        releaseDeadClients(pool);
+        guardPool(pool);
+      },
+    },
     debug: o.debug ?? false,
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -103,12 +119,18 @@ export async function pendingMigrations(orm: ServiceOrm): Promise<string[]> {
 /** SQLSTATE of a missing table: no migration has run in the schema yet. */
 const UNDEFINED_TABLE = '42P01';
 
-/** True when the database answers a trivial query. */
-export async function databaseAnswers(orm: ServiceOrm): Promise<boolean> {
-  try {
-    await orm.em.getConnection().execute('select 1');
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The readiness probes of one ORM's database (`<name>.database`, `<name>.migrations`), each answered within
+ * `READINESS_PROBE_MS`: a database that does not answer in time (stuck, or its single embedded session
+ * held) is "not ready" at once instead of hanging `/ready`.
+ */
+export async function databaseProbes(orm: ServiceOrm, name: string): Promise<{ name: string; ok: boolean; detail: string }[]> {
+  const answered = await withDeadline(orm.em.getConnection().execute('select 1'), READINESS_PROBE_MS, 'select 1').then(
+    () => ({ ok: true, detail: 'answers' }),
+    (err: Error) => ({ ok: false, detail: err instanceof DeadlineExceeded ? err.message : 'not reachable' }),
+  );
+  const database = { name: `${name}.database`, ...answered };
+  if (!answered.ok) return [database, { name: `${name}.migrations`, ok: false, detail: 'pending: unknown' }];
+  const pending = await withDeadline(pendingMigrations(orm), READINESS_PROBE_MS, 'migrations').catch(() => ['unknown']);
+  return [database, { name: `${name}.migrations`, ok: pending.length === 0, detail: pending.length ? `pending: ${pending.join(', ')}` : 'applied' }];
 }

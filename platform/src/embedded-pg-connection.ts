@@ -30,6 +30,7 @@ export class WireConnection {
     private readonly socket: Socket,
     private readonly session: PgliteSession,
     private readonly idleHoldMs: number,
+    private readonly sessionWaitMs?: number,
   ) {
     this.finished = new Promise((resolve) => (this.markFinished = resolve));
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -85,7 +86,11 @@ export class WireConnection {
     // PGlite cannot interrupt a running statement; like PostgreSQL, end the cancel connection.
     if (frame.kind === 'cancel-request') return void this.socket.end();
     if (frame.kind === 'message' && frame.type === 'X') return void this.socket.end();
-    if (!(await this.session.acquire(this)) || this.closing) return;
+    const acquired = await this.session.acquire(this, this.sessionWaitMs);
+    if (acquired === 'timed_out') {
+      return this.fail('55P03', `the embedded database session stayed busy for ${this.sessionWaitMs} ms (another connection holds it); retry`);
+    }
+    if (acquired !== 'granted' || this.closing) return;
     const status = await this.session.exec(frame.bytes, (chunk) => this.send(chunk));
     if (status === 'I') this.session.release(this);
   }

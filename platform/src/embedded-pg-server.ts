@@ -4,12 +4,15 @@ import type { PGlite } from '@electric-sql/pglite';
 import { WireConnection } from './embedded-pg-connection';
 import { PgliteSession } from './embedded-pg-session';
 import { fatalError } from './embedded-pg-wire';
+import { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db';
 
 export type EmbeddedPgServerOptions = {
   /** More simultaneous client connections are refused (SQLSTATE 53300). */
   maxConnections?: number;
   /** A connection holding the session this long without sending anything is closed (SQLSTATE 25P03). */
   idleHoldMs?: number;
+  /** A message that waited this long for the session held by another connection fails (SQLSTATE 55P03, answered 503). */
+  sessionWaitMs?: number;
 };
 
 /** A Unix socket path that is already bound by a live server. */
@@ -41,7 +44,7 @@ export class EmbeddedPgServer {
 
   /** Binds `path`; a stale socket file left by a killed process is replaced, a live one is SocketInUse. */
   static async listen(path: string, opts: EmbeddedPgServerOptions = {}): Promise<EmbeddedPgServer> {
-    const server = new EmbeddedPgServer(path, { maxConnections: opts.maxConnections ?? 64, idleHoldMs: opts.idleHoldMs ?? 60_000 });
+    const server = new EmbeddedPgServer(path, { maxConnections: opts.maxConnections ?? 64, idleHoldMs: opts.idleHoldMs ?? IDLE_IN_TRANSACTION_MS, sessionWaitMs: opts.sessionWaitMs ?? LOCK_WAIT_MS });
     await server.bind();
     return server;
   }
@@ -95,7 +98,7 @@ export class EmbeddedPgServer {
     void this.session.then((session) => {
       this.waiting.delete(socket);
       if (this.closed || socket.destroyed) return void socket.destroy();
-      const connection = new WireConnection(socket, session, this.opts.idleHoldMs);
+      const connection = new WireConnection(socket, session, this.opts.idleHoldMs, this.opts.sessionWaitMs);
       this.connections.add(connection);
       void connection.finished.then(() => this.connections.delete(connection));
       socket.resume();

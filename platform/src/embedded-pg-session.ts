@@ -1,7 +1,10 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { message, query, ReadyForQueryTail, type ReadyStatus } from './embedded-pg-wire';
 
-type Waiter = { owner: object; grant: (granted: boolean) => void };
+type Waiter = { owner: object; grant: (outcome: Acquired) => void; timer?: NodeJS.Timeout };
+
+/** How a wait for the session ended: it was handed over, the connection withdrew, or the wait timed out. */
+export type Acquired = 'granted' | 'withdrawn' | 'timed_out';
 
 const COPY_FAIL = message('f', Buffer.from('client connection closed\0'));
 const SYNC = message('S');
@@ -20,14 +23,28 @@ export class PgliteSession {
 
   constructor(private readonly db: PGlite) {}
 
-  /** Resolves true once `owner` holds the session, false if it withdrew while waiting. */
-  acquire(owner: object): Promise<boolean> {
-    if (this.holder === owner) return Promise.resolve(true);
+  /**
+   * Resolves 'granted' once `owner` holds the session, 'withdrawn' if it withdrew while waiting, and
+   * 'timed_out' when another connection kept the session for `waitMs` (the waiter is then out of the queue).
+   */
+  acquire(owner: object, waitMs?: number): Promise<Acquired> {
+    if (this.holder === owner) return Promise.resolve('granted');
     if (this.holder === undefined) {
       this.holder = owner;
-      return Promise.resolve(true);
+      return Promise.resolve('granted');
     }
-    return new Promise((grant) => this.waiters.push({ owner, grant }));
+    return new Promise((grant) => {
+      const waiter: Waiter = { owner, grant };
+      if (waitMs !== undefined) {
+        waiter.timer = setTimeout(() => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          grant('timed_out');
+        }, waitMs);
+        waiter.timer.unref();
+      }
+      this.waiters.push(waiter);
+    });
   }
 
   holds(owner: object): boolean {
@@ -39,13 +56,17 @@ export class PgliteSession {
     if (this.holder !== owner) return;
     const next = this.waiters.shift();
     this.holder = next?.owner;
-    next?.grant(true);
+    if (next) clearTimeout(next.timer);
+    next?.grant('granted');
   }
 
   /** Stops waiting for the session (the connection closed). */
   withdraw(owner: object): void {
     for (let i = this.waiters.length - 1; i >= 0; i--) {
-      if (this.waiters[i]!.owner === owner) this.waiters.splice(i, 1)[0]!.grant(false);
+      if (this.waiters[i]!.owner !== owner) continue;
+      const w = this.waiters.splice(i, 1)[0]!;
+      clearTimeout(w.timer);
+      w.grant('withdrawn');
     }
   }
 

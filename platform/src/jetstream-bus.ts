@@ -3,6 +3,7 @@ import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { inBatches } from './batches';
+import { assertNoOpenTransaction } from './transaction';
 import { OpenGate, type BusMessage, type EventBus, type Subscription } from './bus';
 
 export const STREAM_NAME = 'VAT';
@@ -60,6 +61,7 @@ export class JetStreamBus implements EventBus {
 
   /** Pipelines the batch on the one connection; a failed message stays in the outbox for the next attempt. */
   async publish(batch: BusMessage[]): Promise<string[]> {
+    assertNoOpenTransaction('publishing to the event bus');
     this.gate.beforePublish();
     const js = this.js;
     if (!js || !this.nc) throw new Error('NATS not connected');

@@ -127,7 +127,7 @@ describe('embedded PostgreSQL server: one PGlite session shared safely by many c
     const session = new PgliteSession(db);
     const [a, b, c] = [{}, {}, {}];
     const order: string[] = [];
-    expect(await session.acquire(a)).toBe(true);
+    expect(await session.acquire(a)).toBe('granted');
     const granted = Promise.all([session.acquire(c).then(() => order.push('c')), session.acquire(b).then(() => order.push('b'))]);
     session.release(a);
     session.release(c);
@@ -138,9 +138,43 @@ describe('embedded PostgreSQL server: one PGlite session shared safely by many c
     const d = {};
     const dGranted = session.acquire(d);
     session.withdraw(d);
-    expect(await dGranted).toBe(false);
+    expect(await dGranted).toBe('withdrawn');
     session.release(b);
     expect(session.holds(d)).toBe(false);
+  });
+
+  it('a wait for the session held by another connection gives up after its bound; the queue moves on', async () => {
+    const session = new PgliteSession(db);
+    const [a, b, c] = [{}, {}, {}];
+    expect(await session.acquire(a)).toBe('granted');
+    const t0 = Date.now();
+    const bWait = session.acquire(b, 100);
+    const cWait = session.acquire(c);
+    expect(await bWait).toBe('timed_out');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(95);
+    session.release(a);
+    expect(await cWait).toBe('granted');
+    expect(session.holds(b)).toBe(false);
+    session.release(c);
+  });
+
+  it('a client whose query waits past the bound for a session held by an open transaction gets SQLSTATE 55P03', async () => {
+    const bounded = await serve('bounded', { sessionWaitMs: 300 });
+    const holder = await client(bounded.url);
+    const waiter = await client(bounded.url);
+    await holder.query('begin');
+    await holder.query('select 1');
+    const t0 = Date.now();
+    const err = await within(5000, waiter.query('select 2')).then(() => undefined, (e: Error & { code?: string }) => e);
+    // Connecting waits for the session too: the same bound, the same answer.
+    const late = await within(5000, client(bounded.url)).then(() => undefined, (e: Error & { code?: string }) => e);
+    await holder.query('commit');
+    expect(err?.code, err?.message).toBe('55P03');
+    expect(late?.code, late?.message).toBe('55P03');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    // The holder's transaction was undisturbed, and once it ended the session serves others again.
+    const other = await client(bounded.url);
+    expect((await within(2000, other.query('select 3 as n'))).rows).toEqual([{ n: 3 }]);
   });
 
   it('a cursor read in batches is undisturbed by other connections\' queries and transactions', async () => {

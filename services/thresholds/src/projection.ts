@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { decodeEvent } from '@vat/platform/events';
 import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
-import { factColumns } from './repositories/article59c';
+import { factColumns, type ProfileDefaultsOf } from './repositories/article59c';
 import { principalHeaders } from '@vat/platform/principal';
 import { inTransaction } from '@vat/platform/transaction';
 import type { ProfileDefaults } from './article59c/classify';
@@ -32,8 +32,10 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
+      const accounts = batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0');
+      const defaults = await profileDefaults(deps, accounts);
       await inTransaction(deps.pool, async (client) => {
-        await lockAccounts(client, batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0'));
+        await lockAccounts(client, accounts);
         const { decoded, fresh } = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
         const seen = new Set<string>();
         const events = decoded.flatMap((d) => {
@@ -41,7 +43,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           seen.add(d.messageId);
           return [d.event];
         });
-        await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
+        await deps.article59c.applyEvents(client, events, release, deps.now(), defaults);
       });
     },
   };
@@ -60,26 +62,33 @@ export function thresholdsDecisionConsumer(deps: ThresholdsDeps): Subscription {
     subjects: [subjectOf(ClassificationDecidedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
+      const accounts = batch.map((m) => decodeEvent(ClassificationDecidedSchema, m.data).accountId.toString());
+      const defaults = await profileDefaults(deps, accounts);
       await inTransaction(deps.pool, async (client) => {
-        await lockAccounts(client, batch.map((m) => decodeEvent(ClassificationDecidedSchema, m.data).accountId.toString()));
+        await lockAccounts(client, accounts);
         const changes = await applyClassificationDecisions(client, 'thresholds', DECISIONS_DURABLE, batch, factColumns('f'));
-        await deps.article59c.applyReclassifications(client, changes, release, deps.now(), (accountId) => profileDefaults(deps, accountId));
+        await deps.article59c.applyReclassifications(client, changes, release, deps.now(), defaults);
       });
     },
   };
 }
 
 /**
- * The account's source-profile defaults (calculation's `ListSources`, on behalf of the account). When
- * calculation cannot answer, no default applies: events lacking a fact stay unresolved for the crossing
- * (never guessed), and a later batch looks again.
+ * The source-profile defaults of the batch's accounts (calculation's `ListSources`, on behalf of each
+ * account), fetched before the batch's transaction begins: no call may wait inside it. When calculation
+ * cannot answer for an account, no default applies to it: events lacking a fact stay unresolved for the
+ * crossing (never guessed), and a later batch looks again.
  */
-async function profileDefaults(deps: ThresholdsDeps, accountId: string): Promise<Map<string, ProfileDefaults>> {
-  try {
-    const res = await deps.clients.sources.listSources({}, { headers: principalHeaders({ accountId: BigInt(accountId), apiKeyId: 0n, keyKind: 'v2', scope: 'read-only' }) });
-    return new Map(res.items.map((p) => [p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry }]));
-  } catch (err) {
-    deps.log.warn({ err, accountId }, 'source profiles unavailable to the thresholds projection; no profile default applied in this batch');
-    return new Map();
+async function profileDefaults(deps: ThresholdsDeps, accountIds: Iterable<string>): Promise<ProfileDefaultsOf> {
+  const byAccount = new Map<string, Map<string, ProfileDefaults>>();
+  for (const accountId of new Set(accountIds)) {
+    if (accountId === '0') continue;
+    try {
+      const res = await deps.clients.sources.listSources({}, { headers: principalHeaders({ accountId: BigInt(accountId), apiKeyId: 0n, keyKind: 'v2', scope: 'read-only' }) });
+      byAccount.set(accountId, new Map(res.items.map((p) => [p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry }])));
+    } catch (err) {
+      deps.log.warn({ err, accountId }, 'source profiles unavailable to the thresholds projection; no profile default applied in this batch');
+    }
   }
+  return async (accountId) => byAccount.get(accountId) ?? new Map();
 }

@@ -1,4 +1,5 @@
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/postgresql';
+import { transactionScope } from '@vat/platform/transaction';
 import type pg from 'pg';
 import { pgTimestamp } from '@vat/platform/sql';
 import { SourceProfile } from '../entities/index';
@@ -67,7 +68,7 @@ export class SourceProfileRepository {
    * raced past; entities changed by `work` are flushed on commit.
    */
   withAccountLock<T>(accountId: bigint, work: (profiles: LockedProfiles) => Promise<T>): Promise<T> {
-    return this.orm.em.fork().transactional(async (em) => {
+    return this.orm.em.fork().transactional((em) => transactionScope(async () => {
       await lockAccount(em, accountId);
       return work({
         keys: () => em.find(SourceProfile, { accountId }, { fields: ['sourceKey', 'active'] }),
@@ -90,7 +91,7 @@ export class SourceProfileRepository {
             updatedAt: now,
           }),
       });
-    });
+    }));
   }
 }
 

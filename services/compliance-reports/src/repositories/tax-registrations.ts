@@ -1,4 +1,5 @@
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/postgresql';
+import { transactionScope } from '@vat/platform/transaction';
 import { TaxRegistration } from '../entities/index';
 
 export type RegistrationRecord = InferEntity<typeof TaxRegistration>;
@@ -47,13 +48,13 @@ export class TaxRegistrationRepository {
    * commit.
    */
   withSchemeLock<T>(accountId: bigint, schemeType: string, work: (scheme: LockedScheme) => Promise<T>): Promise<T> {
-    return this.orm.em.fork().transactional(async (em) => {
+    return this.orm.em.fork().transactional((em) => transactionScope(async () => {
       await lockScheme(em, accountId, schemeType);
       return work({
         rows: () => em.find(TaxRegistration, { accountId, schemeType }, { orderBy: ORDER }),
         create: (v, now) => em.create(TaxRegistration, { ...v, accountId, createdAt: now, updatedAt: now }),
       });
-    });
+    }));
   }
 }
 
