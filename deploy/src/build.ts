@@ -49,7 +49,7 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
     if (mode !== 'all') throw new Error(`DATABASE_URL is required to run "${mode}" as its own process`);
     const elapsed = stopwatch();
     const { startEmbeddedPostgres } = await import('@vat/platform/embedded-pg');
-    embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true });
+    embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true, sessionWaitMs: config.databaseWaitMs });
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir, ...elapsed() }, 'embedded PostgreSQL (PGlite) started');
   }

@@ -16,8 +16,8 @@ import { usageConsumer } from './usage-consumer';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
-export async function openGatewayOrm(databaseUrl: string, poolMax: number) {
-  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax });
+export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockWaitMs?: number) {
+  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs });
   await migrate(orm, databaseUrl, GATEWAY_SCHEMA);
   return orm;
 }
@@ -26,7 +26,7 @@ export type RunningGateway = { app: FastifyInstance; keys: KeyStore; stop(): Pro
 
 /** Builds the gateway with its own schema (accounts, keys, integrations, usage) and its consumers. */
 export async function startGateway(o: { config: Config; databaseUrl: string; bus: EventBus; log: Logger; clients: Clients; poolMax: number; authCacheMs?: number }): Promise<RunningGateway> {
-  const orm = await openGatewayOrm(o.databaseUrl, o.poolMax);
+  const orm = await openGatewayOrm(o.databaseUrl, o.poolMax, o.config.databaseWaitMs);
   await o.bus.subscribe(usageConsumer((await orm.em.getConnection().getNativeClient()) as pg.Pool));
   const keys = new KeyStore(orm);
   const limiter: Limiter = o.config.redisUrl ? new RedisLimiter(o.config.redisUrl) : new MemoryLimiter();

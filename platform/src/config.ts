@@ -26,6 +26,7 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60000).default(250),
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
   DATA_ENCRYPTION_KEY: z.string().optional(),
+  DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
 });
 
 export type Config = {
@@ -46,6 +47,11 @@ export type Config = {
   outboxRetentionHours: number;
   /** Text form of the 32-byte key for data encrypted at rest; checked by the processes that use it (platform/src/crypto.ts). */
   dataEncryptionKey?: string;
+  /**
+   * How long a statement waits for a lock (PostgreSQL `lock_timeout`) or, embedded, for the single database
+   * session held by another connection, before it fails with SQLSTATE 55P03 (answered 503).
+   */
+  databaseWaitMs: number;
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -79,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxPollMs: e.OUTBOX_POLL_MS,
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
+    databaseWaitMs: e.DATABASE_WAIT_MS,
   };
 }
 

@@ -16,6 +16,8 @@ export type OrmOptions = {
   migrationsPath?: string;
   poolMax?: number;
   debug?: boolean;
+  /** PostgreSQL `lock_timeout` (default LOCK_WAIT_MS; the configuration's DATABASE_WAIT_MS). */
+  lockWaitMs?: number;
 };
 
 /**
@@ -41,7 +43,7 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
       // PostgreSQL ends a session left idle inside a transaction, and a statement waiting for a lock gives
       // up (55P03, answered 503): a stuck holder cannot stall every other caller for ever.
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-      lock_timeout: LOCK_WAIT_MS,
+      lock_timeout: o.lockWaitMs ?? LOCK_WAIT_MS,
       onPoolCreated: (pool: pg.Pool) => {
         releaseDeadClients(pool);
         guardPool(pool);

@@ -33,7 +33,7 @@ function socketDirFor(dataDir: string): string {
  * No TCP port: the data directory (0700; inside it directories 0700 and files 0600, kept so by the
  * process umask) and the socket in it are this user's alone. With `advertise`, runtime.json says where.
  */
-export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?: boolean } = {}): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?: boolean; sessionWaitMs?: number } = {}): Promise<EmbeddedPostgres> {
   const dir = resolve(dataDir);
   const socketDir = socketDirFor(dir);
   refuseOlderRunningVersion(dir);
@@ -41,7 +41,7 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?:
   process.umask(0o077);
   makePrivateDir(dir);
   makePrivateDir(socketDir);
-  const server = await listen(join(socketDir, SOCKET_NAME), dir);
+  const server = await listen(join(socketDir, SOCKET_NAME), dir, opts.sessionWaitMs);
   if (opts.advertise) advertise(dir, socketDir);
   let db: PGlite;
   try {
@@ -77,9 +77,9 @@ async function openPrivately(dir: string): Promise<PGlite> {
   }
 }
 
-async function listen(socketPath: string, dataDir: string): Promise<EmbeddedPgServer> {
+async function listen(socketPath: string, dataDir: string, sessionWaitMs: number | undefined): Promise<EmbeddedPgServer> {
   try {
-    return await EmbeddedPgServer.listen(socketPath);
+    return await EmbeddedPgServer.listen(socketPath, { sessionWaitMs });
   } catch (err) {
     if (err instanceof SocketInUse) throw new Error(`DATA_DIR ${dataDir} is in use by another running process (npm start or an admin command)`);
     throw err;

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../support/env';
 import { startHarness, type Harness } from '../support/harness';
-import { http, NATS_SERVER, startPrivateNats, type PrivateNats } from '../support/processes';
+import { http, NATS_SERVER, startPrivateNats, waitFor, type PrivateNats } from '../support/processes';
 
 const backends = await requireBackends(['postgres']);
 
@@ -160,3 +161,51 @@ for (const mode of ['embedded', 'postgres', 'jetstream'] as const) {
     }, 40_000);
   });
 }
+
+/**
+ * Issue 27, part 2: a wedged process must not look alive. While another connection holds the embedded
+ * database's single session inside a transaction, `/ready` answers 503 within its probe timeout and a call
+ * that needs the database answers 503 once it has waited DATABASE_WAIT_MS; when the holder lets go, both
+ * answer normally again.
+ */
+describe.skipIf(!backends.ok)('a stuck database session: /ready and calls answer 503 in bounded time (embedded)', () => {
+  let h: Harness;
+  let base: string;
+  let key: string;
+  let holder: pg.Client;
+
+  beforeAll(async () => {
+    h = await startHarness({ embedded: true, env: { DATABASE_WAIT_MS: '1500' } });
+    await h.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    key = (await h.key('wedged', 'full')).key;
+    holder = new pg.Client({ connectionString: h.databaseUrl });
+    holder.on('error', () => undefined);
+    await holder.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await holder?.end().catch(() => undefined);
+    await h?.close();
+  });
+
+  it('answers 503 while the session is held, and recovers by itself when it is released', async () => {
+    expect((await http('GET', `${base}/ready`, { timeoutMs: 3000 })).status).toBe(200);
+    await holder.query('begin');
+    await holder.query('select 1');
+    let t0 = Date.now();
+    const ready = await http('GET', `${base}/ready`, { timeoutMs: 5000 });
+    expect(ready.status, ready.text).toBe(503);
+    expect(ready.json.status).toBe('not_ready');
+    expect(Date.now() - t0).toBeLessThan(4000);
+    t0 = Date.now();
+    const call = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': key }, timeoutMs: 10_000 });
+    expect(call.status, call.text).toBe(503);
+    expect(call.json.error).toBe('service_unavailable');
+    expect(Date.now() - t0).toBeLessThan(8000);
+    await holder.query('commit');
+    await waitFor('/ready 200 again', async () => (await http('GET', `${base}/ready`, { timeoutMs: 3000 })).status === 200, { timeoutMs: 15_000 });
+    const again = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': key }, timeoutMs: 5000 });
+    expect(again.status, again.text).toBe(200);
+  }, 60_000);
+});
