@@ -31,10 +31,9 @@ export async function startGateway(o: { config: Config; databaseUrl: string; bus
   const keys = new KeyStore(orm);
   const limiter: Limiter = o.config.redisUrl ? new RedisLimiter(o.config.redisUrl) : new MemoryLimiter();
   const readiness = async (): Promise<ReadinessReport> => {
-    const checks: ReadinessReport['checks'] = await databaseProbes(orm, 'gateway');
-    if (o.config.natsUrl) checks.push({ name: 'gateway.nats', ok: o.bus.connected(), detail: o.bus.connected() ? 'connected' : 'not connected' });
-    if (o.config.redisUrl) checks.push({ name: 'gateway.redis', ok: limiter.healthy(), detail: limiter.healthy() ? 'connected' : 'not connected' });
-    const results = await Promise.all(
+    // The gateway's own probes and every service's run side by side: `/ready` takes one probe timeout at most.
+    const own = databaseProbes(orm, 'gateway');
+    const services = Promise.all(
       SERVICE_NAMES.map(async (name) => {
         try {
           const r = await o.clients.readiness[name].getReadiness({}, { timeoutMs: READINESS_PROBE_MS });
@@ -44,7 +43,10 @@ export async function startGateway(o: { config: Config; databaseUrl: string; bus
         }
       }),
     );
-    checks.push(...results.flat());
+    const checks: ReadinessReport['checks'] = await own;
+    if (o.config.natsUrl) checks.push({ name: 'gateway.nats', ok: o.bus.connected(), detail: o.bus.connected() ? 'connected' : 'not connected' });
+    if (o.config.redisUrl) checks.push({ name: 'gateway.redis', ok: limiter.healthy(), detail: limiter.healthy() ? 'connected' : 'not connected' });
+    checks.push(...(await services).flat());
     return { ready: checks.every((c) => c.ok), checks };
   };
   const app = await buildGateway({ clients: o.clients, keys, limiter, log: o.log, bodyLimitBytes: o.config.bodyLimitBytes, rateLimitPerMinute: o.config.rateLimitPerMinute, readiness, authCacheMs: o.authCacheMs });
