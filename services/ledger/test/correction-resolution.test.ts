@@ -141,7 +141,7 @@ describe.skipIf(!backends.ok)('resolving correction-review entries in the ledger
   it('refuses bad input, and other accounts\' and unknown entries alike; resolutions are append-only', async () => {
     const [open] = (await client.listClassificationCorrections({ status: 'open' }, as())).items;
     const id = open!.id;
-    for (const [action, note, code] of [['fix', 'x', 'invalid_action'], ['', 'x', 'invalid_action'], ['apply', '', 'invalid_note'], ['apply', '   ', 'invalid_note'], ['dismiss', 'x'.repeat(1001), 'invalid_note'], ['dismiss', 'bell\u0007', 'invalid_note'], ['dismiss', 'nul\u0000', 'invalid_note'], ['dismiss', 'line\nbreak', 'invalid_note']] as const) {
+    for (const [action, note, code] of [['fix', 'x', 'invalid_action'], ['', 'x', 'invalid_action'], ['apply', '', 'invalid_note'], ['apply', '   ', 'invalid_note'], ['dismiss', 'x'.repeat(1001), 'invalid_note'], ['dismiss', 'bell\u0007', 'invalid_note'], ['dismiss', 'nul\u0000', 'invalid_note'], ['dismiss', 'line\nbreak', 'invalid_note'], ['dismiss', 'next line\u0085', 'invalid_note'], ['dismiss', 'csi\u009b', 'invalid_note'], ['dismiss', '\u0080', 'invalid_note']] as const) {
       expect(await refusal(resolve(id, action, note)), `${action}/${note.slice(0, 10)}`).toBe(code);
     }
     expect(await refusal(client.resolveClassificationCorrection({ id, action: 'dismiss', note: 'x' }, h.as({ accountId: 52n })))).toBe('correction_not_found');

@@ -1,5 +1,6 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { isIsoCountry } from '@vat/platform/countries';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 
@@ -19,7 +20,6 @@ export const MAX_RATE_BPS = 10_000;
 
 const EVENT_ID = /^[A-Za-z0-9_\-/.:]{1,100}$/;
 const TAX_CLASS_ID = /^[a-z][a-z0-9_]{0,59}$/;
-const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Member States as ISO 3166-1 codes (GR for Greece, as in the rest of the API). */
 export const EU_MEMBER_STATES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK']);
 
@@ -71,7 +71,7 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
   const bad = (field: string, detail: string, error = `invalid_${field}`) => v.push({ field, error, detail });
   const text = (field: string, value: string | undefined, max: number) => {
     if (value === undefined) return null;
-    if (value.length < 1 || value.length > max || CONTROL.test(value)) {
+    if (value.length < 1 || value.length > max || hasControlCharacter(value)) {
       bad(field, `${field} must be 1 to ${max} characters without control characters.`);
       return null;
     }
