@@ -122,6 +122,8 @@ function assignmentSuite(mode: string, opts: { embedded: boolean; cn: boolean })
       fails(await get(`${base()}?cursor=nonsense`), 400, 'invalid_cursor');
       fails(await get(`${base()}?limit=0`), 400, 'invalid_limit');
       fails(await get(`${base()}?state=gone`), 400, 'invalid_state');
+      // the filter is state (as the README lists it); status is the correction-review list's, not this one's
+      for (const q of ['status=open', 'status=archived', 'states=archived', 'State=archived']) fails(await get(`${base()}?${q}`), 400, 'unknown_parameter');
       fails(await get(`${base()}?colour=red`), 400, 'unknown_parameter');
     });
 

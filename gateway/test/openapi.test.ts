@@ -135,3 +135,40 @@ describe.skipIf(!backends.ok)('OpenAPI document and docs UI', () => {
     expect(res.body).toMatch(/swagger/i);
   });
 });
+
+/** Stops a handler at its first RPC: by then it has read the parameters it maps into the request. */
+const STOP = new Error('stop at the RPC');
+/** Anything asked of it answers itself (a reply's status/header/send chain, path parameters read by name). */
+const anything = (value: (name: string) => unknown): object => new Proxy({}, { get: (_t, k) => (typeof k === 'string' ? value(k) : undefined) });
+const failingClients = anything(() => anything(() => () => {
+  throw STOP;
+})) as Clients;
+
+/** The query parameters a route's handler reads when every declared one is sent. */
+async function queryReadBy(def: RouteDef): Promise<Set<string>> {
+  const read = new Set<string>();
+  const declared = Object.keys(((def.schema?.querystring ?? {}) as { properties?: object }).properties ?? {});
+  const query = new Proxy(Object.fromEntries(declared.map((n) => [n, '1'])), {
+    get: (target, k) => {
+      if (typeof k === 'string') read.add(k);
+      return Reflect.get(target, k);
+    },
+  });
+  const reply: object = new Proxy({}, { get: () => () => reply });
+  const req = { query, params: anything(() => '1'), body: {}, headers: {} };
+  await def
+    .handler({ req, reply, principal: { accountId: 1n, apiKeyId: 1n, keyKind: 'v2', scope: 'full' }, call: { headers: {} } } as never)
+    .catch(() => undefined);
+  return read;
+}
+
+describe('the route table', () => {
+  const table = allRoutes(failingClients, async () => true);
+  const withQuery = table.filter((r) => Object.keys(((r.schema?.querystring ?? {}) as { properties?: object }).properties ?? {}).length > 0);
+
+  it.each(withQuery.map((r) => [`${r.method} ${r.url}`, r] as const))('%s: every declared query parameter is read by the handler (declared once, used; anything else is unknown_parameter)', async (_n, r) => {
+    const declared = Object.keys((r.schema!.querystring as { properties: object }).properties);
+    const read = await queryReadBy(r);
+    expect(declared.filter((name) => !read.has(name)), 'declared but never read').toEqual([]);
+  });
+});
