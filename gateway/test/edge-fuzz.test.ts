@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import pg from 'pg';
 import type { RouteDef } from '../src/route';
-import { documentedCodes, propsOf, rawRequest, startEdgeServer, TABLE, urlOf, type Answer, type EdgeServer } from './edge-support';
+import { documentedCodes, propsOf, queryReadBy, rawRequest, startEdgeServer, STUBBED_TABLE, TABLE, urlOf, type Answer, type EdgeServer } from './edge-support';
 
 const backends = await requireBackends(['postgres']);
 const RUNS = Number(process.env.GATEWAY_FC_RUNS ?? 150);
@@ -279,4 +279,14 @@ describe.skipIf(!backends.ok)('gateway fuzz: every answer is documented, never a
       expect(await stored()).toEqual(before);
     });
   });
+});
+
+describe('the route table: one name per query parameter, declared once and used', () => {
+  it.each(STUBBED_TABLE.filter((d) => Object.keys(propsOf(d.schema?.querystring)).length > 0).map((d) => [`${d.method} ${d.url}`, d] as const))(
+    '%s: every declared query parameter is read by its handler (anything else is 400 unknown_parameter)',
+    async (_name, def) => {
+      const read = await queryReadBy(def);
+      expect(Object.keys(propsOf(def.schema?.querystring)).filter((name) => !read.has(name)), 'declared but never read').toEqual([]);
+    },
+  );
 });
