@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { SupplyEventRejectionsSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { CONTROL_CHARACTER } from '@vat/platform/control-characters';
 import { FIELD_PATH_METADATA } from '@vat/platform/input-guard';
 import { metadataOf, reasonOf } from '@vat/platform/rpc-errors';
 import { isDatabaseUnavailable } from '@vat/platform/db-faults';
@@ -84,8 +85,10 @@ export function frameworkErrorToHttp(err: { code?: string }, maxParamLength: num
   return toHttpError(err);
 }
 
-/** A client-supplied name as it may appear in a detail text: control characters escaped, bounded length. */
+const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'gu');
+
+/** A client-supplied name as it may appear in a detail text: control characters (C1 too) escaped, bounded length. */
 export function printable(name: string): string {
-  const escaped = JSON.stringify(name).slice(1, -1);
+  const escaped = JSON.stringify(name).slice(1, -1).replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return escaped.length > 60 ? `${escaped.slice(0, 60)}…` : escaped;
 }

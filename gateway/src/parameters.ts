@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { HttpError, printable } from './errors';
 import type { RouteDef } from './route';
-
-/** Unicode control characters (Cc): C0, DEL and C1. No query or path parameter may contain one. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Parameter names an API key is commonly sent under, compared without case, `-`, `_` or `.`. */
 const KEY_NAMES = new Set(['apikey', 'xapikey', 'key']);
@@ -59,7 +57,7 @@ export function checkParameters(req: FastifyRequest, def: RouteDef): void {
 
 function checkControl(what: string, name: string, value: unknown, schema: PropertySchemas | undefined): void {
   const values = Array.isArray(value) ? value : [value];
-  if (!values.some((v) => typeof v === 'string' && CONTROL.test(v))) return;
+  if (!values.some((v) => typeof v === 'string' && hasControlCharacter(v))) return;
   const own = schema?.properties?.[name]?.['x-error'];
   throw new HttpError(400, typeof own === 'string' ? own : 'invalid_request', `The ${what} "${name}" contains a control character.`);
 }

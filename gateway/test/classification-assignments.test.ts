@@ -122,6 +122,8 @@ function assignmentSuite(mode: string, opts: { embedded: boolean; cn: boolean })
       fails(await get(`${base()}?cursor=nonsense`), 400, 'invalid_cursor');
       fails(await get(`${base()}?limit=0`), 400, 'invalid_limit');
       fails(await get(`${base()}?state=gone`), 400, 'invalid_state');
+      // the filter is state (as the README lists it); status is the correction-review list's, not this one's
+      for (const q of ['status=open', 'status=archived', 'states=archived', 'State=archived']) fails(await get(`${base()}?${q}`), 400, 'unknown_parameter');
       fails(await get(`${base()}?colour=red`), 400, 'unknown_parameter');
     });
 
@@ -135,6 +137,15 @@ function assignmentSuite(mode: string, opts: { embedded: boolean; cn: boolean })
         [{ ...CPA_BODY(), product_reference: 'x'.repeat(201) }, 'invalid_product_reference'],
         [{ ...CPA_BODY(), product_reference: '' }, 'invalid_product_reference'],
         [{ ...CPA_BODY(), product_reference: 'a\u0000b' }, 'invalid_product_reference'],
+        // C1 control characters (U+0080–U+009F) like C0 and DEL, in every string field
+        [{ ...CPA_BODY(), product_reference: 'a\u0085b' }, 'invalid_product_reference'],
+        [{ ...CPA_BODY(), product_reference: 'a\u009bb' }, 'invalid_product_reference'],
+        [{ ...CPA_BODY(), variant_reference: 'blue\u0085' }, 'invalid_variant_reference'],
+        [{ ...CPA_BODY(), variant_reference: '\u009b' }, 'invalid_variant_reference'],
+        [{ ...CPA_BODY(), variant_reference: 'a\u007fb' }, 'invalid_variant_reference'],
+        [{ ...CN_BODY, attestation: { statement: 'Sold since 2022.\u0085', attested_by: 'Jane' } }, 'invalid_attestation'],
+        [{ ...CN_BODY, attestation: { statement: 'Sold since 2022.', attested_by: 'Jane\u009b' } }, 'invalid_attestation'],
+        [{ ...CN_BODY, attestation: { statement: 'Sold\u0000 since 2022.', attested_by: 'Jane' } }, 'invalid_attestation'],
         [{ ...CPA_BODY(), variant_reference: 7 }, 'invalid_variant_reference'],
         [{ ...CPA_BODY(), requested_valid_from: '2026-02-30' }, 'invalid_requested_valid_from'],
         [{ ...CPA_BODY(), requested_valid_to: '2020-01-01' }, 'invalid_requested_valid_to'],

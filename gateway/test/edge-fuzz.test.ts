@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
-import { documentedCodes, propsOf, rawRequest, startEdgeServer, TABLE, urlOf, type Answer, type EdgeServer } from './edge-support';
+import pg from 'pg';
+import type { RouteDef } from '../src/route';
+import { documentedCodes, propsOf, queryReadBy, rawRequest, startEdgeServer, STUBBED_TABLE, TABLE, urlOf, type Answer, type EdgeServer } from './edge-support';
 
 const backends = await requireBackends(['postgres']);
 const RUNS = Number(process.env.GATEWAY_FC_RUNS ?? 150);
@@ -15,18 +17,32 @@ const CODES = documentedCodes();
 function checkAnswer(what: string, res: Answer, head: boolean): void {
   expect(STATUSES.has(res.statusCode), `${what} -> ${res.statusCode} ${res.body.slice(0, 300)}`).toBe(true);
   expect(res.headers['x-content-type-options'], what).toBe('nosniff');
+  // A C1 control character is never accepted or stored, so no success ever carries one.
+  if (res.statusCode < 400) expect(/[\u0080-\u009f]/.test(res.body), `${what} -> ${res.body.slice(0, 300)}`).toBe(false);
   if (res.statusCode < 400 || head) return;
   expect(String(res.headers['content-type']), what).toMatch(/^application\/json/);
   const body = JSON.parse(res.body) as Record<string, unknown>;
   expect(typeof body.detail, `${what} -> ${res.body}`).toBe('string');
   expect(CODES.has(String(body.error)), `${what} -> undocumented code ${res.body}`).toBe(true);
-  // The documented extras: retry_after_seconds on rate_limited, guidance on a 422, per-item errors of a batch.
+  // The documented extras: retry_after_seconds on rate_limited, guidance on a 422, the blocking registrations of a
+  // Union OSS eligibility refusal, per-item errors of a batch.
   const extras = Object.keys(body).filter((k) => k !== 'error' && k !== 'detail');
-  const allowed = (k: string) => (k === 'retry_after_seconds' && body.error === 'rate_limited') || (k === 'guidance' && res.statusCode === 422) || (k === 'errors' && Array.isArray(body.errors));
+  const blocking = (k: string) => k === 'blocking_registration_ids' && res.statusCode === 422 && ['registration_required', 'registration_conflict'].includes(String(body.error)) && Array.isArray(body[k]);
+  const allowed = (k: string) => (k === 'retry_after_seconds' && body.error === 'rate_limited') || (k === 'guidance' && res.statusCode === 422) || (k === 'errors' && Array.isArray(body.errors)) || blocking(k);
   expect(extras.every(allowed), `${what} -> ${res.body}`).toBe(true);
 }
 
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+
+/**
+ * Inputs some routes once got wrong: C1 control characters (U+0080–U+009F, NEL and CSI among them) are
+ * control characters like C0 and DEL; 9999-Q4 is past the last quarter served (9999-Q3); tax class ids
+ * that look plausible but are not classes; status and state, one route's filter and not another's.
+ */
+const C1_STRINGS = ['a\u0085b', '\u009b', 'x\u0080', '\u009f', 'sku\u0085'];
+const TAX_CLASS_LOOKALIKES = ['no_such_thing', 'de', 'null'];
+const EDGE_STRINGS = [...C1_STRINGS, ...TAX_CLASS_LOOKALIKES, '9999-Q4', '9999-Q3', 'a\u0000b', 'a\u007fb'];
+const EDGE_QUERY_NAMES = ['status', 'state'];
 const PATHS = [...new Set([...TABLE.map((d) => urlOf(d)), '/', '/docs', '/docs/', '/docs/json', '/openapi.json', '/nope', '/v1/tax-classes/standard', '/v1/transactions/00000000-0000-4000-8000-000000000000'])];
 
 /** A path segment that breaks something: encoding, length, control characters, raw bytes, unicode. */
@@ -39,10 +55,12 @@ const badSegment = fc.oneof(
 
 const queryName = fc.oneof(
   { arbitrary: fc.constantFrom(...new Set(TABLE.flatMap((d) => Object.keys(propsOf(d.schema?.querystring))))), weight: 8 },
-  { arbitrary: fc.constantFrom('api_key', 'key', 'x', '__proto__', 'constructor'), weight: 1 },
+  { arbitrary: fc.constantFrom('api_key', 'key', 'x', '__proto__', 'constructor', ...EDGE_QUERY_NAMES), weight: 1 },
   { arbitrary: fc.string({ maxLength: 6 }).map(encodeURIComponent), weight: 1 },
 );
-const queryValue = fc.oneof(fc.constantFrom('DE', 'EUR', '2024-01-01', '1', '500', 'true', ''), fc.string({ unit: 'grapheme', maxLength: 8 }).map(encodeURIComponent), badSegment);
+const queryValue = fc.oneof(fc.constantFrom('DE', 'EUR', '2024-01-01', '1', '500', 'true', ''), fc.constantFrom(...EDGE_STRINGS).map(encodeURIComponent), fc.string({ unit: 'grapheme', maxLength: 8 }).map(encodeURIComponent), badSegment);
+/** A JSON value for a body field: any JSON, or one of the edge strings. */
+const fieldValue = fc.oneof({ arbitrary: fc.jsonValue({ maxDepth: 1 }), weight: 3 }, { arbitrary: fc.constantFrom(...EDGE_STRINGS), weight: 1 });
 const query = fc.oneof(
   fc.constant(''),
   fc.array(fc.tuple(queryName, queryValue), { maxLength: 4 }).map((kv) => `?${kv.map(([k, v]) => `${k}=${v}`).join('&')}`),
@@ -67,6 +85,12 @@ const body = fc.oneof(
   fc.tuple(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom([0xff], [0xc3, 0x28], [0x80], [0xed, 0xa0, 0x80])).map(([v, bad]) => Buffer.concat([Buffer.from(`{"s":"`), Buffer.from(bad), Buffer.from(`","v":${JSON.stringify(v)}}`)])),
   fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
 );
+
+/** A route's body fields: its schema's properties, or those of each form it takes (one event or a batch). */
+function bodyFieldsOf(def: RouteDef): string[] {
+  const schema = def.schema?.body as { properties?: object; oneOf?: { properties?: object }[] } | undefined;
+  return [...new Set([schema, ...(schema?.oneOf ?? [])].flatMap((s) => Object.keys(s?.properties ?? {})))];
+}
 
 const header = (name: string, values: fc.Arbitrary<string>) => fc.option(values.map((v) => `${name}: ${v}\r\n`), { nil: '' });
 
@@ -115,7 +139,7 @@ describe.skipIf(!backends.ok)('gateway fuzz: every answer is documented, never a
       def: fc.constantFrom(...TABLE),
       method: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS') as fc.Arbitrary<InjectOptions['method']>, weight: 1 }),
       fields: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
-      known: fc.array(fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 1 })), { maxLength: 4 }),
+      known: fc.array(fc.tuple(fc.nat(), fieldValue), { maxLength: 4 }),
       raw: fc.option(body, { nil: undefined }),
       query: fc.oneof(fc.constant<[string, string][]>([]), fc.array(fc.tuple(queryName, queryValue), { maxLength: 3 })),
       key: fc.constantFrom<'full' | 'none' | 'bad'>('full', 'full', 'full', 'none', 'bad'),
@@ -123,7 +147,7 @@ describe.skipIf(!backends.ok)('gateway fuzz: every answer is documented, never a
     });
     await fc.assert(
       fc.asyncProperty(call, async (c) => {
-        const names = Object.keys(propsOf(c.def.schema?.body));
+        const names = bodyFieldsOf(c.def);
         const json: Record<string, unknown> = { ...c.fields };
         for (const [i, v] of c.known) if (names.length) json[names[i % names.length]!] = v;
         const payload = c.raw ?? Buffer.from(JSON.stringify(json));
@@ -138,4 +162,131 @@ describe.skipIf(!backends.ok)('gateway fuzz: every answer is documented, never a
       { numRuns: RUNS * 2 },
     );
   }, 120_000);
+
+  describe('every operation, the inputs that once slipped through: C1 control characters, 9999-Q4, tax class look-alikes, status/state', () => {
+    let integration: string;
+    let db: pg.Pool;
+    const SAMPLE_EVENT = {
+      event_id: 'edge-1', event_type: 'sale', occurred_at: '2026-02-10', supply_kind: 'goods', customer_type: 'b2c', country_of_consumption: 'DE', dispatch_country: 'FR',
+      supplier_establishment_country: 'FR', currency: 'EUR', net_amount_minor: 10000, vat_amount_minor: 1900, vat_rate_bps: 1900, rate_category: 'standard',
+      classification_status: 'classified', tax_class_id: 'standard', product_reference: 'sku-1', variant_reference: 'blue', order_reference: 'order-1', source_id: 'shop/1',
+      calculation_id: '01900000-0000-7000-8000-000000000001',
+    };
+    const REGISTRATION = { member_state_identification: 'DE', vat_registration_number: 'IM2760000001', ioss_intermediary_name: 'Agent', ioss_intermediary_number: 'IN2760000001', effective_from: '2025-01-01', effective_to: '2025-12-31', status: 'ended' };
+    const SOURCE = { display_name: 'Edge shop', channel_type: 'owned_store', platform: 'Shopify', default_country: 'DE', default_currency: 'EUR', supplier_establishment_country: 'DE', dispatch_country: 'DE', marketplace_deemed_supplier: false, active: true };
+    /** A well-formed request body (and headers) for every route that takes a body; each of its strings is spoiled in turn below. */
+    const SAMPLES: Record<string, { body: unknown; headers?: Record<string, string> }> = {
+      'POST /v1/vat/sme-eligibility': { body: { country: 'DE', annual_turnover_nac: 1000, currency: 'EUR', reference_date: '2025-01-01' } },
+      'POST /v1/tax-class/resolve': { body: { scheme: 'cn', exact_code: '01012100', catalog_version: '2022', jurisdiction: 'DE', legal_date: '2022-06-01' } },
+      'POST /v1/integrations/:integration_id/product-code-assignments': { body: { scheme: 'cn', exact_code: '01012100', product_reference: 'sku-1', variant_reference: 'blue', requested_valid_from: '2022-03-01', attestation: { statement: 'Sold since 2022.', attested_by: 'Jane Doe' } } },
+      'POST /v1/classification/correction-reviews/:id/resolve': { body: { action: 'dismiss', note: 'checked' } },
+      'POST /v1/vat/calculate': { body: { country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2025-03-01' } },
+      'POST /v2/vat/calculate': {
+        body: { country: 'DE', currency: 'EUR', amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01', tax_class_id: 'standard', classification: { scheme: 'cn', code: '01012100', catalog_version: '2022' }, treatment_context: { customer_type: 'b2c', supplier_establishment_country: 'DE', dispatch_country: 'DE', destination_country: 'DE' }, supersedes_decision_id: '01900000-0000-7000-8000-000000000002' },
+        headers: { 'idempotency-key': 'edge-sweep' },
+      },
+      'POST /v1/sources': { body: { source_key: 'shop/edge', ...SOURCE } },
+      'PATCH /v1/sources/:id': { body: SOURCE },
+      'POST /v1/tax-registrations': { body: { scheme_type: 'ioss', ...REGISTRATION } },
+      'PATCH /v1/tax-registrations/:id': { body: REGISTRATION },
+      'POST /v1/supply-events': { body: { events: [SAMPLE_EVENT, { ...SAMPLE_EVENT, event_id: 'edge-2' }] } },
+      'POST /v1/vat/threshold-check': { body: { threshold_type: 'ioss', from: '2025-01-01', to: '2025-12-31', amount_minor: 1000 } },
+    };
+    /** Good values for the query parameters a route requires, so that only the spoiled one is wrong. */
+    const REQUIRED_QUERY: Record<string, string> = { period: '2025-Q3', format: 'json', from: '2025-01-01', to: '2025-01-31' };
+    const keyOf = (def: RouteDef) => `${def.method} ${def.url}`;
+    type Path = (string | number)[];
+    const stringLeaves = (v: unknown, at: Path = []): Path[] =>
+      typeof v === 'string' ? [at] : Array.isArray(v) ? v.flatMap((x, i) => stringLeaves(x, [...at, i])) : v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => stringLeaves(x, [...at, k])) : [];
+    const spoiled = (v: unknown, at: Path, value: string): unknown => {
+      const copy = structuredClone(v) as Record<string | number, unknown>;
+      let o = copy;
+      for (const k of at.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
+      o[at.at(-1)!] = value;
+      return copy;
+    };
+    const send = async (def: RouteDef, query: Record<string, string>, opts: { params?: Record<string, string>; body?: unknown } = {}) => {
+      const qs = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      const url = `${urlOf(def, { integration_id: integration, ...opts.params })}${qs ? `?${qs}` : ''}`;
+      const sample = SAMPLES[keyOf(def)];
+      const payload = opts.body ?? sample?.body;
+      const headers: Record<string, string> = { 'x-api-key': server.key, ...sample?.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
+      const res = await server.built.gateway!.app.inject({ method: def.method, url, headers, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
+      const answer = { statusCode: res.statusCode, headers: res.headers as Record<string, string>, body: res.body };
+      const what = `${def.method} ${url} ${JSON.stringify(payload ?? '').slice(0, 200)}`;
+      checkAnswer(what, answer, false);
+      return { ...answer, what, json: () => JSON.parse(res.body) as { error?: string; errors?: { field: string; error: string }[] } };
+    };
+    const requiredQuery = (def: RouteDef) => Object.fromEntries(((def.schema?.querystring as { required?: string[] } | undefined)?.required ?? []).map((n) => [n, REQUIRED_QUERY[n] ?? '1']));
+    const stored = async () => (await db.query(`select (select count(*) from ledger.supply_event)::int as events, (select count(*) from classification.assignment_revision)::int as assignments, (select count(*) from ledger.classification_correction_resolution)::int as resolutions`)).rows[0];
+
+    beforeAll(async () => {
+      integration = (await server.built.gateway!.keys.createIntegration('edge-acct', 'edge shop')).id;
+      db = new pg.Pool({ connectionString: server.built.databaseUrl, max: 1 });
+      db.on('error', () => undefined);
+    });
+    afterAll(async () => db?.end());
+
+    it('every route that takes a body has a well-formed sample here (so the sweep covers every operation)', () => {
+      const withBody = TABLE.filter((d) => d.schema?.body).map(keyOf).sort();
+      expect(Object.keys(SAMPLES).sort()).toEqual(withBody);
+    });
+
+    it.each(TABLE.map((d) => [keyOf(d), d] as const))('%s', async (_name, def) => {
+      const before = await stored();
+      const base = requiredQuery(def);
+      const declared = Object.keys(propsOf(def.schema?.querystring));
+      // a parameter the route does not declare: 400 unknown_parameter, whatever it is called elsewhere
+      for (const name of EDGE_QUERY_NAMES.filter((n) => !declared.includes(n))) expect((await send(def, { ...base, [name]: 'open' })).json().error).toBe('unknown_parameter');
+      for (const name of declared) {
+        for (const value of C1_STRINGS) {
+          const r = await send(def, { ...base, [name]: value });
+          expect(r.statusCode, r.what).toBe(400);
+        }
+        if (name === 'period') {
+          const r = await send(def, { ...base, period: '9999-Q4' });
+          expect([r.statusCode, r.json().error], r.what).toEqual([400, 'invalid_period']);
+          await send(def, { ...base, period: '9999-Q3' });
+        }
+        if (name === 'tax_class_id') {
+          for (const value of TAX_CLASS_LOOKALIKES) expect((await send(def, { ...base, tax_class_id: value })).statusCode).toBeGreaterThanOrEqual(400);
+        }
+      }
+      for (const name of [...def.url.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!)) {
+        for (const value of C1_STRINGS) {
+          const r = await send(def, base, { params: { [name]: encodeURIComponent(value) } });
+          expect(r.statusCode, r.what).toBe(400);
+        }
+      }
+      const sample = SAMPLES[keyOf(def)]?.body;
+      for (const at of stringLeaves(sample)) {
+        const field = String(at.findLast((k) => typeof k === 'string'));
+        for (const value of C1_STRINGS) {
+          const r = await send(def, base, { body: spoiled(sample, at, value) });
+          expect(r.statusCode, r.what).toBe(400);
+          if (def.url === '/v1/supply-events') expect(r.json().errors, r.what).toEqual([expect.objectContaining({ field, error: `invalid_${field}` })]);
+        }
+        if (field === 'tax_class_id') {
+          for (const value of TAX_CLASS_LOOKALIKES) {
+            const r = await send(def, base, { body: spoiled(sample, at, value) });
+            expect(r.statusCode, r.what).toBe(400);
+            const body = r.json();
+            expect([body.error, ...(body.errors ?? []).map((e) => e.error)], r.what).toContain('unknown_tax_class');
+          }
+        }
+      }
+      // bad input stores nothing
+      expect(await stored()).toEqual(before);
+    });
+  });
+});
+
+describe('the route table: one name per query parameter, declared once and used', () => {
+  it.each(STUBBED_TABLE.filter((d) => Object.keys(propsOf(d.schema?.querystring)).length > 0).map((d) => [`${d.method} ${d.url}`, d] as const))(
+    '%s: every declared query parameter is read by its handler (anything else is 400 unknown_parameter)',
+    async (_name, def) => {
+      const read = await queryReadBy(def);
+      expect(Object.keys(propsOf(def.schema?.querystring)).filter((name) => !read.has(name)), 'declared but never read').toEqual([]);
+    },
+  );
 });

@@ -24,6 +24,31 @@ export const propsOf = (schema: unknown) => (schema as Props | undefined)?.prope
 /** A route's URL with its path parameters filled in (sample values unless given). */
 export const urlOf = (def: RouteDef, params: Record<string, string> = {}) => def.url.replace(/:([a-z_]+)/g, (_m, name: string) => params[name] ?? SAMPLE[name] ?? 'x');
 
+/** Stops a handler at its first RPC: by then it has read the parameters it maps into the request. */
+const STOP = new Error('stop at the RPC');
+/** Anything asked of it answers itself (a reply's status/header/send chain, path parameters read by name). */
+const anything = (value: (name: string) => unknown): object => new Proxy({}, { get: (_t, k) => (typeof k === 'string' ? value(k) : undefined) });
+const refuse = () => {
+  throw STOP;
+};
+/** The route table with clients that refuse every call (no service needed) and every integration owned. */
+export const STUBBED_TABLE: RouteDef[] = tableOf(anything(() => anything(() => refuse)) as Clients, async () => true);
+
+/** The query parameters a route's handler reads when every declared one is sent (it runs up to its first RPC). */
+export async function queryReadBy(def: RouteDef): Promise<Set<string>> {
+  const read = new Set<string>();
+  const query = new Proxy(Object.fromEntries(Object.keys(propsOf(def.schema?.querystring)).map((n) => [n, '1'])), {
+    get: (target, k) => {
+      if (typeof k === 'string') read.add(k);
+      return Reflect.get(target, k);
+    },
+  });
+  const reply: object = new Proxy({}, { get: () => () => reply });
+  const req = { query, params: anything(() => '1'), body: {}, headers: {} };
+  await def.handler({ req, reply, principal: { accountId: 1n, apiKeyId: 1n, keyKind: 'v2', scope: 'full' }, call: { headers: {} } } as never).catch(() => undefined);
+  return read;
+}
+
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const codesIn = (text: string) => new Set([...text.matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1]!));
 

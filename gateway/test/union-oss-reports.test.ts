@@ -366,6 +366,21 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       expectError(await get(`${LOCKED}?period=2021-Q1`), 400, 'invalid_period');
     });
 
+    it('9999-Q3 is the last quarter (due 9999-10-31): 9999-Q4 is 400 invalid_period on all seven reads and the lock, never a 500, and locks nothing', async () => {
+      const SEVEN = [...GETS, `${R}/filing-prep`, `${R}/multi-jurisdiction`];
+      for (const u of SEVEN) {
+        expectError(await get(withFormat(u, '9999-Q4')), 400, 'invalid_period');
+        expect((await get(withFormat(u, '9999-Q3'))).statusCode, u).toBe(200);
+      }
+      const accountant = (await ok(`${R}/oss-accountant-report?period=9999-Q3`)).json();
+      expect(JSON.stringify(accountant)).toContain('"9999-10-31"');
+      expectError(await post(`${LOCKED}?period=9999-Q4`), 400, 'invalid_period');
+      expectError(await post(`${LOCKED}/filed?period=9999-Q4`), 400, 'invalid_period');
+      expectError(await get(`${LOCKED}?period=9999-Q4`), 400, 'invalid_period');
+      const stored = await db.query(`select (select count(*) from compliance_reports.union_oss_locked_period where period_key like '9999-%')::int as locks, (select count(*) from ledger.return_period_fence where period_key like '9999-%')::int as fences`);
+      expect(stored.rows[0]).toEqual({ locks: 0, fences: 0 });
+    });
+
     it('unknown parameters, a bad format and a body on POST are refused', async () => {
       for (const u of GETS) expectError(await get(`${withFormat(u, '2025-Q1')}&extra=1`), 400, 'unknown_parameter');
       expectError(await get(`${R}/oss-quarterly-summary/export?period=2025-Q1&format=xml`), 400, 'invalid_format');

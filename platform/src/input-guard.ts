@@ -1,49 +1,57 @@
-import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
+import { getOption, hasOption, ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import type { Interceptor } from '@connectrpc/connect';
+import { input_error } from '@vat/gen/vat/platform/v1/options_pb';
+import { CONTROL_CHARACTER } from './control-characters';
 import { Code, rpcError } from './rpc-errors';
 
 /**
- * C0 controls, DEL and lone UTF-16 surrogates (text that is not Unicode): no text field of any
- * request may carry them (PostgreSQL cannot even store NUL).
+ * Control characters (C0, DEL and C1) and lone UTF-16 surrogates (text that is not Unicode): no text
+ * field of any request may carry them (PostgreSQL cannot even store NUL).
  */
-const CONTROL = /[\u0000-\u001f\u007f]|\p{Cs}/u;
+const CONTROL = new RegExp(`${CONTROL_CHARACTER.source}|\\p{Cs}`, 'u');
 
-/** A string field holding a control character: its snake_case name and its path (`events[3].product_reference`). */
-export type ControlCharacterHit = { field: string; path: string };
+/**
+ * A string field holding a control character: its snake_case name, its path (`events[3].product_reference`)
+ * and the error reason (`invalid_<field>`, or the `input_error` option of the outermost field declaring one).
+ */
+export type ControlCharacterHit = { field: string; path: string; reason: string };
 
 /** The first string field (at any depth) holding a control character, or undefined. */
 export function fieldWithControlCharacter(desc: DescMessage, msg: Record<string, unknown>, depth = 0): ControlCharacterHit | undefined {
   if (depth > 16) return undefined;
-  const here = (field: string): ControlCharacterHit => ({ field, path: field });
-  const below = (prefix: string, hit: ControlCharacterHit): ControlCharacterHit => ({ field: hit.field, path: `${prefix}.${hit.path}` });
   for (const f of desc.fields) {
     const holder = f.oneof ? (msg[f.oneof.localName] as { case?: string; value?: unknown } | undefined) : undefined;
     const value = f.oneof ? (holder?.case === f.localName ? holder.value : undefined) : msg[f.localName];
     if (value === undefined || value === null) continue;
-    if (f.fieldKind === 'scalar' && f.scalar === ScalarType.STRING && CONTROL.test(value as string)) return here(f.name);
-    if (f.fieldKind === 'list' && f.listKind === 'scalar' && f.scalar === ScalarType.STRING) {
-      const i = (value as string[]).findIndex((v) => CONTROL.test(v));
-      if (i >= 0) return { field: f.name, path: `${f.name}[${i}]` };
+    const hit = hitInField(f, value, depth);
+    if (hit) return hasOption(f, input_error) ? { ...hit, reason: getOption(f, input_error) } : hit;
+  }
+  return undefined;
+}
+
+function hitInField(f: DescField, value: unknown, depth: number): ControlCharacterHit | undefined {
+  const here = (path: string = f.name): ControlCharacterHit => ({ field: f.name, path, reason: `invalid_${f.name}` });
+  const below = (prefix: string, hit: ControlCharacterHit | undefined) => (hit ? { ...hit, path: `${prefix}.${hit.path}` } : undefined);
+  if (f.fieldKind === 'scalar') return f.scalar === ScalarType.STRING && CONTROL.test(value as string) ? here() : undefined;
+  if (f.fieldKind === 'message') return below(f.name, fieldWithControlCharacter(f.message, value as Record<string, unknown>, depth + 1));
+  if (f.fieldKind === 'list' && f.listKind === 'scalar') {
+    const i = f.scalar === ScalarType.STRING ? (value as string[]).findIndex((v) => CONTROL.test(v)) : -1;
+    return i >= 0 ? here(`${f.name}[${i}]`) : undefined;
+  }
+  if (f.fieldKind === 'list' && f.listKind === 'message') {
+    const items = value as Record<string, unknown>[];
+    for (let i = 0; i < items.length; i++) {
+      const hit = below(`${f.name}[${i}]`, fieldWithControlCharacter(f.message, items[i]!, depth + 1));
+      if (hit) return hit;
     }
-    if (f.fieldKind === 'list' && f.listKind === 'message') {
-      const items = value as Record<string, unknown>[];
-      for (let i = 0; i < items.length; i++) {
-        const hit = fieldWithControlCharacter(f.message, items[i]!, depth + 1);
-        if (hit) return below(`${f.name}[${i}]`, hit);
-      }
-    }
-    if (f.fieldKind === 'message') {
-      const hit = fieldWithControlCharacter(f.message, value as Record<string, unknown>, depth + 1);
-      if (hit) return below(f.name, hit);
-    }
-    if (f.fieldKind === 'map') {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        if (CONTROL.test(k)) return here(f.name);
-        if (f.mapKind === 'scalar' && f.scalar === ScalarType.STRING && CONTROL.test(v as string)) return here(f.name);
-        if (f.mapKind === 'message') {
-          const hit = fieldWithControlCharacter(f.message, v as Record<string, unknown>, depth + 1);
-          if (hit) return below(f.name, hit);
-        }
+  }
+  if (f.fieldKind === 'map') {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (CONTROL.test(k)) return here();
+      if (f.mapKind === 'scalar' && f.scalar === ScalarType.STRING && CONTROL.test(v as string)) return here();
+      if (f.mapKind === 'message') {
+        const hit = below(f.name, fieldWithControlCharacter(f.message, v as Record<string, unknown>, depth + 1));
+        if (hit) return hit;
       }
     }
   }
@@ -55,7 +63,7 @@ export const FIELD_PATH_METADATA = 'field_path';
 
 function check(desc: DescMessage, msg: unknown): void {
   const hit = fieldWithControlCharacter(desc, msg as Record<string, unknown>);
-  if (hit) throw rpcError(Code.InvalidArgument, `invalid_${hit.field}`, `${hit.path} must not contain control characters.`, { [FIELD_PATH_METADATA]: hit.path });
+  if (hit) throw rpcError(Code.InvalidArgument, hit.reason, `${hit.path} must not contain control characters.`, { [FIELD_PATH_METADATA]: hit.path });
 }
 
 /** `{ index, field }` when an input-guard refusal names item `index` of the repeated field `list`. */

@@ -26,7 +26,7 @@ export const SUPPLY_EVENT_FIELDS: Readonly<Record<string, SupplyEventField>> = {
   vat_rate_bps: { kind: 'integer', to: 'vatRateBps', doc: '0 to 10000' },
   rate_category: { kind: 'string', to: 'rateCategory', doc: 'standard, reduced, super_reduced, parking, zero, exempt' },
   classification_status: { kind: 'string', to: 'classificationStatus', doc: 'classified, needs_review, excluded' },
-  tax_class_id: { kind: 'string', to: 'taxClassId', doc: 'optional tax class slug' },
+  tax_class_id: { kind: 'string', to: 'taxClassId', doc: 'optional: a class of GET /v1/tax-classes (else unknown_tax_class)' },
   product_reference: { kind: 'string', to: 'productReference', doc: 'optional, 1-200 characters' },
   variant_reference: { kind: 'string', to: 'variantReference', doc: 'optional, 1-200 characters' },
   order_reference: { kind: 'string', to: 'orderReference', doc: 'optional, 1-200 characters' },

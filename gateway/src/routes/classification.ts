@@ -199,7 +199,6 @@ export function classificationRoutes(clients: Clients, integrationOwned: Integra
         querystring: query({
           product_reference: str('invalid_product_reference', { maxLength: 200 }),
           state: str('invalid_state', { enum: ['submitted', 'validated', 'archived'] }),
-          status: str('invalid_status', { enum: ['open', 'applied', 'dismissed'] }),
           cursor: str('invalid_cursor'),
           limit: { ...intParam('invalid_limit'), description: '1-200, default 50' },
         }),

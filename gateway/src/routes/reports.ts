@@ -7,7 +7,7 @@ import type { RouteDef } from '../route';
 import { intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
-const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began)' });
+const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)' });
 const format = str('invalid_format', { enum: ['csv', 'json'], description: 'csv: manifest repeated on every row; json: { manifest, report }' });
 const withPeriod = query({ period }, ['period']);
 const tags = ['reports'];

@@ -7,14 +7,16 @@ import { projectionPosition } from '@vat/platform/supply-projection';
 import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
-import { EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
+import { EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
 import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
-/** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q4), or 400 `invalid_period`. */
+/** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q3, the last one due within 9999), or 400 `invalid_period`. */
 export function unionOssQuarter(periodKey: string): Quarter {
   const q = parseQuarter(periodKey);
-  if (!q || periodKey < FIRST_UNION_OSS_PERIOD) throw invalidArgument('invalid_period', `period must be YYYY-Qn (Q1 to Q4) from ${FIRST_UNION_OSS_PERIOD}, when the Union OSS scheme began, to 9999-Q4.`);
+  if (!q || periodKey < FIRST_UNION_OSS_PERIOD || periodKey > LAST_UNION_OSS_PERIOD) {
+    throw invalidArgument('invalid_period', `period must be YYYY-Qn (Q1 to Q4) from ${FIRST_UNION_OSS_PERIOD}, when the Union OSS scheme began, to ${LAST_UNION_OSS_PERIOD}, the last quarter whose return is due within year 9999.`);
+  }
   return q;
 }
 

@@ -47,7 +47,8 @@ describe.skipIf(!backends.ok)('resolving correction-review entries in the ledger
     (await h.deps.pool.query(`insert into ledger.classification_decision (id, account_id, supply_event_id, supersedes, classification_status, tax_class_id, source, decided_at) values (gen_random_uuid(), 51, $1, null, 'classified', 'standard', 'manual', now()) returning id`, [supplyEventId])).rows[0].id as string;
 
   beforeAll(async () => {
-    h = await startServiceHarness<LedgerDeps>('ledger');
+    // the ledger checks an event's tax_class_id against calculation's classes (by RPC)
+    h = await startServiceHarness<LedgerDeps>('ledger', { alongside: ['calculation'] });
     client = clientOf(h);
     const big = Array.from({ length: 501 }, (_, i) => event(`big-${i}`, { orderReference: 'order-big', productReference: i < 2 ? 'sku-r' : 'sku-filler' }));
     await client.commitSupplyEvents({ events: big as SupplyEventInput[] }, as());
@@ -141,7 +142,7 @@ describe.skipIf(!backends.ok)('resolving correction-review entries in the ledger
   it('refuses bad input, and other accounts\' and unknown entries alike; resolutions are append-only', async () => {
     const [open] = (await client.listClassificationCorrections({ status: 'open' }, as())).items;
     const id = open!.id;
-    for (const [action, note, code] of [['fix', 'x', 'invalid_action'], ['', 'x', 'invalid_action'], ['apply', '', 'invalid_note'], ['apply', '   ', 'invalid_note'], ['dismiss', 'x'.repeat(1001), 'invalid_note'], ['dismiss', 'bell\u0007', 'invalid_note'], ['dismiss', 'nul\u0000', 'invalid_note'], ['dismiss', 'line\nbreak', 'invalid_note']] as const) {
+    for (const [action, note, code] of [['fix', 'x', 'invalid_action'], ['', 'x', 'invalid_action'], ['apply', '', 'invalid_note'], ['apply', '   ', 'invalid_note'], ['dismiss', 'x'.repeat(1001), 'invalid_note'], ['dismiss', 'bell\u0007', 'invalid_note'], ['dismiss', 'nul\u0000', 'invalid_note'], ['dismiss', 'line\nbreak', 'invalid_note'], ['dismiss', 'next line\u0085', 'invalid_note'], ['dismiss', 'csi\u009b', 'invalid_note'], ['dismiss', '\u0080', 'invalid_note']] as const) {
       expect(await refusal(resolve(id, action, note)), `${action}/${note.slice(0, 10)}`).toBe(code);
     }
     expect(await refusal(client.resolveClassificationCorrection({ id, action: 'dismiss', note: 'x' }, h.as({ accountId: 52n })))).toBe('correction_not_found');

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { SupplyEventInputSchema } from '@vat/gen/vat/ledger/v1/resources_pb';
-import { impliedVat, MAX_EVENT_AMOUNT_MINOR, validateSupplyEvent } from '../src/domain/supply-event-rules';
+import { impliedVat, MAX_EVENT_AMOUNT_MINOR, validateSupplyEvent as validateWith } from '../src/domain/supply-event-rules';
+
+const TAX_CLASSES = new Set(['standard', 'reduced', 'food']);
+const validateSupplyEvent = (input: Parameters<typeof validateWith>[0]) => validateWith(input, (id) => TAX_CLASSES.has(id));
 
 const anyString = fc.oneof(fc.string(), fc.constantFrom('sale', 'refund', 'goods', 'b2c', 'DE', 'EUR', 'standard', 'classified', '2026-01-01', ''));
 const anyInt = fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -20000n, max: 20000n }));
@@ -10,7 +13,7 @@ const input = fc.record(
   {
     eventId: anyString, eventType: anyString, originalEventId: anyString, occurredAt: anyString, supplyKind: anyString, customerType: anyString,
     countryOfConsumption: anyString, dispatchCountry: anyString, currency: anyString, netAmountMinor: anyInt, vatAmountMinor: anyInt, vatRateBps: anyInt,
-    rateCategory: anyString, classificationStatus: anyString, intrinsicValueEurMinor: anyInt, thirdCountryOrigin: anyString, exciseGoods: fc.boolean(),
+    rateCategory: anyString, classificationStatus: anyString, taxClassId: anyString, intrinsicValueEurMinor: anyInt, thirdCountryOrigin: anyString, exciseGoods: fc.boolean(),
   },
   { requiredKeys: [] },
 );
@@ -61,5 +64,22 @@ describe('supply-event rules (property-based)', () => {
         expect([r.event!.netAmountMinor, r.event!.vatAmountMinor]).toEqual([net, vat]);
       }),
     );
+  });
+});
+
+describe('tax_class_id', () => {
+  const sale = (taxClassId: string) =>
+    validateSupplyEvent(
+      create(SupplyEventInputSchema, {
+        eventId: 't-1', eventType: 'sale', occurredAt: '2026-01-15', supplyKind: 'goods', customerType: 'b2c', countryOfConsumption: 'DE', currency: 'EUR',
+        netAmountMinor: 1000n, vatAmountMinor: 190n, vatRateBps: 1900n, rateCategory: 'standard', classificationStatus: 'classified', taxClassId,
+      }),
+    );
+
+  it('is one of the known classes, else unknown_tax_class (as everywhere else)', () => {
+    expect(sale('food').event?.taxClassId).toBe('food');
+    for (const id of ['no_such_thing', 'de', 'null', 'DE', 'Standard', 'standard ', '', 'x'.repeat(500)]) {
+      expect(sale(id).violations, JSON.stringify(id)).toEqual([{ field: 'tax_class_id', error: 'unknown_tax_class', detail: expect.stringContaining('GET /v1/tax-classes') }]);
+    }
   });
 });

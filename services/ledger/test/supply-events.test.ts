@@ -216,6 +216,36 @@ describe.skipIf(!backends.ok)('supply events over REST (PostgreSQL)', () => {
     expect(await stored()).toBe(before);
   });
 
+  it('tax_class_id must be a class of GET /v1/tax-classes: anything else is unknown_tax_class, like every other endpoint, and nothing is stored', async () => {
+    const before = await stored();
+    for (const id of ['no_such_thing', 'de', 'null', 'DE', 'Standard', '']) {
+      const r = await post({ events: [{ ...SALE, event_id: 'tc-ok', tax_class_id: 'food' }, { ...SALE, event_id: 'tc-bad', tax_class_id: id }] });
+      expect([r.statusCode, r.json().error], JSON.stringify(id)).toEqual([400, 'invalid_supply_events']);
+      expect(r.json().errors).toEqual([{ index: 1, event_id: 'tc-bad', field: 'tax_class_id', error: 'unknown_tax_class', detail: expect.stringContaining('GET /v1/tax-classes') }]);
+      const single = await post({ ...SALE, event_id: 'tc-single', tax_class_id: id });
+      expect([single.statusCode, single.json().errors?.[0]?.error], JSON.stringify(id)).toEqual([400, 'unknown_tax_class']);
+    }
+    expect(await stored()).toBe(before);
+    const food = await post({ ...SALE, event_id: 'tc-food', tax_class_id: 'food' });
+    expect([food.statusCode, food.json().tax_class_id], food.body).toEqual([201, 'food']);
+    expect(await stored()).toBe(before + 1);
+  });
+
+  it('C1 control characters (U+0080–U+009F, e.g. NEL U+0085 and CSI U+009B) are control characters too: refused, nothing stored', async () => {
+    const before = await stored();
+    for (const field of ['product_reference', 'variant_reference', 'order_reference']) {
+      for (const c of ['\u0085', '\u009b', '\u0080', '\u009f']) {
+        const r = await post({ events: [{ ...SALE, event_id: 'c1-ok' }, { ...SALE, event_id: 'c1-bad', [field]: `ref${c}` }] });
+        expect([r.statusCode, r.json().error], `${field} ${JSON.stringify(c)}`).toEqual([400, 'invalid_supply_events']);
+        expect(r.json().errors).toEqual([{ index: 1, event_id: 'c1-bad', field, error: `invalid_${field}`, detail: `${field} must not contain control characters.` }]);
+      }
+    }
+    // NBSP (U+00A0), the first character after C1, is text
+    const nbsp = await post({ ...SALE, event_id: 'c1-nbsp', product_reference: 'sku\u00a0blue' });
+    expect(nbsp.statusCode, nbsp.body).toBe(201);
+    expect(await stored()).toBe(before + 1);
+  });
+
   it('writes need scope full; a read-only key reads', async () => {
     expect((await post({ ...SALE, event_id: 'ro' }, readOnly)).statusCode).toBe(403);
     expect((await get('/v1/supply-events', readOnly)).statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import type { CreateSourceRequest, UpdateSourceRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isIsoCountry } from '@vat/platform/countries';
 import { isKnownCurrency } from '@vat/platform/currencies';
 import { invalidArgument } from '@vat/platform/rpc-errors';
@@ -9,10 +10,8 @@ export const MAX_STORED_PROFILES = 500;
 export const CHANNEL_TYPES = ['owned_store', 'marketplace', 'subscription', 'pos', 'wholesale', 'test', 'other'] as const;
 
 // Labels are plain text: no control characters (PostgreSQL cannot even store NUL).
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 export function checkDisplayName(v: string): void {
-  if (v.trim().length === 0 || v.length > 200 || CONTROL.test(v)) throw invalidArgument('invalid_display_name', 'display_name must be 1 to 200 characters without control characters.');
+  if (v.trim().length === 0 || v.length > 200 || hasControlCharacter(v)) throw invalidArgument('invalid_display_name', 'display_name must be 1 to 200 characters without control characters.');
 }
 
 export function checkChannel(v: string): void {
@@ -36,7 +35,7 @@ export function profileChanges(req: CreateSourceRequest | UpdateSourceRequest): 
   return {
     displayName: req.displayName,
     channelType: req.channelType,
-    platform: optionalField(req.platform, 'platform', (v) => v.length <= 100 && !CONTROL.test(v), 'must be at most 100 characters without control characters.'),
+    platform: optionalField(req.platform, 'platform', (v) => v.length <= 100 && !hasControlCharacter(v), 'must be at most 100 characters without control characters.'),
     defaultCountry: optionalField(req.defaultCountry, 'default_country', isCountry, 'must be an ISO 3166-1 alpha-2 code.'),
     defaultCurrency: optionalField(req.defaultCurrency, 'default_currency', (v) => /^[A-Z]{3}$/.test(v) && isKnownCurrency(v), 'must be an ISO 4217 code.'),
     supplierEstablishmentCountry: optionalField(req.supplierEstablishmentCountry, 'supplier_establishment_country', isCountry, 'must be an ISO 3166-1 alpha-2 code.'),

@@ -1,5 +1,6 @@
 import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
 import { digestOf } from '@vat/platform/canonical-json';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 
 export const TREATMENT_FORMAT = 'governed-treatment/v2';
 
@@ -60,7 +61,7 @@ const SOURCE_FIELDS = ['source_id', 'title', 'url', 'reviewed_at'];
 const RULE_FIELDS = ['rule_id', 'treatment', 'liable_party', 'collection_point', 'place_of_supply', 'legal_basis', 'sources'];
 
 const isDate = (v: unknown): v is string => typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
-const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= max && !/[\u0000-\u001f\u007f]/.test(v);
+const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= max && !hasControlCharacter(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown, max: number): v is string[] => Array.isArray(v) && v.length > 0 && v.every((s) => isText(s, max));
 

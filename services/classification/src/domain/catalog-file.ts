@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hasControlCharacterBesidesLineBreaks } from '@vat/platform/control-characters';
 import { cnParentCandidates, cpaParent, displayCode, levelOf, normalizeCode, type Scheme } from './codes';
 import { csvRecords, CsvSyntaxError } from './csv-records';
 
@@ -47,8 +48,6 @@ const REQUIRED_LEVELS: Record<Scheme, string[]> = {
   cpa: ['section', 'division', 'group', 'class', 'category', 'subcategory'],
 };
 
-// Control characters other than line breaks and tabs inside multi-line notes are refused.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 function decodeUtf8(bytes: Uint8Array): string {
   try {
@@ -101,7 +100,7 @@ export function parseCatalogFile(scheme: Scheme, version: string, bytes: Uint8Ar
       }
       const texts = [row.selfText, row.legalText, row.includes ?? '', row.excludes ?? ''];
       if (!row.selfText.trim() || !row.legalText.trim()) issue(rec.line, 'missing_text', `${code} has no description.`);
-      if (texts.some((t) => CONTROL.test(t) || t.length > MAX_TEXT)) issue(rec.line, 'invalid_text', `${code} has a control character or a text over ${MAX_TEXT} characters.`);
+      if (texts.some((t) => hasControlCharacterBesidesLineBreaks(t) || t.length > MAX_TEXT)) issue(rec.line, 'invalid_text', `${code} has a control character or a text over ${MAX_TEXT} characters.`);
       if (!conceptIdValid(scheme, code, row.conceptId)) issue(rec.line, 'invalid_concept_id', `${code} has the concept id "${row.conceptId.slice(0, 20)}".`);
       const level = levelOf(scheme, code);
       if (scheme === 'cn' && level === 'section') section = code;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isCalendarDate } from '@vat/platform/http-inputs';
 import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
 import { CATALOG_VERSIONS, isScheme, normalizeCode, type Scheme } from './codes';
@@ -61,7 +62,7 @@ export function parseCoverageManifest(bytes: Uint8Array, taxClasses: ReadonlySet
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return bad('(rule)', 'invalid_rule', 'each rule is an object.');
     const r = raw as Record<string, unknown>;
     for (const k of Object.keys(r)) if (!RULE_KEYS.includes(k)) bad(k, 'unknown_field', `rules have only ${RULE_KEYS.join(', ')}.`);
-    const text = (k: string, max: number) => (typeof r[k] === 'string' && (r[k] as string).trim() !== '' && (r[k] as string).length <= max && !/[\u0000-\u001f\u007f-\u009f]/.test(r[k] as string) ? (r[k] as string) : undefined);
+    const text = (k: string, max: number) => (typeof r[k] === 'string' && (r[k] as string).trim() !== '' && (r[k] as string).length <= max && !hasControlCharacter(r[k] as string) ? (r[k] as string) : undefined);
     const ruleId = text('rule_id', 100);
     if (!ruleId || !/^[A-Za-z0-9._:/-]+$/.test(ruleId)) bad('rule_id', 'invalid_rule_id', '1-100 letters, digits, ".", "_", ":", "/" or "-".');
     else if (ids.has(ruleId)) bad('rule_id', 'duplicate_rule_id', `${ruleId} appears twice.`);

@@ -1,3 +1,4 @@
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isValidDate } from '@vat/platform/http-inputs';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import { checkIntermediaryNumber, checkRegistrationNumber, MAX_IDENTIFIER_LENGTH, memberState, type MemberState, type SchemeType } from './identifiers';
@@ -9,8 +10,6 @@ export type Status = (typeof STATUSES)[number];
 /** IOSS exists from 1 July 2021 (Council Directive (EU) 2017/2455 as amended by (EU) 2020/1756). */
 export const IOSS_START = '2021-07-01';
 export const MAX_INTERMEDIARY_NAME = 200;
-
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A full identifier in a change: absent keeps, null clears, a string replaces (checked against the final Member State). */
 type IdentifierChange = string | null | undefined;
@@ -79,7 +78,7 @@ function optional<T>(v: string | undefined, check: (v: string) => T): T | null |
 }
 
 function checkIntermediaryName(v: string): string {
-  if (v.trim() === '' || [...v].length > MAX_INTERMEDIARY_NAME || CONTROL.test(v)) {
+  if (v.trim() === '' || [...v].length > MAX_INTERMEDIARY_NAME || hasControlCharacter(v)) {
     throw invalidArgument('invalid_ioss_intermediary_name', `ioss_intermediary_name must be 1 to ${MAX_INTERMEDIARY_NAME} characters, not blank, without control characters ("" clears it).`);
   }
   return v;

@@ -277,6 +277,8 @@ describe('calendar helpers', () => {
     expect(filingDueDate('2026-Q1')).toBe('2026-04-30');
     expect(filingDueDate('2025-Q4')).toBe('2026-01-31');
     expect(filingDueDate('2024-Q3')).toBe('2024-10-31');
+    // the last quarter served: due within year 9999
+    expect(filingDueDate('9999-Q3')).toBe('9999-10-31');
   });
 });
 

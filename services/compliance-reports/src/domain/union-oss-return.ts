@@ -31,6 +31,11 @@ export const EU_MEMBER_STATES = new Set([
 
 /** The first quarter of the Union OSS scheme (in force from 1 July 2021). */
 export const FIRST_UNION_OSS_PERIOD = '2021-Q3';
+/**
+ * The last quarter served: its return is due on 9999-10-31. 9999-Q4's would be due on 10000-01-31 and
+ * end before 10000-01-01, dates no API date (`YYYY-MM-DD`, years 1900-9999) can carry.
+ */
+export const LAST_UNION_OSS_PERIOD = '9999-Q3';
 
 /**
  * Events of one quarter that share every dimension the return needs. `late`: recorded after its own

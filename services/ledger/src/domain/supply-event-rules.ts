@@ -1,5 +1,6 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { isIsoCountry } from '@vat/platform/countries';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 
@@ -18,8 +19,6 @@ export const MAX_EVENT_AMOUNT_MINOR = 1_000_000_000_000_000n;
 export const MAX_RATE_BPS = 10_000;
 
 const EVENT_ID = /^[A-Za-z0-9_\-/.:]{1,100}$/;
-const TAX_CLASS_ID = /^[a-z][a-z0-9_]{0,59}$/;
-const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Member States as ISO 3166-1 codes (GR for Greece, as in the rest of the API). */
 export const EU_MEMBER_STATES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK']);
 
@@ -65,13 +64,16 @@ export function impliedVat(net: bigint, bps: number): bigint {
 const oneOf = <T extends string>(list: readonly T[], v: string | undefined): v is T => v !== undefined && (list as readonly string[]).includes(v);
 const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
 
-/** Validates one event; `violations` is empty exactly when `event` is set. */
-export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSupplyEvent; violations: RuleViolation[] } {
+/**
+ * Validates one event; `violations` is empty exactly when `event` is set. `knownTaxClass` says whether a
+ * `tax_class_id` is one of the calculation service's classes (GET /v1/tax-classes).
+ */
+export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: string) => boolean): { event?: NormalizedSupplyEvent; violations: RuleViolation[] } {
   const v: RuleViolation[] = [];
   const bad = (field: string, detail: string, error = `invalid_${field}`) => v.push({ field, error, detail });
   const text = (field: string, value: string | undefined, max: number) => {
     if (value === undefined) return null;
-    if (value.length < 1 || value.length > max || CONTROL.test(value)) {
+    if (value.length < 1 || value.length > max || hasControlCharacter(value)) {
       bad(field, `${field} must be 1 to ${max} characters without control characters.`);
       return null;
     }
@@ -160,7 +162,7 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
 
   let taxClassId: string | null = null;
   if (i.taxClassId !== undefined) {
-    if (!TAX_CLASS_ID.test(i.taxClassId)) bad('tax_class_id', 'tax_class_id must be a tax class slug (see GET /v1/tax-classes).');
+    if (!knownTaxClass(i.taxClassId)) bad('tax_class_id', `No tax class ${shown(i.taxClassId)}; see GET /v1/tax-classes.`, 'unknown_tax_class');
     else taxClassId = i.taxClassId;
   }
   const productReference = text('product_reference', i.productReference, 200);

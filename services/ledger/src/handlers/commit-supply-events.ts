@@ -27,12 +27,19 @@ function refused(code: Code, reason: string, detail: string, items: Rejection[])
   ]);
 }
 
+// Both are called before any transaction is opened (never hold one across a call to another service).
 async function calculationsOf(deps: LedgerDeps, principal: Principal, inputs: SupplyEventInput[]): Promise<Map<string, TransactionSummary>> {
   const ids = [...new Set(inputs.map((i) => i.calculationId).filter((id): id is string => id !== undefined && isUuid(id)).map((id) => id.toLowerCase()))];
   if (!ids.length) return new Map();
-  // Called before any transaction is opened (never hold one across a call to another service).
   const res = await deps.clients.calculation.lookupCalculations({ ids }, { headers: principalHeaders(principal) });
   return new Map(res.items.map((c) => [c.id, c]));
+}
+
+/** The calculation service's tax class ids (the owner of the list), asked only when an event names a class. */
+async function taxClassesOf(deps: LedgerDeps, principal: Principal, inputs: SupplyEventInput[]): Promise<ReadonlySet<string>> {
+  if (!inputs.some((i) => i.taxClassId !== undefined)) return new Set();
+  const res = await deps.clients.taxClasses.listTaxClasses({}, { headers: principalHeaders(principal) });
+  return new Set(res.items.map((c) => c.id));
 }
 
 /**
@@ -44,12 +51,12 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   const principal = callerOf(ctx);
   if (principal.keyKind !== 'v2') throw refused(Code.PermissionDenied, 'insufficient_scope', 'Supply events need a V2 key.', []);
   if (req.events.length < 1 || req.events.length > MAX_BATCH) throw refused(Code.InvalidArgument, 'invalid_batch_size', `A request commits 1 to ${MAX_BATCH} events.`, []);
-  const calculations = await calculationsOf(deps, principal, req.events);
+  const [calculations, taxClasses] = await Promise.all([calculationsOf(deps, principal, req.events), taxClassesOf(deps, principal, req.events)]);
   const rejections: Rejection[] = [];
   const batch: { event: NormalizedSupplyEvent; digest: string }[] = [];
   req.events.forEach((raw, index) => {
     const linked = linkCalculation(raw, calculations);
-    const checked = validateSupplyEvent(linked.input);
+    const checked = validateSupplyEvent(linked.input, (id) => taxClasses.has(id));
     const violations: RuleViolation[] = [...checked.violations, ...linked.violations];
     if (violations.length) rejections.push(...violations.map((v) => ({ index, eventId: raw.eventId, ...v })));
     else batch.push({ event: checked.event!, digest: contentDigest(checked.event!) });

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { ResolveClassificationCorrectionResponseSchema, type ResolveClassificationCorrectionRequest } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isUuid } from '@vat/platform/http-inputs';
 import { callerOf } from '@vat/platform/principal';
 import { aborted, invalidArgument, notFound } from '@vat/platform/rpc-errors';
@@ -10,8 +11,6 @@ import { correctionMessage } from './list-classification-corrections';
 
 const ACTIONS = ['apply', 'dismiss'] as const;
 const MAX_NOTE = 1000;
-// Like every text field (the platform's input guard refuses them first): no C0 control character, no DEL.
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const REFUSALS = {
   stale: () => aborted('correction_stale', 'The decision in effect for an event of this entry is no longer the one the proposal was computed against; it was not applied.'),
@@ -28,7 +27,7 @@ export async function resolveClassificationCorrection(deps: LedgerDeps, req: Res
   const { accountId, apiKeyId } = callerOf(ctx);
   if (!(ACTIONS as readonly string[]).includes(req.action)) throw invalidArgument('invalid_action', 'action must be apply or dismiss.');
   const length = [...req.note].length;
-  if (length < 1 || length > MAX_NOTE || req.note.trim() === '' || CONTROL.test(req.note)) throw invalidArgument('invalid_note', `note is required: 1 to ${MAX_NOTE} characters, not only spaces, without control characters.`);
+  if (length < 1 || length > MAX_NOTE || req.note.trim() === '' || hasControlCharacter(req.note)) throw invalidArgument('invalid_note', `note is required: 1 to ${MAX_NOTE} characters, not only spaces, without control characters.`);
   if (!isUuid(req.id)) throw REFUSALS.not_found();
   const id = req.id.toLowerCase();
   const outcome = await deps.decisions.resolve(accountId, { id, action: req.action as (typeof ACTIONS)[number], note: req.note, apiKeyId }, deps.now(), decidedEvent);
