@@ -1,13 +1,14 @@
-import type { ServiceModule } from '@vat/platform/service-module';
+import { serviceModule } from '@vat/platform/service-module';
 import { stopwatch } from '@vat/platform/stopwatch';
-import { calculationContext, type CalculationDeps } from './context';
+import { calculationContext } from './context';
 import { calculationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { seedEcbRates, seedVatRates } from './reference/seed';
 import { routes } from './routes';
 
-export const calculationModule: ServiceModule<CalculationDeps> = {
+export const calculationModule = serviceModule({
   name: 'calculation',
+  uses: ['classification', 'thresholds'],
   schema: 'calculation',
   entities: calculationEntities,
   migrations,
@@ -37,4 +38,4 @@ export const calculationModule: ServiceModule<CalculationDeps> = {
       { name: 'calculation.reference_data.ecb_rates', ok: last !== undefined, detail: last ? `${fx!.size} ECB rates to ${last}` : 'not loaded' },
     ];
   },
-};
+});

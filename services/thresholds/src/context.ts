@@ -4,10 +4,13 @@ import { ReleaseStore } from './repositories/releases';
 import { StatusSnapshots } from './repositories/status-snapshots';
 import { SmeThresholdStore } from './sme-store';
 
-/** The thresholds service's deps: the platform's plus its reference-data stores and repository. */
-export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore; releases: ReleaseStore; article59c: Article59cRepository; statusSnapshots: StatusSnapshots };
+/** The services whose RPCs it calls (the module's `uses`). */
+type Uses = 'calculation' | 'ledger';
 
-export function thresholdsContext(deps: ServiceDeps): ThresholdsDeps {
+/** The thresholds service's deps: the platform's plus its reference-data stores and repository. */
+export type ThresholdsDeps = ServiceDeps<Uses> & { sme: SmeThresholdStore; releases: ReleaseStore; article59c: Article59cRepository; statusSnapshots: StatusSnapshots };
+
+export function thresholdsContext(deps: ServiceDeps<Uses>): ThresholdsDeps {
   const article59c = new Article59cRepository(deps.pool);
   return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c, statusSnapshots: new StatusSnapshots(deps.pool, article59c) };
 }

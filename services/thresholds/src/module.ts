@@ -1,5 +1,5 @@
-import type { ServiceModule } from '@vat/platform/service-module';
-import { thresholdsContext, type ThresholdsDeps } from './context';
+import { serviceModule } from '@vat/platform/service-module';
+import { thresholdsContext } from './context';
 import { thresholdEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
@@ -7,10 +7,9 @@ import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
 import { seedSmeThresholds } from './sme-store';
 
-export type { ThresholdsDeps } from './context';
-
-export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
+export const thresholdsModule = serviceModule({
   name: 'thresholds',
+  uses: ['calculation', 'ledger'],
   schema: 'thresholds',
   entities: thresholdEntities,
   migrations,
@@ -34,4 +33,4 @@ export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
       { name: 'thresholds.article59c_release', ok: release !== undefined, detail: release ?? 'Article 59c threshold release not loaded' },
     ];
   },
-};
+});
