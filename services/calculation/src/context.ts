@@ -5,6 +5,7 @@ import { CalculationRepository } from './repositories/calculations';
 import { DecisionRepository } from './repositories/decisions';
 import { TreatmentReleaseRepository } from './repositories/treatment-releases';
 import { SourceProfileRepository } from './repositories/source-profiles';
+import { sourceProfileChangedEvent } from './events';
 
 /** The services whose RPCs it calls (the module's `uses`). */
 type Uses = 'classification' | 'thresholds';
@@ -23,7 +24,7 @@ export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
   return {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
-    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool),
+    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool, sourceProfileChangedEvent),
     decisions: new DecisionRepository(deps.pool),
     treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),

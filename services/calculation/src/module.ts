@@ -26,6 +26,9 @@ export const calculationModule = serviceModule({
     const snapshot = await deps.rates.refresh();
     const table = ecb.everything ? await deps.fx.holdFirstImport(ecb.everything) : await deps.fx.current();
     deps.log.info({ ...elapsed(), rateWindows: snapshot.windows.length, ecbRates: table.size }, 'reference data loaded into memory');
+    // Profiles stored before their changes were published are published once (thresholds' defaults start from them).
+    const published = await deps.sourceProfiles.publishUnpublished(deps.now());
+    if (published > 0) deps.log.info({ published }, 'published earlier source profiles');
   },
   routes,
   // In memory, so cheap: the stores re-check the database at most every few seconds.

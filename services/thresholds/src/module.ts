@@ -2,14 +2,14 @@ import { serviceModule } from '@vat/platform/service-module';
 import { thresholdsContext } from './context';
 import { thresholdEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
-import { thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
+import { sourceProfileConsumer, thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
 import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
 import { seedSmeThresholds } from './sme-store';
 
 export const thresholdsModule = serviceModule({
   name: 'thresholds',
-  uses: ['calculation', 'ledger'],
+  uses: ['ledger'],
   schema: 'thresholds',
   entities: thresholdEntities,
   migrations,
@@ -24,7 +24,7 @@ export const thresholdsModule = serviceModule({
     await deps.releases.current();
   },
   routes,
-  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps)],
+  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps), sourceProfileConsumer(deps)],
   readiness: async (deps) => {
     const rows = await deps.sme.rows().then((r) => r.length, () => 0);
     const release = await deps.releases.current().then((r) => r.version, () => undefined);
