@@ -80,9 +80,9 @@ export function createClients(transportFor: (service: ServiceName) => Transport,
   // The types already refuse an undeclared client; this catches a cast or an `any` on the way.
   return new Proxy(built, {
     get(target, prop, receiver) {
-      if (typeof prop === 'string' && !Object.hasOwn(target, prop) && (Object.hasOwn(CLIENT_OWNERS, prop) || prop === 'readiness')) {
-        const owner = prop === 'readiness' ? 'readiness' : CLIENT_OWNERS[prop as ClientName];
-        throw new Error(`${caller} calls ${owner} (${prop}) without declaring it: add it to the module's uses`);
+      if (prop === 'readiness') throw new Error(`${caller} holds no readiness clients (only the gateway asks services whether they are ready)`);
+      if (typeof prop === 'string' && !Object.hasOwn(target, prop) && Object.hasOwn(CLIENT_OWNERS, prop)) {
+        throw new Error(`${caller} calls ${CLIENT_OWNERS[prop as ClientName]} (${prop}) without declaring it: add it to the module's uses`);
       }
       return Reflect.get(target, prop, receiver);
     },

@@ -24,7 +24,7 @@ describe('clients of a service', () => {
     const { transportFor } = transports();
     const clients = createClients(transportFor, ['ledger'], 'thresholds') as unknown as Record<string, unknown>;
     expect(() => clients.sources).toThrow(/thresholds calls calculation \(sources\) without declaring it/);
-    expect(() => clients.readiness).toThrow(/without declaring it/);
+    expect(() => clients.readiness).toThrow(/thresholds holds no readiness clients/);
     expect(clients.ledger).toBeDefined();
   });
 
