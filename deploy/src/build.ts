@@ -71,8 +71,9 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
   };
   try {
     if (mode === 'all') {
-      const clients = createClients(directTransports(services, config));
-      for (const name of SERVICE_NAMES) services.push(await startService(await loadModule(name), config, databaseUrl, bus, log, poolMax, clients));
+      const transports = directTransports(services, config);
+      for (const name of SERVICE_NAMES) services.push(await startService(await loadModule(name), config, databaseUrl, bus, log, poolMax, transports));
+      const clients = createClients(transports);
       const elapsed = stopwatch();
       const { startGateway } = await import('@vat/gateway/start');
       gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
@@ -84,7 +85,7 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
       gateway = await startGateway({ config, databaseUrl, bus, log, clients, poolMax });
       servers.push(gateway.app);
     } else {
-      const svc = await startService(await loadModule(mode), config, databaseUrl, bus, log, poolMax, createClients(networkTransports(config)));
+      const svc = await startService(await loadModule(mode), config, databaseUrl, bus, log, poolMax, networkTransports(config));
       services.push(svc);
       const rpc = Fastify({ http2: true, logger: false });
       await rpc.register(fastifyConnectPlugin, { routes: svc.routes, interceptors: serviceInterceptors(config) });

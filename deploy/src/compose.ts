@@ -3,7 +3,7 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
 import { ReadinessService, GetReadinessResponseSchema } from '@vat/gen/vat/platform/v1/readiness_service_pb';
-import { internalTokenInterceptor, lazyTransport, type Clients } from '@vat/platform/clients';
+import { createClients, internalTokenInterceptor, lazyTransport } from '@vat/platform/clients';
 import { createDirectTransport } from '@vat/platform/direct-transport';
 import type { Config, ServiceName } from '@vat/platform/config';
 import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
@@ -30,8 +30,11 @@ export function createBus(config: Config, log: Logger, name: string): EventBus {
   return config.natsUrl ? new JetStreamBus(config.natsUrl, name, log) : new InProcessBus();
 }
 
-/** Creates the ORM, applies migrations, seeds reference data and subscribes consumers; `startRelays` starts its relay. */
-export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, clients: Clients): Promise<RunningService> {
+/**
+ * Creates the ORM, applies migrations, seeds reference data and subscribes consumers; `startRelays` starts its relay.
+ * The service gets clients only for the services its module `uses`, over `transportFor`.
+ */
+export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, transportFor: (name: ServiceName) => Transport): Promise<RunningService> {
   const slog = log.child({ service: mod.name });
   let elapsed = stopwatch();
   const orm = await createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs });
@@ -41,6 +44,7 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   slog.info({ ...elapsed(), applied }, applied.length ? 'migrations applied' : 'migrations up to date');
   const pool = (await orm.em.getConnection().getNativeClient()) as ServiceDeps['pool'];
   const relay = new OutboxRelay(pool, mod.schema, bus, slog, config.outboxPollMs, undefined, { ...DEFAULT_OUTBOX_RETENTION, keepMs: config.outboxRetentionHours * 3600_000 });
+  const clients = createClients(transportFor, mod.uses, mod.name);
   const deps: ServiceDeps = mod.context({ config, orm, pool, databaseUrl, bus, relay, log: slog, clients, now: () => new Date() });
   elapsed = stopwatch();
   await mod.seed?.(deps);

@@ -3,7 +3,7 @@ import { createClient, createRouterTransport, type Client, type Transport } from
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { InProcessBus } from '@vat/platform/bus';
-import { createClients, internalTokenInterceptor } from '@vat/platform/clients';
+import { internalTokenInterceptor } from '@vat/platform/clients';
 import type { Config, ServiceName } from '@vat/platform/config';
 import { createLogger } from '@vat/platform/logger';
 import { principalHeaders } from '@vat/platform/principal';
@@ -67,10 +67,10 @@ async function inProcessLedger(config: Config, databaseUrl: string, poolMax: num
   const started = new Map<ServiceName, Promise<RunningService>>();
   const transportOf = (svc: RunningService) =>
     createRouterTransport(svc.routes, { router: { interceptors: serviceInterceptors(config) }, transport: { interceptors: [internalTokenInterceptor(config.internalToken)] } });
-  const clients = createClients((name) => deferredTransport(async () => transportOf(await start(name))));
+  const transportFor = (name: ServiceName) => deferredTransport(async () => transportOf(await start(name)));
   const start = (name: ServiceName): Promise<RunningService> => {
     let s = started.get(name);
-    if (!s) started.set(name, (s = startService(MODULES[name], config, databaseUrl, bus, log, poolMax, clients)));
+    if (!s) started.set(name, (s = startService(MODULES[name], config, databaseUrl, bus, log, poolMax, transportFor)));
     return s;
   };
   const ledger = await start('ledger');

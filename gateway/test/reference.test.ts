@@ -305,12 +305,16 @@ describe.skipIf(!backends.ok)('reference data over REST', () => {
       ['null', 'null'],
       ['a string', '"DE"'],
       ['a number', '42'],
+      ['a boolean', 'true'],
+      ['an array of objects', '[{"country": "DE"}]'],
     ])('answers %s with 400 invalid_json', async (_n, raw) => {
       await smeFails(raw, 400, 'invalid_json');
     });
 
     it('answers an extra field with 400 unknown_field', async () => {
       await smeFails({ ...base, vat_id: 'DE123' }, 400, 'unknown_field');
+      expect((await smeFails({ ...base, foo: 1 }, 400, 'unknown_field')).detail).toMatch(/foo/);
+      await smeFails({ ...base, __proto__x: 1 }, 400, 'unknown_field');
     });
 
     it.each([
@@ -321,6 +325,7 @@ describe.skipIf(!backends.ok)('reference data over REST', () => {
       ['XX', { ...base, country: 'XX' }],
       ['a number', { ...base, country: 49 }],
       ['null', { ...base, country: null }],
+      ['empty', { ...base, country: '' }],
     ])('country %s answers 400 invalid_country', async (_n, body) => {
       const err = await smeFails(body, 400, 'invalid_country');
       if (body.country === 'GR') expect(err.detail).toContain('EL');
@@ -332,6 +337,8 @@ describe.skipIf(!backends.ok)('reference data over REST', () => {
       ['lower case', { ...base, currency: 'eur' }],
       ['four letters', { ...base, currency: 'EURO' }],
       ['a number', { ...base, currency: 978 }],
+      ['null', { ...base, currency: null }],
+      ['empty', { ...base, currency: '' }],
     ])('currency %s answers 400 invalid_currency', async (_n, body) => {
       await smeFails(body, 400, 'invalid_currency');
     });
@@ -345,6 +352,8 @@ describe.skipIf(!backends.ok)('reference data over REST', () => {
       ['huge (1e300)', 1e300],
       ['null', null],
       ['a boolean', true],
+      ['an array', [1]],
+      ['an object', {}],
     ])('annual_turnover_nac %s answers 400 invalid_turnover', async (_n, v) => {
       await smeFails({ ...base, annual_turnover_nac: v }, 400, 'invalid_turnover');
     });

@@ -342,3 +342,35 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(after.ledger_head).toBe(before.ledger_head);
   });
 });
+
+describe('source-profile defaults on the embedded database (npm start: one database session)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ embedded: true });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('a profile write, its projection by thresholds and the status read never wait on each other', async () => {
+    const { key } = await h.key('thr-embedded', 'full');
+    const send = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
+      h.inject({ method, url, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    const created = await send('POST', '/v1/sources', { source_key: 'shop-de', display_name: 'DE shop', channel_type: 'owned_store', supplier_establishment_country: 'DE', dispatch_country: 'DE' });
+    expect(created.statusCode, created.body).toBe(201);
+    const committed = await send('POST', '/v1/supply-events', { events: [sale('emb-1', `${Y}-01-15`, 300000, { supplier_establishment_country: undefined, dispatch_country: undefined, source_id: 'shop-de' })] });
+    expect(committed.statusCode, committed.body).toBe(201);
+    const caughtUp = async (): Promise<Json> => {
+      for (const end = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 50))) {
+        const s = (await send('GET', '/v1/compliance/threshold-status')).json() as Json;
+        if (s.ledger_position === 1 || Date.now() > end) return s;
+      }
+    };
+    const s = await caughtUp();
+    expect(s).toMatchObject({ ledger_position: 1, evidence_status: 'resolved', issues: ['profile_default_applied'] });
+    expect(s.checks[0]).toMatchObject({ establishment_country: 'DE', current_minor: 300000 });
+    const patched = await send('PATCH', `/v1/sources/${created.json().id}`, { supplier_establishment_country: 'FR', dispatch_country: 'FR' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect((await send('GET', '/v1/compliance/threshold-status')).json().checks[0]).toMatchObject({ establishment_country: 'FR', current_minor: 0 });
+  }, 60_000);
+});

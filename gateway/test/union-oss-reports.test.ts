@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { build } from '@vat/deploy/build';
+import type { ServiceDeps } from '@vat/platform/service-module';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
 import { expectError, projectionCaughtUp, servicesSale, waitUntil, type Json, type Res } from './report-support';
@@ -116,6 +117,22 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['FR', 9303, 1861, 1861, 1],
     ]);
     expect(b.rows).toBeUndefined();
+  });
+
+  it('a read asks calculation once for every Member State\'s standard rates (not once per State), once for the profiles, once for the rates it converts at', async () => {
+    const clients = (h.built.services.find((s) => s.module.name === 'compliance-reports')!.deps as ServiceDeps<'calculation'>).clients;
+    const spies = {
+      listRateHistories: vi.spyOn(clients.taxClasses, 'listRateHistories'),
+      listRates: vi.spyOn(clients.taxClasses, 'listRates'),
+      listSources: vi.spyOn(clients.sources, 'listSources'),
+      getExchangeRates: vi.spyOn(clients.exchangeRates, 'getExchangeRates'),
+    };
+    try {
+      await ok(`${R}/oss-quarterly-summary?period=2024-Q1`);
+      expect(Object.fromEntries(Object.entries(spies).map(([name, spy]) => [name, spy.mock.calls.length]))).toEqual({ listRateHistories: 1, listRates: 0, listSources: 1, getExchangeRates: 1 });
+    } finally {
+      for (const spy of Object.values(spies)) spy.mockRestore();
+    }
   });
 
   it('a nil quarter: empty preview, one manifest-only nil-return CSV row, nil_return_eligible', async () => {

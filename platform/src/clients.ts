@@ -5,7 +5,7 @@ import { TaxRegistrationService, UnionOssReportService } from '@vat/gen/vat/comp
 import { SmeEligibilityService, ThresholdService } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
-import type { ServiceName } from './config';
+import { SERVICE_NAMES, type ServiceName } from './config';
 import { PRINCIPAL_HEADERS } from './principal';
 import { OpenTransactionError, insideTransaction } from './transaction';
 
@@ -59,30 +59,67 @@ export function outsideTransactionsOnly(t: Transport): Transport {
   };
 }
 
-export function createClients(transportFor: (service: ServiceName) => Transport): Clients {
-  return buildClients((name) => outsideTransactionsOnly(transportFor(name)));
+/** The service that answers each client (a service's `uses` names these services). */
+export const CLIENT_OWNERS = {
+  calculation: 'calculation',
+  governed: 'calculation',
+  sources: 'calculation',
+  taxClasses: 'calculation',
+  exchangeRates: 'calculation',
+  classification: 'classification',
+  registrations: 'compliance-reports',
+  unionOss: 'compliance-reports',
+  sme: 'thresholds',
+  thresholds: 'thresholds',
+  ledger: 'ledger',
+} as const satisfies Record<Exclude<keyof Clients, 'readiness'>, ServiceName>;
+
+export type ClientName = keyof typeof CLIENT_OWNERS;
+
+/** The names of the clients that services `S` answer. */
+type ClientNamesOf<S extends ServiceName> = { [K in ClientName]: (typeof CLIENT_OWNERS)[K] extends S ? K : never }[ClientName];
+
+/** The clients of the services `S`: all a service that declares `uses: S[]` can reach (the gateway has all). */
+export type ClientsOf<S extends ServiceName> = Pick<Clients, ClientNamesOf<S>>;
+
+/** Every client (the gateway's), or only those of the services in `uses` (a service's: see `ServiceModule.uses`). */
+export function createClients(transportFor: (service: ServiceName) => Transport): Clients;
+export function createClients<S extends ServiceName>(transportFor: (service: ServiceName) => Transport, uses: readonly S[], caller: ServiceName): ClientsOf<S>;
+export function createClients(unguarded: (service: ServiceName) => Transport, uses?: readonly ServiceName[], caller?: ServiceName): Clients | ClientsOf<ServiceName> {
+  const transportFor = (service: ServiceName) => outsideTransactionsOnly(unguarded(service));
+  if (uses === undefined) return allClients(transportFor);
+  const built: Partial<Record<ClientName, unknown>> = {};
+  for (const [name, owner] of Object.entries(CLIENT_OWNERS) as [ClientName, ServiceName][]) {
+    if (uses.includes(owner)) built[name] = createClient(DESCRIPTORS[name], transportFor(owner));
+  }
+  // The types already refuse an undeclared client; this catches a cast or an `any` on the way.
+  return new Proxy(built, {
+    get(target, prop, receiver) {
+      if (prop === 'readiness') throw new Error(`${caller} holds no readiness clients (only the gateway asks services whether they are ready)`);
+      if (typeof prop === 'string' && !Object.hasOwn(target, prop) && Object.hasOwn(CLIENT_OWNERS, prop)) {
+        throw new Error(`${caller} calls ${CLIENT_OWNERS[prop as ClientName]} (${prop}) without declaring it: add it to the module's uses`);
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  }) as ClientsOf<ServiceName>;
 }
 
-function buildClients(transportFor: (service: ServiceName) => Transport): Clients {
-  const calc = transportFor('calculation');
-  return {
-    calculation: createClient(CalculationService, calc),
-    governed: createClient(GovernedCalculationService, calc),
-    sources: createClient(SourceService, calc),
-    taxClasses: createClient(TaxClassService, calc),
-    exchangeRates: createClient(ExchangeRateService, calc),
-    classification: createClient(ClassificationService, transportFor('classification')),
-    registrations: createClient(TaxRegistrationService, transportFor('compliance-reports')),
-    unionOss: createClient(UnionOssReportService, transportFor('compliance-reports')),
-    sme: createClient(SmeEligibilityService, transportFor('thresholds')),
-    thresholds: createClient(ThresholdService, transportFor('thresholds')),
-    ledger: createClient(SupplyLedgerService, transportFor('ledger')),
-    readiness: {
-      calculation: createClient(ReadinessService, calc),
-      classification: createClient(ReadinessService, transportFor('classification')),
-      'compliance-reports': createClient(ReadinessService, transportFor('compliance-reports')),
-      thresholds: createClient(ReadinessService, transportFor('thresholds')),
-      ledger: createClient(ReadinessService, transportFor('ledger')),
-    },
-  };
+const DESCRIPTORS = {
+  calculation: CalculationService,
+  governed: GovernedCalculationService,
+  sources: SourceService,
+  taxClasses: TaxClassService,
+  exchangeRates: ExchangeRateService,
+  classification: ClassificationService,
+  registrations: TaxRegistrationService,
+  unionOss: UnionOssReportService,
+  sme: SmeEligibilityService,
+  thresholds: ThresholdService,
+  ledger: SupplyLedgerService,
+} as const satisfies Record<ClientName, unknown>;
+
+function allClients(transportFor: (service: ServiceName) => Transport): Clients {
+  const clients = Object.fromEntries((Object.entries(CLIENT_OWNERS) as [ClientName, ServiceName][]).map(([name, owner]) => [name, createClient(DESCRIPTORS[name], transportFor(owner))]));
+  const readiness = Object.fromEntries(SERVICE_NAMES.map((name) => [name, createClient(ReadinessService, transportFor(name))]));
+  return { ...clients, readiness } as Clients;
 }

@@ -83,6 +83,9 @@ export class OutboxRelay {
   private stopping = false;
   private readonly sql: string;
   private lastPrune = 0;
+  /** Drain passes begun, and the callers of `flush()` waiting for a pass that begins after their call. */
+  private passes = 0;
+  private waiting: { pass: number; done: () => void }[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -141,6 +144,28 @@ export class OutboxRelay {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     while (this.running) await new Promise((r) => setTimeout(r, 10));
+    this.release(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Drains now and resolves when a pass that began after the call has ended (published, or failed and
+   * left to the next poll), or after `maxWaitMs`. A write whose own readers should find its events
+   * applied calls it once committed: the in-process bus resolves a publish only when every consumer
+   * has applied it; JetStream once it stored it. Resolves at once while the relay is not started.
+   */
+  async flush(maxWaitMs = 2000): Promise<void> {
+    if (!this.active) return;
+    let timer: NodeJS.Timeout | undefined;
+    const passed = new Promise<void>((done) => this.waiting.push({ pass: this.passes + 1, done }));
+    this.kick();
+    await Promise.race([passed, new Promise<void>((r) => (timer = setTimeout(r, maxWaitMs)))]);
+    clearTimeout(timer);
+  }
+
+  private release(upTo: number): void {
+    const ready = this.waiting.filter((w) => w.pass <= upTo);
+    this.waiting = this.waiting.filter((w) => w.pass > upTo);
+    for (const w of ready) w.done();
   }
 
   /** Asks for an immediate drain (after a commit that wrote events). */
@@ -165,7 +190,8 @@ export class OutboxRelay {
     try {
       do {
         this.again = false;
-        await this.drain();
+        const pass = ++this.passes;
+        await this.drain().finally(() => this.release(pass));
       } while (this.again && this.active);
       if (this.retention.keepMs > 0 && Date.now() - this.lastPrune >= this.retention.everyMs) await this.prunePublished();
     } catch (err) {

@@ -170,6 +170,28 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
     expect(await count('partial')).toBe(6);
   });
 
+  it('flush() resolves once what the outbox held was handed to the bus (in process: applied), also while a drain runs', async () => {
+    await clear();
+    const bus = new InProcessBus();
+    await bus.subscribe(counter('flush'));
+    bus.open();
+    const relay = new OutboxRelay(pool, SCHEMA, bus, silent, 60_000);
+    await relay.flush(); // not started: nothing to wait for
+    relay.start();
+    await relay.flush();
+    await write(3);
+    await relay.flush();
+    expect(await count('flush')).toBe(3);
+    relay.kick(); // a pass already running when the next write commits
+    await write(2);
+    await relay.flush();
+    expect(await count('flush')).toBe(5);
+    await relay.stop();
+    await write(1);
+    await relay.flush(); // stopped: returns at once, the event waits in the outbox
+    expect(await unpublished()).toBe(1);
+  });
+
   it("a sole relay takes back a killed predecessor's claims at start instead of waiting out their 30 s lease", async () => {
     await clear();
     const bus = new InProcessBus();

@@ -71,14 +71,14 @@ async function seed(databaseUrl: string, accountId: bigint): Promise<number> {
   try {
     const log = pino({ level: 'warn' });
     // Only what the projection uses: every generated event has its dispatch and establishment, so the
-    // source-profile lookup (calculation's ListSources) is never called.
+    // source-profile defaults are never read.
     const deps = {
       pool,
       log,
       now: () => new Date(),
       releases: new ReleaseStore(pool),
       article59c: new Article59cRepository(pool),
-      clients: { sources: { listSources: async () => { throw new Error('no profile lookup in the bench'); } } },
+      profileDefaults: { of: async () => { throw new Error('no profile lookup in the bench'); } },
     } as unknown as ThresholdsDeps;
     const { handler } = thresholdsProjectionConsumer(deps);
     const t0 = performance.now();

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { createOrm, ormPool, type ServiceOrm } from '@vat/platform/db';
-import type { ServiceModule } from '@vat/platform/service-module';
+import type { AnyServiceModule } from '@vat/platform/service-module';
 
 /**
  * Closes a pool (by default `pool.end()`) and waits until every connection is closed: `end()` resolves before the
@@ -20,7 +20,7 @@ export async function endPool(pool: pg.Pool, end: () => Promise<unknown> = () =>
 }
 
 /** A service's own pool on `url` (the ORM's, with its type parsers), as its repositories get it in production. */
-export async function servicePool(url: string, mod: Pick<ServiceModule, 'schema' | 'entities' | 'migrations'>): Promise<{ orm: ServiceOrm; pool: pg.Pool; close(): Promise<void> }> {
+export async function servicePool(url: string, mod: Pick<AnyServiceModule, 'schema' | 'entities' | 'migrations'>): Promise<{ orm: ServiceOrm; pool: pg.Pool; close(): Promise<void> }> {
   const orm = await createOrm({ clientUrl: url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, poolMax: 4 });
   const pool = await ormPool(orm);
   return { orm, pool, close: () => endPool(pool, () => orm.close()) };

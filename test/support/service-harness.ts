@@ -3,7 +3,6 @@ import { createClient, createRouterTransport, type Client, type Transport } from
 import type { DescService } from '@bufbuild/protobuf';
 import pino from 'pino';
 import { InProcessBus } from '@vat/platform/bus';
-import { createClients } from '@vat/platform/clients';
 import { loadConfig, type ServiceName } from '@vat/platform/config';
 import { principalHeaders, type Principal } from '@vat/platform/principal';
 import type { ServiceDeps } from '@vat/platform/service-module';
@@ -32,9 +31,9 @@ export async function startServiceHarness<D extends ServiceDeps = ServiceDeps>(n
   const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OUTBOX_POLL_MS: '50', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
   const bus = new InProcessBus();
   const running: RunningService[] = [];
-  const clients = createClients(routerTransports(running, config));
-  for (const other of opts.alongside ?? []) running.push(await startService(MODULES[other], config, db.url, bus, pino({ level: 'silent' }), 2, clients));
-  const service = await startService(MODULES[name], config, db.url, bus, pino({ level: 'silent' }), 4, clients);
+  const transports = routerTransports(running, config);
+  for (const other of opts.alongside ?? []) running.push(await startService(MODULES[other], config, db.url, bus, pino({ level: 'silent' }), 2, transports));
+  const service = await startService(MODULES[name], config, db.url, bus, pino({ level: 'silent' }), 4, transports);
   running.push(service);
   const transport = createRouterTransport(service.routes, { router: { interceptors: serviceInterceptors(config) } });
   return {

@@ -21,6 +21,30 @@ function send(reply: FastifyReply, doc: ReportDocument | undefined, download: bo
   return reply.send(Buffer.from(doc.content));
 }
 
+/** Keeps each number exactly as written (JSON.parse source text access): a re-serialized document changes nothing else. */
+const exactNumbers = (_key: string, value: unknown, context?: { source?: string }) =>
+  typeof value === 'number' && context?.source !== undefined ? (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(context.source) : value;
+
+/**
+ * A locked-period document names each stored artifact by `export_id`; the REST answer adds, last in each
+ * entry of every `exports` list, the path it is downloaded from (the route below).
+ */
+function withDownloadPaths(doc: ReportDocument | undefined): ReportDocument | undefined {
+  if (!doc) return doc;
+  const link = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(link);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, v] of Object.entries(value)) {
+        if (key === 'exports' && Array.isArray(v)) for (const e of v as Record<string, unknown>[]) e.download_path = `${LOCKED}/exports/${String(e.export_id)}`;
+        else link(v);
+      }
+    }
+  };
+  const value: unknown = JSON.parse(Buffer.from(doc.content).toString('utf8'), exactNumbers);
+  link(value);
+  return { ...doc, content: Buffer.from(JSON.stringify(value), 'utf8') };
+}
+
 /** The blocking registrations of a 422 eligibility refusal, as the integer ids they are everywhere else. */
 async function reportCall<T>(call: Promise<T>): Promise<T> {
   try {
@@ -110,7 +134,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period?: string };
         const r = await clients.unionOss.listLockedUnionOssPeriods({ periodKey: q.period }, call);
-        return send(reply, r.document, false);
+        return send(reply, withDownloadPaths(r.document), false);
       },
     },
     {
@@ -125,7 +149,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.lockUnionOssPeriod({ periodKey: q.period }, call));
         reply.status(201);
-        return send(reply, r.document, false);
+        return send(reply, withDownloadPaths(r.document), false);
       },
     },
     {
@@ -139,7 +163,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
         noBody(req.body);
         const q = req.query as { period: string };
         const r = await clients.unionOss.markUnionOssPeriodFiled({ periodKey: q.period }, call);
-        return send(reply, r.document, false);
+        return send(reply, withDownloadPaths(r.document), false);
       },
     },
     {

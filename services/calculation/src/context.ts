@@ -5,9 +5,13 @@ import { CalculationRepository } from './repositories/calculations';
 import { DecisionRepository } from './repositories/decisions';
 import { TreatmentReleaseRepository } from './repositories/treatment-releases';
 import { SourceProfileRepository } from './repositories/source-profiles';
+import { sourceProfileChangedEvent } from './events';
+
+/** The services whose RPCs it calls (the module's `uses`). */
+type Uses = 'classification' | 'thresholds';
 
 /** The calculation service's deps: the platform's plus its repositories and reference stores. */
-export type CalculationDeps = ServiceDeps & {
+export type CalculationDeps = ServiceDeps<Uses> & {
   calculations: CalculationRepository;
   sourceProfiles: SourceProfileRepository;
   decisions: DecisionRepository;
@@ -16,11 +20,11 @@ export type CalculationDeps = ServiceDeps & {
   fx: FxStore;
 };
 
-export function calculationContext(deps: ServiceDeps): CalculationDeps {
+export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
   return {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
-    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool),
+    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool, sourceProfileChangedEvent),
     decisions: new DecisionRepository(deps.pool),
     treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),

@@ -1,13 +1,14 @@
-import type { ServiceModule } from '@vat/platform/service-module';
+import { serviceModule } from '@vat/platform/service-module';
 import { stopwatch } from '@vat/platform/stopwatch';
-import { calculationContext, type CalculationDeps } from './context';
+import { calculationContext } from './context';
 import { calculationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { seedEcbRates, seedVatRates } from './reference/seed';
 import { routes } from './routes';
 
-export const calculationModule: ServiceModule<CalculationDeps> = {
+export const calculationModule = serviceModule({
   name: 'calculation',
+  uses: ['classification', 'thresholds'],
   schema: 'calculation',
   entities: calculationEntities,
   migrations,
@@ -25,6 +26,9 @@ export const calculationModule: ServiceModule<CalculationDeps> = {
     const snapshot = await deps.rates.refresh();
     const table = ecb.everything ? await deps.fx.holdFirstImport(ecb.everything) : await deps.fx.current();
     deps.log.info({ ...elapsed(), rateWindows: snapshot.windows.length, ecbRates: table.size }, 'reference data loaded into memory');
+    // Profiles stored before their changes were published are published once (thresholds' defaults start from them).
+    const published = await deps.sourceProfiles.publishUnpublished(deps.now());
+    if (published > 0) deps.log.info({ published }, 'published earlier source profiles');
   },
   routes,
   // In memory, so cheap: the stores re-check the database at most every few seconds.
@@ -37,4 +41,4 @@ export const calculationModule: ServiceModule<CalculationDeps> = {
       { name: 'calculation.reference_data.ecb_rates', ok: last !== undefined, detail: last ? `${fx!.size} ECB rates to ${last}` : 'not loaded' },
     ];
   },
-};
+});

@@ -12,6 +12,7 @@ import { exportTransactions } from './handlers/export-transactions';
 import { getExchangeRates } from './handlers/get-exchange-rates';
 import { getTaxClass } from './handlers/get-tax-class';
 import { getTransaction } from './handlers/get-transaction';
+import { listRateHistories } from './handlers/list-rate-histories';
 import { listRates } from './handlers/list-rates';
 import { listSources } from './handlers/list-sources';
 import { listTaxClasses } from './handlers/list-tax-classes';
@@ -26,7 +27,7 @@ export function routes(deps: CalculationDeps) {
     router.service(CalculationService, bindHandlers(deps, { calculate, getTransaction, listTransactions, replayTransaction, exportTransactions, aggregateTransactions, lookupCalculations }));
     router.service(GovernedCalculationService, bindHandlers(deps, { calculateGoverned, getDecision, listDecisions }));
     router.service(SourceService, bindHandlers(deps, { listSources, createSource, updateSource, listUnknownSources }));
-    router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates }));
+    router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates, listRateHistories }));
     router.service(ExchangeRateService, bindHandlers(deps, { getExchangeRates }));
   };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
+import type { ServiceDeps } from '@vat/platform/service-module';
 import { importEcbFile } from '../src/reference/ecb-import';
 import { FxStore } from '../src/reference/fx-store';
 import { requireBackends } from '../../../test/support/env';
@@ -49,7 +50,7 @@ describe.skipIf(!backends.ok)('operator imports a newer ECB file', () => {
     expect(table.lastPublicationDate()).toBe('2026-04-14');
     // Through the RPC every other service uses: the service's own store re-checks at most every
     // 10 s, after which the Art. 366(2) rule finds the new day (never a substitute rate before that).
-    const clients = h.built.services[0]!.deps.clients;
+    const clients = (h.built.services.find((s) => s.module.name === 'compliance-reports')!.deps as ServiceDeps<'calculation'>).clients;
     const deadline = Date.now() + 15_000;
     let answer;
     do {

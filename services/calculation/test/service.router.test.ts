@@ -196,6 +196,19 @@ describe.skipIf(!backends.ok)('calculation service through createRouterTransport
       expect(await failure(h.client(TaxClassService).listRates({ country: 'DE', history: true }))).toEqual({ code: Code.InvalidArgument, reason: 'history_requires_tax_class' });
     });
 
+    it("rate histories: several countries' history of one class in one answer, as ListRates gives each", async () => {
+      const taxClasses = h.client(TaxClassService);
+      const countries = ['FR', 'DE', 'GR'];
+      const all = await taxClasses.listRateHistories({ countries, taxClassId: 'standard' });
+      const each = await Promise.all(countries.map((country) => taxClasses.listRates({ country, taxClassId: 'standard', history: true })));
+      expect(all.rates).toEqual(each.flatMap((r) => r.rates));
+      expect(all.rates.length).toBeGreaterThan(3);
+      expect(all.dataReleaseDigest).toBe(each[0]!.dataReleaseDigest);
+      expect(await failure(taxClasses.listRateHistories({ countries: [], taxClassId: 'standard' }))).toEqual({ code: Code.InvalidArgument, reason: 'invalid_country' });
+      expect(await failure(taxClasses.listRateHistories({ countries: ['DE', 'XX'], taxClassId: 'standard' }))).toEqual({ code: Code.InvalidArgument, reason: 'invalid_country' });
+      expect(await failure(taxClasses.listRateHistories({ countries: ['DE'], taxClassId: 'nope' }))).toEqual({ code: Code.NotFound, reason: 'tax_class_not_found' });
+    });
+
     it('exchange rates: EUR is 1, an unknown currency is not found (never a guess)', async () => {
       const r = await h.client(ExchangeRateService).getExchangeRates({ queries: [{ currency: 'EUR', date: '2025-01-02' }, { currency: 'USD', date: '2025-01-02' }, { currency: 'XYZ', date: '2025-01-02' }] });
       expect(r.answers.map((a) => a.found)).toEqual([true, true, false]);

@@ -1,12 +1,13 @@
-import type { ServiceModule } from '@vat/platform/service-module';
-import { classificationContext, type ClassificationDeps } from './context';
+import { serviceModule } from '@vat/platform/service-module';
+import { classificationContext } from './context';
 import { classificationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { reprocessingConsumer } from './reprocessing';
 import { routes } from './routes';
 
-export const classificationModule: ServiceModule<ClassificationDeps> = {
+export const classificationModule = serviceModule({
   name: 'classification',
+  uses: ['ledger'],
   schema: 'classification',
   entities: classificationEntities,
   migrations,
@@ -14,4 +15,4 @@ export const classificationModule: ServiceModule<ClassificationDeps> = {
   context: classificationContext,
   routes,
   consumers: (deps) => [reprocessingConsumer(deps)],
-};
+});

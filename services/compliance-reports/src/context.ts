@@ -6,8 +6,11 @@ import { TaxRegistrationRepository } from './repositories/tax-registrations';
 import { UnionOssFactRepository } from './repositories/union-oss-facts';
 import { UnionOssLockRepository } from './repositories/union-oss-locks';
 
+/** The services whose RPCs it calls (the module's `uses`). */
+type Uses = 'calculation' | 'ledger';
+
 /** The compliance-reports service's deps: the platform's plus its repositories and the identifier vault. */
-export type ComplianceReportsDeps = ServiceDeps & {
+export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   registrations: TaxRegistrationRepository;
   identifiers: IdentifierVault;
   unionOssFacts: UnionOssFactRepository;
@@ -16,7 +19,7 @@ export type ComplianceReportsDeps = ServiceDeps & {
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
-export function complianceReportsContext(deps: ServiceDeps): ComplianceReportsDeps {
+export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceReportsDeps {
   const key = requireDataEncryptionKey(deps.config.dataEncryptionKey, 'the compliance-reports service');
   return {
     ...deps,

@@ -1,12 +1,13 @@
 import { classificationDecisionConsumer, supplyProjectionConsumer } from '@vat/platform/supply-projection';
-import type { ServiceModule } from '@vat/platform/service-module';
-import { complianceReportsContext, type ComplianceReportsDeps } from './context';
+import { serviceModule } from '@vat/platform/service-module';
+import { complianceReportsContext } from './context';
 import { complianceEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { routes } from './routes';
 
-export const complianceReportsModule: ServiceModule<ComplianceReportsDeps> = {
+export const complianceReportsModule = serviceModule({
   name: 'compliance-reports',
+  uses: ['calculation', 'ledger'],
   schema: 'compliance_reports',
   entities: complianceEntities,
   migrations,
@@ -19,4 +20,4 @@ export const complianceReportsModule: ServiceModule<ComplianceReportsDeps> = {
     supplyProjectionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-supply-projection'),
     classificationDecisionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-classification-decisions'),
   ],
-};
+});

@@ -13,8 +13,7 @@ export function reportDocument(mediaType: string, content: string | Uint8Array, 
 
 export const jsonDocument = (value: unknown, filename: string) => reportDocument(JSON_TYPE, jsonText(value), filename);
 
-const EXPORTS_PATH = '/v1/reports/locked-return-periods/union-oss/exports';
-
+/** A stored artifact of a locked quarter, named by its id (where to fetch it is the gateway's to say). */
 export function exportMetaJson(e: ExportMeta) {
   return {
     export_id: e.id,
@@ -25,7 +24,6 @@ export function exportMetaJson(e: ExportMeta) {
     byte_size: e.byteSize,
     sha256: e.sha256,
     created_at: e.createdAt.toISOString(),
-    download_path: `${EXPORTS_PATH}/${e.id}`,
   };
 }
 

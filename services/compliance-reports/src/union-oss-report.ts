@@ -100,15 +100,10 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
 
 type CallOpts = { headers: Record<string, string> };
 
-/** Every Member State's standard-rate history (the calculation service's `standard` class; windows are half-open). */
+/** Every Member State's standard-rate history (the calculation service's `standard` class; windows are half-open), in one call. */
 async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promise<StandardRateWindow[]> {
-  const histories = await Promise.all(
-    [...EU_MEMBER_STATES].map(async (country) => {
-      const res = await deps.clients.taxClasses.listRates({ country, taxClassId: 'standard', history: true }, call);
-      return res.rates.filter((r) => r.rateType === 'standard').map((r) => ({ country, validFrom: r.validFrom, validTo: r.validTo ?? null, rateBps: r.rateBps }));
-    }),
-  );
-  return histories.flat();
+  const res = await deps.clients.taxClasses.listRateHistories({ countries: [...EU_MEMBER_STATES], taxClassId: 'standard' }, call);
+  return res.rates.filter((r) => r.rateType === 'standard').map((r) => ({ country: r.country, validFrom: r.validFrom, validTo: r.validTo ?? null, rateBps: r.rateBps }));
 }
 
 /** Art. 366(2) rates (the last day of each period, or the next publication day) of what the return converts. */

@@ -1,12 +1,13 @@
-import type { ServiceModule } from '@vat/platform/service-module';
-import { ledgerContext, type LedgerDeps } from './context';
+import { serviceModule } from '@vat/platform/service-module';
+import { ledgerContext } from './context';
 import { decidedEvent } from './handlers/append-classification-decisions';
 import { ledgerEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { routes } from './routes';
 
-export const ledgerModule: ServiceModule<LedgerDeps> = {
+export const ledgerModule = serviceModule({
   name: 'ledger',
+  uses: ['calculation'],
   schema: 'ledger',
   entities: ledgerEntities,
   migrations,
@@ -18,4 +19,4 @@ export const ledgerModule: ServiceModule<LedgerDeps> = {
     const n = await deps.decisions.publishUnpublished(deps.now(), decidedEvent);
     if (n > 0) deps.log.info({ published: n }, 'published earlier classification decisions');
   },
-};
+});

@@ -1,13 +1,30 @@
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { Article59cRepository } from './repositories/article59c';
 import { ReleaseStore } from './repositories/releases';
+import { SourceProfileDefaults } from './repositories/source-profile-defaults';
 import { StatusSnapshots } from './repositories/status-snapshots';
 import { SmeThresholdStore } from './sme-store';
 
-/** The thresholds service's deps: the platform's plus its reference-data stores and repository. */
-export type ThresholdsDeps = ServiceDeps & { sme: SmeThresholdStore; releases: ReleaseStore; article59c: Article59cRepository; statusSnapshots: StatusSnapshots };
+/** The services whose RPCs it calls (the module's `uses`). */
+type Uses = 'ledger';
 
-export function thresholdsContext(deps: ServiceDeps): ThresholdsDeps {
+/** The thresholds service's deps: the platform's plus its reference-data stores and repositories. */
+export type ThresholdsDeps = ServiceDeps<Uses> & {
+  sme: SmeThresholdStore;
+  releases: ReleaseStore;
+  article59c: Article59cRepository;
+  statusSnapshots: StatusSnapshots;
+  profileDefaults: SourceProfileDefaults;
+};
+
+export function thresholdsContext(deps: ServiceDeps<Uses>): ThresholdsDeps {
   const article59c = new Article59cRepository(deps.pool);
-  return { ...deps, sme: new SmeThresholdStore(deps.pool), releases: new ReleaseStore(deps.pool), article59c, statusSnapshots: new StatusSnapshots(deps.pool, article59c) };
+  return {
+    ...deps,
+    sme: new SmeThresholdStore(deps.pool),
+    releases: new ReleaseStore(deps.pool),
+    article59c,
+    statusSnapshots: new StatusSnapshots(deps.pool, article59c),
+    profileDefaults: new SourceProfileDefaults(deps.pool),
+  };
 }

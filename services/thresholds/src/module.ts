@@ -1,16 +1,15 @@
-import type { ServiceModule } from '@vat/platform/service-module';
-import { thresholdsContext, type ThresholdsDeps } from './context';
+import { serviceModule } from '@vat/platform/service-module';
+import { thresholdsContext } from './context';
 import { thresholdEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
-import { thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
+import { sourceProfileConsumer, thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
 import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
 import { seedSmeThresholds } from './sme-store';
 
-export type { ThresholdsDeps } from './context';
-
-export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
+export const thresholdsModule = serviceModule({
   name: 'thresholds',
+  uses: ['ledger'],
   schema: 'thresholds',
   entities: thresholdEntities,
   migrations,
@@ -25,7 +24,7 @@ export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
     await deps.releases.current();
   },
   routes,
-  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps)],
+  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps), sourceProfileConsumer(deps)],
   readiness: async (deps) => {
     const rows = await deps.sme.rows().then((r) => r.length, () => 0);
     const release = await deps.releases.current().then((r) => r.version, () => undefined);
@@ -34,4 +33,4 @@ export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
       { name: 'thresholds.article59c_release', ok: release !== undefined, detail: release ?? 'Article 59c threshold release not loaded' },
     ];
   },
-};
+});

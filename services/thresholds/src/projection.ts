@@ -3,19 +3,19 @@ import { subjectOf } from '@vat/platform/events';
 import type pg from 'pg';
 import { decodeEvent } from '@vat/platform/events';
 import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
+import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
-import { factColumns, type ProfileDefaultsOf } from './repositories/article59c';
-import { principalHeaders } from '@vat/platform/principal';
+import { factColumns } from './repositories/article59c';
 import { inTransaction } from '@vat/platform/transaction';
-import type { ProfileDefaults } from './article59c/classify';
 import type { ThresholdsDeps } from './context';
 
 export const PROJECTION_DURABLE = 'thresholds-supply-projection';
 export const DECISIONS_DURABLE = 'thresholds-classification-decisions';
+export const PROFILES_DURABLE = 'thresholds-source-profiles';
 
 /**
- * Serializes the two consumers' transactions per account (both move running totals between buckets from
- * the facts they read): a transaction-scoped advisory lock per account, taken in one order.
+ * Serializes the consumers' transactions per account (they move running totals between buckets and check
+ * marks from the facts and defaults they read): a transaction-scoped advisory lock per account, taken in one order.
  */
 async function lockAccounts(client: pg.PoolClient, accountIds: Iterable<string>): Promise<void> {
   for (const id of [...new Set(accountIds)].sort()) await client.query(`select pg_advisory_xact_lock(hashtextextended('thresholds.account:' || $1::text, 0))`, [id]);
@@ -32,10 +32,8 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
-      const accounts = batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0');
-      const defaults = await profileDefaults(deps, accounts);
       await inTransaction(deps.pool, async (client) => {
-        await lockAccounts(client, accounts);
+        await lockAccounts(client, batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0'));
         const { decoded, fresh } = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
         const seen = new Set<string>();
         const events = decoded.flatMap((d) => {
@@ -43,7 +41,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           seen.add(d.messageId);
           return [d.event];
         });
-        await deps.article59c.applyEvents(client, events, release, deps.now(), defaults);
+        await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => deps.profileDefaults.of(accountId, client));
       });
     },
   };
@@ -62,33 +60,34 @@ export function thresholdsDecisionConsumer(deps: ThresholdsDeps): Subscription {
     subjects: [subjectOf(ClassificationDecidedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
-      const accounts = batch.map((m) => decodeEvent(ClassificationDecidedSchema, m.data).accountId.toString());
-      const defaults = await profileDefaults(deps, accounts);
       await inTransaction(deps.pool, async (client) => {
-        await lockAccounts(client, accounts);
+        await lockAccounts(client, batch.map((m) => decodeEvent(ClassificationDecidedSchema, m.data).accountId.toString()));
         const changes = await applyClassificationDecisions(client, 'thresholds', DECISIONS_DURABLE, batch, factColumns('f'));
-        await deps.article59c.applyReclassifications(client, changes, release, deps.now(), defaults);
+        await deps.article59c.applyReclassifications(client, changes, release, deps.now(), (accountId) => deps.profileDefaults.of(accountId, client));
       });
     },
   };
 }
 
 /**
- * The source-profile defaults of the batch's accounts (calculation's `ListSources`, on behalf of each
- * account), fetched before the batch's transaction begins: no call may wait inside it. When calculation
- * cannot answer for an account, no default applies to it: events lacking a fact stay unresolved for the
- * crossing (never guessed), and a later batch looks again.
+ * Thresholds' projection of calculation's source profiles (`SourceProfileChanged`, a durable of its own):
+ * in one transaction per batch, the inbox and each profile's newest revision, then, for the sources whose
+ * defaults changed, the marks a new event would check (a profile applied after the events relying on it).
+ * The status and the other consumers read the defaults from here, never from calculation.
  */
-async function profileDefaults(deps: ThresholdsDeps, accountIds: Iterable<string>): Promise<ProfileDefaultsOf> {
-  const byAccount = new Map<string, Map<string, ProfileDefaults>>();
-  for (const accountId of new Set(accountIds)) {
-    if (accountId === '0') continue;
-    try {
-      const res = await deps.clients.sources.listSources({}, { headers: principalHeaders({ accountId: BigInt(accountId), apiKeyId: 0n, keyKind: 'v2', scope: 'read-only' }) });
-      byAccount.set(accountId, new Map(res.items.map((p) => [p.sourceKey, { supplierEstablishmentCountry: p.supplierEstablishmentCountry, dispatchCountry: p.dispatchCountry }])));
-    } catch (err) {
-      deps.log.warn({ err, accountId }, 'source profiles unavailable to the thresholds projection; no profile default applied in this batch');
-    }
-  }
-  return async (accountId) => byAccount.get(accountId) ?? new Map();
+export function sourceProfileConsumer(deps: ThresholdsDeps): Subscription {
+  return {
+    durable: PROFILES_DURABLE,
+    subjects: [subjectOf(SourceProfileChangedSchema)],
+    handler: async (batch) => {
+      const release = await deps.releases.current();
+      await inTransaction(deps.pool, async (client) => {
+        await lockAccounts(client, batch.map((m) => decodeEvent(SourceProfileChangedSchema, m.data).accountId.toString()));
+        const changed = await deps.profileDefaults.apply(client, PROFILES_DURABLE, batch);
+        for (const [accountId, sourceKeys] of changed) {
+          await deps.article59c.recheckSources(client, accountId, sourceKeys, release, deps.now(), (id) => deps.profileDefaults.of(id, client));
+        }
+      });
+    },
+  };
 }

@@ -157,6 +157,22 @@ export const SourceProfileRevision = defineEntity({
 });
 
 /**
+ * The latest revision of each source profile written to the outbox as `SourceProfileChanged` (with the
+ * outbox row, in the transaction that stored the revision): at start, a profile whose latest revision is
+ * newer, such as one stored before the event existed, is published then.
+ */
+export const SourceProfilePublication = defineEntity({
+  name: 'SourceProfilePublication',
+  tableName: 'source_profile_publication',
+  properties: {
+    profileId: p.bigint().primary().autoincrement(false),
+    revision: p.integer(),
+    eventId: p.uuid(),
+    recordedAt: p.datetime(),
+  },
+});
+
+/**
  * A `governed-treatment/v2` release: imported as a candidate, activated by a second operator (four eyes,
  * fresh TOTP); an active or retired release is immutable (trigger). `rate_release_digest` seals the VAT
  * rate release its rate windows come from.
@@ -208,4 +224,4 @@ export const GovernedDecision = defineEntity({
 
 export const Outbox = defineOutboxEntity();
 
-export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, TreatmentRelease, GovernedDecision, Outbox];
+export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, SourceProfilePublication, TreatmentRelease, GovernedDecision, Outbox];

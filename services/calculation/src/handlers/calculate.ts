@@ -14,10 +14,9 @@ import { calculationResult } from '../messages';
 import { servableByV1 } from '../reference/rate-store';
 import type { CalculationRecord } from '../repositories/calculations';
 
-const V2_GUIDANCE = '/v2/vat/calculate';
-
+/** Refers a v1 caller to the v2 endpoint: named in the error only, as guidance. */
 function needsV2(reason: string, detail: string) {
-  return rpcError(Code.FailedPrecondition, reason, `${detail} Use POST ${V2_GUIDANCE}, which evaluates context-dependent treatments and fails closed.`, { guidance: V2_GUIDANCE });
+  return rpcError(Code.FailedPrecondition, reason, `${detail} Use POST /v2/vat/calculate, which evaluates context-dependent treatments and fails closed.`, { guidance: '/v2/vat/calculate' });
 }
 
 /**

@@ -16,12 +16,15 @@ export async function createSource(deps: CalculationDeps, req: CreateSourceReque
   checkChannel(req.channelType);
   const changes = profileChanges(req);
   const active = req.active ?? true;
-  const profile = await deps.sourceProfiles.withAccountLock(accountId, async (profiles) => {
+  const now = deps.now();
+  const profile = await deps.sourceProfiles.withAccountLock(accountId, now, async (profiles) => {
     const existing = await profiles.keys();
     if (existing.some((p) => p.sourceKey === req.sourceKey)) throw rpcError(Code.AlreadyExists, 'source_key_exists', `A source profile for "${req.sourceKey}" already exists.`);
     if (existing.length >= MAX_STORED_PROFILES) throw rpcError(Code.FailedPrecondition, 'stored_profile_limit_reached', `An account keeps at most ${MAX_STORED_PROFILES} source profiles, archived ones included.`);
     if (active && existing.filter((p) => p.active).length >= MAX_ACTIVE_PROFILES) throw rpcError(Code.FailedPrecondition, 'active_profile_limit_reached', `An account has at most ${MAX_ACTIVE_PROFILES} active source profiles; archive one first.`);
-    return profiles.create({ ...changes, sourceKey: req.sourceKey, displayName: req.displayName, channelType: req.channelType, active }, deps.now());
+    return profiles.create({ ...changes, sourceKey: req.sourceKey, displayName: req.displayName, channelType: req.channelType, active }, now);
   });
+  // Answers once its SourceProfileChanged is on the bus (in one process: applied by thresholds), so a status read next sees it.
+  await deps.relay.flush();
   return create(CreateSourceResponseSchema, { source: sourceProfileMessage(profile) });
 }

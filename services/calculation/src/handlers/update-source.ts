@@ -15,15 +15,18 @@ export async function updateSource(deps: CalculationDeps, req: UpdateSourceReque
   if (!/^[1-9][0-9]{0,17}$/.test(req.id)) throw notFoundError();
   if (req.sourceKey !== undefined) throw invalidArgument('source_key_immutable', 'source_key cannot change; create a new profile instead.');
   const changes = profileChanges(req);
-  const profile = await deps.sourceProfiles.withAccountLock(accountId, async (profiles) => {
+  const now = deps.now();
+  const profile = await deps.sourceProfiles.withAccountLock(accountId, now, async (profiles) => {
     const p = await profiles.find(BigInt(req.id));
     if (!p) throw notFoundError();
     if (changes.active === true && !p.active && (await profiles.activeCount()) >= MAX_ACTIVE_PROFILES) {
       throw rpcError(Code.FailedPrecondition, 'active_profile_limit_reached', `An account has at most ${MAX_ACTIVE_PROFILES} active source profiles; archive one first.`);
     }
     for (const [field, value] of Object.entries(changes)) if (value !== undefined) (p as Record<string, unknown>)[field] = value;
-    p.updatedAt = deps.now();
+    p.updatedAt = now;
     return p;
   });
+  // Answers once its SourceProfileChanged is on the bus (in one process: applied by thresholds), so a status read next sees it.
+  await deps.relay.flush();
   return create(UpdateSourceResponseSchema, { source: sourceProfileMessage(profile) });
 }

@@ -113,6 +113,24 @@ export const ThresholdNotification = defineEntity({
   indexes: [{ properties: ['accountId', 'id'] }],
 });
 
+/**
+ * The source-profile defaults the Article 59c summaries apply where an event lacks a fact: thresholds' own
+ * projection of calculation's `SourceProfileChanged` (the profile's newest revision wins), so it never
+ * asks calculation. Archived profiles keep supplying their defaults, as their events keep their source.
+ */
+export const SourceProfileDefault = defineEntity({
+  name: 'SourceProfileDefault',
+  tableName: 'source_profile_default',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    sourceKey: p.string().length(100).primary(),
+    profileId: p.bigint(),
+    revision: p.integer(),
+    supplierEstablishmentCountry: p.string().length(2).nullable(),
+    dispatchCountry: p.string().length(2).nullable(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
@@ -123,6 +141,7 @@ export const thresholdEntities = [
   Article59cPendingCorrection,
   Article59cCrossing,
   ThresholdNotification,
+  SourceProfileDefault,
   Outbox,
   ProcessedEvent,
   SupplyFact,

@@ -1,20 +1,15 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { CheckSmeEligibilityResponseSchema, type CheckSmeEligibilityRequest } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
-import { Code, rpcError } from '@vat/platform/rpc-errors';
+import { rpcError } from '@vat/platform/rpc-errors';
+import type { ThresholdsDeps } from '../context';
 import { smeEligibility } from '../sme/eligibility';
-import type { ThresholdsDeps } from '../module';
-
-const CODE_BY_STATUS = { 400: Code.InvalidArgument, 404: Code.NotFound, 422: Code.FailedPrecondition } as const;
 
 /** Art. 284 eligibility: every request rule (the spec's codes and their order) is checked here, once. */
 export async function checkSmeEligibility(deps: ThresholdsDeps, req: CheckSmeEligibilityRequest, _ctx: HandlerContext) {
-  const body: Record<string, unknown> = { country: req.country, currency: req.currency, annual_turnover_nac: Number(req.annualTurnoverNac) };
-  if (req.annualTurnoverNac > BigInt(Number.MAX_SAFE_INTEGER) || req.annualTurnoverNac < BigInt(Number.MIN_SAFE_INTEGER)) body.annual_turnover_nac = req.annualTurnoverNac.toString();
-  if (req.referenceDate !== undefined) body.reference_date = req.referenceDate;
   const today = deps.now().toISOString().slice(0, 10);
-  const out = smeEligibility(body, today, await deps.sme.rows());
-  if (!out.ok) throw rpcError(CODE_BY_STATUS[out.status], out.error, out.detail);
+  const out = smeEligibility(req, today, await deps.sme.rows());
+  if (!out.ok) throw rpcError(out.code, out.error, out.detail);
   const r = out.result;
   return create(CheckSmeEligibilityResponseSchema, {
     result: {

@@ -39,6 +39,16 @@ export type ProfileDefaultsOf = (accountId: string) => Promise<Map<string, Profi
 /** Whether a profile could supply a fact the event lacks. */
 const lacksProfileFact = (f: CandidateFacts) => f.sourceId !== null && (f.supplierEstablishmentCountry === null || (f.supplyKind === 'goods' && f.dispatchCountry === null));
 
+/** Profile defaults by account, read at most once per batch and only once some fact needs one. */
+function profileLookup(profiles: ProfileDefaultsOf) {
+  const byAccount = new Map<string, Map<string, ProfileDefaults>>();
+  return async (accountId: string, facts: CandidateFacts[]) => {
+    if (!byAccount.has(accountId) && facts.some(lacksProfileFact)) byAccount.set(accountId, await profiles(accountId));
+    const m = byAccount.get(accountId);
+    return (sourceId: string | null) => (sourceId === null || !m ? undefined : m.get(sourceId));
+  };
+}
+
 const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
 const utcYear = (t: string) => Number(iso(t).slice(0, 4));
 
@@ -368,12 +378,7 @@ export class Article59cRepository {
     await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
     // Only a year that gained a positive counted amount can newly reach a mark.
     const lookup = (c: string) => release.thresholds.get(c);
-    const defaultsOf = new Map<string, Map<string, ProfileDefaults>>();
-    const defaultsFor = async (accountId: string, facts: CandidateFacts[]) => {
-      if (!defaultsOf.has(accountId) && facts.some(lacksProfileFact)) defaultsOf.set(accountId, await profiles(accountId));
-      const m = defaultsOf.get(accountId);
-      return (sourceId: string | null) => (sourceId === null || !m ? undefined : m.get(sourceId));
-    };
+    const defaultsFor = profileLookup(profiles);
     const touched = new Map<string, Set<number>>();
     for (const d of deltas.values()) {
       if (d.net <= 0n) continue;
@@ -384,6 +389,24 @@ export class Article59cRepository {
     for (const [accountId, years] of touched) {
       for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
     }
+  }
+
+  /**
+   * After the defaults of the account's `sourceKeys` changed (the profile projection, in the caller's
+   * transaction): like a new event, each year in which events of those sources lack a fact a profile
+   * supplies and add a positive amount is checked for the warning band and the crossing. A profile
+   * applied after the events relying on it so proves their crossing then; stored marks never change.
+   */
+  async recheckSources(db: Db, accountId: string, sourceKeys: readonly string[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf): Promise<void> {
+    const res = await db.query(
+      `select distinct year from ${S}.article59c_bucket
+        where account_id = $1 and source_id = any($2::text[]) and net_minor > 0
+          and (supplier_establishment_country is null or (supply_kind = 'goods' and dispatch_country is null))
+        order by year`,
+      [accountId, [...sourceKeys]],
+    );
+    const defaultsFor = profileLookup(profiles);
+    for (const { year } of res.rows as { year: number }[]) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
   }
 
   private async originals(db: Db, accountId: string, ids: string[]): Promise<Map<string, Original>> {

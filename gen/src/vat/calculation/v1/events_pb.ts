@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { SourceProfile } from "./resources_pb";
+import { file_vat_calculation_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file vat/calculation/v1/events.proto.
  */
 export const file_vat_calculation_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch92YXQvY2FsY3VsYXRpb24vdjEvZXZlbnRzLnByb3RvEhJ2YXQuY2FsY3VsYXRpb24udjEi2wIKE0NhbGN1bGF0aW9uUmVjb3JkZWQSEAoIZXZlbnRfaWQYASABKAkSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoAxISCgphcGlfa2V5X2lkGAQgASgDEg8KB2NvdW50cnkYBSABKAkSEAoIY3VycmVuY3kYBiABKAkSFAoMdGF4X2NsYXNzX2lkGAcgASgJEhQKDHZhdF9yYXRlX2JwcxgIIAEoBRIYChBuZXRfYW1vdW50X21pbm9yGAkgASgDEhgKEHZhdF9hbW91bnRfbWlub3IYCiABKAMSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAsgASgDEhgKEHRyYW5zYWN0aW9uX2RhdGUYDCABKAkSFgoJc291cmNlX2lkGA0gASgJSACIAQESEwoLcmVjb3JkZWRfYXQYDiABKAlCDAoKX3NvdXJjZV9pZGIGcHJvdG8z");
+  fileDesc("Ch92YXQvY2FsY3VsYXRpb24vdjEvZXZlbnRzLnByb3RvEhJ2YXQuY2FsY3VsYXRpb24udjEi2wIKE0NhbGN1bGF0aW9uUmVjb3JkZWQSEAoIZXZlbnRfaWQYASABKAkSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoAxISCgphcGlfa2V5X2lkGAQgASgDEg8KB2NvdW50cnkYBSABKAkSEAoIY3VycmVuY3kYBiABKAkSFAoMdGF4X2NsYXNzX2lkGAcgASgJEhQKDHZhdF9yYXRlX2JwcxgIIAEoBRIYChBuZXRfYW1vdW50X21pbm9yGAkgASgDEhgKEHZhdF9hbW91bnRfbWlub3IYCiABKAMSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAsgASgDEhgKEHRyYW5zYWN0aW9uX2RhdGUYDCABKAkSFgoJc291cmNlX2lkGA0gASgJSACIAQESEwoLcmVjb3JkZWRfYXQYDiABKAlCDAoKX3NvdXJjZV9pZCKCAQoUU291cmNlUHJvZmlsZUNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxIyCgdwcm9maWxlGAMgASgLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSEAoIcmV2aXNpb24YBCABKAViBnByb3RvMw", [file_vat_calculation_v1_resources]);
 
 /**
  * Published once for every stored (tenant-owned) calculation.
@@ -95,4 +97,41 @@ export type CalculationRecorded = Message<"vat.calculation.v1.CalculationRecorde
  */
 export const CalculationRecordedSchema: GenMessage<CalculationRecorded> = /*@__PURE__*/
   messageDesc(file_vat_calculation_v1_events, 0);
+
+/**
+ * Published for every stored state of a source profile (created, changed, archived, restored), from the
+ * outbox in the transaction that stored it; profiles stored before this event existed are published once
+ * at start. revision numbers the profile's states (1, 2, 3, ...: its source_profile_revision), so a
+ * consumer keeps the highest it has seen whatever order the bus delivers them in.
+ *
+ * @generated from message vat.calculation.v1.SourceProfileChanged
+ */
+export type SourceProfileChanged = Message<"vat.calculation.v1.SourceProfileChanged"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 account_id = 2;
+   */
+  accountId: bigint;
+
+  /**
+   * @generated from field: vat.calculation.v1.SourceProfile profile = 3;
+   */
+  profile?: SourceProfile | undefined;
+
+  /**
+   * @generated from field: int32 revision = 4;
+   */
+  revision: number;
+};
+
+/**
+ * Describes the message vat.calculation.v1.SourceProfileChanged.
+ * Use `create(SourceProfileChangedSchema)` to create a new message.
+ */
+export const SourceProfileChangedSchema: GenMessage<SourceProfileChanged> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_events, 1);
 
