@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { expect } from 'vitest';
@@ -49,13 +49,16 @@ export async function queryReadBy(def: RouteDef): Promise<Set<string>> {
   return read;
 }
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const DOCS_DIR = new URL('../../docs/', import.meta.url);
+/** The README and every file of docs/: where the documented codes are named. */
+const README = [readFileSync(new URL('../../README.md', import.meta.url), 'utf8'), ...readdirSync(DOCS_DIR).filter((f) => f.endsWith('.md')).sort().map((f) => readFileSync(new URL(f, DOCS_DIR), 'utf8'))].join('\n');
+const HTTP_API = readFileSync(new URL('http-api.md', DOCS_DIR), 'utf8');
 const codesIn = (text: string) => new Set([...text.matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1]!));
 
-/** The error codes the README's "Authentication and errors" section lists, in backticks. */
+/** The error codes the "Authentication and errors" section of docs/http-api.md lists, in backticks. */
 export function readmeEdgeCodes(): Set<string> {
-  const start = README.indexOf('## Authentication and errors');
-  return codesIn(README.slice(start, README.indexOf('\n## ', start + 5)));
+  const start = HTTP_API.indexOf('## Authentication and errors');
+  return codesIn(HTTP_API.slice(start, HTTP_API.indexOf('\n## ', start + 5)));
 }
 
 /** Every documented error code: named in the README, or by a route schema (`x-error*`, shown in the OpenAPI document). */
