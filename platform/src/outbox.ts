@@ -198,7 +198,9 @@ export class OutboxRelay {
       this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: will retry');
     } finally {
       this.running = false;
-      this.schedule();
+      // A kick that came while the pass was pruning (after the drain loop ended) drains at once, not at the next poll.
+      if (this.again && this.active) this.kick();
+      else this.schedule();
     }
   }
 

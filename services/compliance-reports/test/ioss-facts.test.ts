@@ -193,7 +193,8 @@ describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the month
           seen.statuses.add(m.status);
         }
       }),
-      { numRuns: 80 },
+      // A fixed seed: the non-vacuity checks below must not depend on the draw (an unlucky one had no correction).
+      { numRuns: 80, seed: 20_261_124 },
     );
     // not vacuous: rows, earlier-month corrections, every status and most exclusion codes occurred
     expect(seen.rows > 0 && seen.corrections > 0, JSON.stringify({ rows: seen.rows, corrections: seen.corrections })).toBe(true);
