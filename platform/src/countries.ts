@@ -14,3 +14,17 @@ export const ISO_COUNTRIES = new Set(
 export function isIsoCountry(code: string): boolean {
   return ISO_COUNTRIES.has(code);
 }
+
+/** The 27 EU Member States, ISO 3166-1 alpha-2 (Greece is GR, not EL), in the order the rate seeds list them. */
+export const EU_MEMBER_STATES = [
+  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU',
+  'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+] as const;
+export type MemberState = (typeof EU_MEMBER_STATES)[number];
+
+const EU = new Set<string>(EU_MEMBER_STATES);
+
+/** Whether `code` is one of the EU_MEMBER_STATES (null and undefined are not). */
+export function isEuMemberState(code: string | null | undefined): code is MemberState {
+  return code !== null && code !== undefined && EU.has(code);
+}

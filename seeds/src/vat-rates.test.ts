@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import {
-  EU_MEMBER_STATES,
   findRate,
   loadTaxClasses,
   loadVatRates,

@@ -19,15 +19,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { canonicalJson } from '@vat/platform/canonical-json';
+import { EU_MEMBER_STATES, type MemberState } from '@vat/platform/countries';
 
 export const COVERAGE_START = '2019-01-01';
-
-/** The 27 EU Member States, ISO 3166-1 alpha-2 (Greece is GR, not EL). */
-export const EU_MEMBER_STATES = [
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU',
-  'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-] as const;
-export type MemberState = (typeof EU_MEMBER_STATES)[number];
 
 export const RATE_TYPES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
 export type RateType = (typeof RATE_TYPES)[number];

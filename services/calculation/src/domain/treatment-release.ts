@@ -1,4 +1,4 @@
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import { digestOf } from '@vat/platform/canonical-json';
 
 export const TREATMENT_FORMAT = 'governed-treatment/v2';

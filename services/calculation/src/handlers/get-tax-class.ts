@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { GetTaxClassResponseSchema, type GetTaxClassRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { notFound } from '@vat/platform/rpc-errors';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import type { CalculationDeps } from '../context';
 import { checkCountry, resolveAt, shown } from '../domain/reference-inputs';
 import { rateMessage, taxClassMessage } from '../messages';

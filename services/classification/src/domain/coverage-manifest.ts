@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isCalendarDate } from '@vat/platform/http-inputs';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import { CATALOG_VERSIONS, isScheme, normalizeCode, type Scheme } from './codes';
 
 export const COVERAGE_MANIFEST = 'classification_coverage_v1';

@@ -6,6 +6,7 @@
  * Money is bigint minor units of the return currency; conversion is per event, half-up, so a group
  * in another currency carries the amounts its events share (`unitNet`, `unitVat`) and its count.
  */
+import { isEuMemberState } from '@vat/platform/countries';
 import { convertMinor, type RateOrEur } from '@vat/platform/fx';
 import { requireMinorUnits } from '@vat/platform/currencies';
 
@@ -23,11 +24,6 @@ export const WARNING_CODES = [
   'unsupported_supply_kind_excluded',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
-
-/** The Member States (Greece is GR). Union OSS supplies go from and to these only. */
-export const EU_MEMBER_STATES = new Set([
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-]);
 
 /** The first quarter of the Union OSS scheme (in force from 1 July 2021). */
 export const FIRST_UNION_OSS_PERIOD = '2021-Q3';
@@ -145,19 +141,19 @@ type Placement = { section: Section; origin: string | null } | { excluded: Warni
 /** Section and origin State of a supply, or why it is not a Union OSS supply. */
 export function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
   const unsupported = { excluded: 'unsupported_supply_kind_excluded' as const };
-  if (UNSUPPORTED_KINDS.has(g.supplyKind) || g.customerType !== 'b2c' || !EU_MEMBER_STATES.has(g.countryOfConsumption)) return unsupported;
+  if (UNSUPPORTED_KINDS.has(g.supplyKind) || g.customerType !== 'b2c' || !isEuMemberState(g.countryOfConsumption)) return unsupported;
   const profile = g.sourceId === null ? undefined : defaults.get(g.sourceId);
   if (g.supplyKind === 'services') {
     // Art. 369a(2): an EU-established trader is identified where its business is established, so a
     // service without a stated establishment is supplied from the Member State of identification.
     const origin = g.supplierEstablishmentCountry ?? profile?.supplierEstablishmentCountry ?? msi;
-    if (!EU_MEMBER_STATES.has(origin) || origin === g.countryOfConsumption) return unsupported;
+    if (!isEuMemberState(origin) || origin === g.countryOfConsumption) return unsupported;
     return origin === msi ? { section: '2a', origin: null } : { section: '2c', origin };
   }
   if (g.supplyKind === 'goods') {
     // A distance sale needs a known dispatch State: without one it cannot be reported (fail closed).
     const origin = g.dispatchCountry ?? profile?.dispatchCountry;
-    if (origin === undefined || !EU_MEMBER_STATES.has(origin) || origin === g.countryOfConsumption) return unsupported;
+    if (origin === undefined || !isEuMemberState(origin) || origin === g.countryOfConsumption) return unsupported;
     return origin === msi ? { section: '2b', origin: null } : { section: '2d', origin };
   }
   return unsupported;

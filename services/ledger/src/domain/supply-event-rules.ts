@@ -1,5 +1,5 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
-import { isIsoCountry } from '@vat/platform/countries';
+import { isEuMemberState, isIsoCountry } from '@vat/platform/countries';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 
@@ -20,8 +20,6 @@ export const MAX_RATE_BPS = 10_000;
 const EVENT_ID = /^[A-Za-z0-9_\-/.:]{1,100}$/;
 const TAX_CLASS_ID = /^[a-z][a-z0-9_]{0,59}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/** Member States as ISO 3166-1 codes (GR for Greece, as in the rest of the API). */
-export const EU_MEMBER_STATES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK']);
 
 /** A validated event, normalized (UTC tax point), as the ledger stores and publishes it. */
 export type NormalizedSupplyEvent = {
@@ -200,7 +198,7 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
   let thirdCountryOrigin: string | null = null;
   if (imported && i.thirdCountryOrigin !== undefined) {
     const c = country('third_country_origin', i.thirdCountryOrigin, false);
-    if (c !== null && EU_MEMBER_STATES.has(c)) bad('third_country_origin', 'third_country_origin must be a country outside the EU.');
+    if (isEuMemberState(c)) bad('third_country_origin', 'third_country_origin must be a country outside the EU.');
     else thirdCountryOrigin = c;
   }
 

@@ -1,4 +1,4 @@
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { isEuMemberState } from '@vat/platform/countries';
 import type { RuleId } from '../treatment-release';
 
 /** What the supply is, from the classification mapping's governed `supply_kind`; `unknown` without one. */
@@ -26,7 +26,7 @@ export type RuleOutcome =
   | { kind: 'open'; rule: RuleId | null; status: 'incomplete' | 'unsupported'; jurisdiction: string | null; findings: string[] }
   | { kind: 'needs_threshold' };
 
-const inEu = (c: string | null): c is string => c !== null && (EU_MEMBER_STATES as readonly string[]).includes(c);
+const inEu = isEuMemberState;
 
 /** From 2027 Art. 59c(1)(b) (Directive (EU) 2025/516) also needs dispatch to begin in the establishment State. */
 const VIDA_59C_FROM = '2027-01-01';
