@@ -39,6 +39,9 @@ export function defineInboxEntity() {
   });
 }
 
+/** One event as a service writes it to its outbox, in the transaction of the state change it reports. */
+export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
+
 type OutboxRow = { id: string; subject: string; payload: Buffer };
 
 /**

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { OutboxEvent } from '@vat/platform/outbox';
 import { insertRowsStatement, pgTimestamp, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
 import { uuidv7 } from '@vat/platform/uuid7';
@@ -25,7 +26,6 @@ function quarterBounds(periodKey: string): [string, string] {
 
 /** A stored decision as it is published (ClassificationDecided). */
 export type AppendedDecision = DecisionInput & { id: string; accountId: bigint; generation: number; decidedAt: Date };
-export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
 export type AppendOutcome = 'appended' | 'stale' | 'period_locked';
 
 /** One entry of the correction-review list, with the event it concerns. */

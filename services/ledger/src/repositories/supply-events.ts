@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { OutboxEvent } from '@vat/platform/outbox';
 import { pgTimestamp, Where } from '@vat/platform/sql';
 import { uuidv7 } from '@vat/platform/uuid7';
 import type { NormalizedSupplyEvent } from '../domain/supply-event-rules';
@@ -10,7 +11,6 @@ const OUTBOX = '"ledger".outbox';
 /** A stored event: the normalized content plus the ledger's id, position and knowledge time. */
 export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string };
 
-export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
 
 export type CommitOutcome =
   | { ok: true; items: { record: SupplyEventRecord; created: boolean }[] }
