@@ -10,6 +10,7 @@ import { onEveryRequest, requestLogView } from './edge';
 import { frameworkErrorToHttp, HttpError, toHttpError } from './errors';
 import { DOCS_PREFIX, SECURITY_HEADERS } from './headers';
 import { useJsonBodyParser } from './json-body';
+import { replyJson } from './json';
 import type { KeyStore } from './keys';
 import type { Limiter } from './limiter';
 import { checkParameters } from './parameters';
@@ -64,6 +65,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   });
   answerUnservedRequests(app.server);
   useJsonBodyParser(app);
+  app.setReplySerializer(replyJson);
   // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
   app.setValidatorCompiler(wireValidatorCompiler);
   const auth = new Authenticator(deps.keys, deps.authCacheMs);

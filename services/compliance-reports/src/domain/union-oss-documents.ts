@@ -5,6 +5,7 @@
  */
 import { csvRow, type CsvKind, type CsvValue } from '@vat/platform/csv';
 import { requireMinorUnits } from '@vat/platform/currencies';
+import { jsonText } from '@vat/platform/json-text';
 import { minorToMajor } from '@vat/platform/money';
 import { countryBreakdownOf, filingDueDate, type Balance, type CorrectionRow, type ReturnRow, type UnionOssReturn } from './union-oss-return';
 
@@ -31,12 +32,6 @@ export const CONVERSION_RULE =
 export const SCOPE_NOTE =
   'Union OSS preview from committed supply events (Annex III of Implementing Regulation (EU) 2020/194, Art. 369g of Directive 2006/112/EC). Not a filed return and not legal advice; previews and exports never lock a period.';
 const LOCKED_SCOPE_NOTE = 'Locked Union OSS snapshot from committed supply events at the stated ledger position; immutable. Not legal advice.';
-
-/** JSON text in which bigints are written as exact numbers. */
-export function jsonText(value: unknown): string {
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `\u0000big:${v.toString()}` : v));
-  return text.replace(/"\\u0000big:(-?\d+)"/g, '$1');
-}
 
 const rowMinor = (r: ReturnRow) => ({
   section: r.section,
