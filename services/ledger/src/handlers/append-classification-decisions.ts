@@ -104,7 +104,7 @@ export async function appendClassificationDecisions(deps: LedgerDeps, req: Appen
   let routed = 0;
   let stale = 0;
   for (const { orderReference, items } of orders.values()) {
-    const review = (reason: string) => deps.decisions.routeToReview(accountId, items.map(({ d, e }) => ({ supplyEventId: e.id, orderReference, proposed: { ...d } })), reason, now);
+    const review = (reason: string) => deps.corrections.routeToReview(accountId, items.map(({ d, e }) => ({ supplyEventId: e.id, orderReference, proposed: { ...d } })), reason, now);
     if (orderReference !== null && (await deps.decisions.orderSize(accountId, orderReference)) > MAX_REPROCESSED_ORDER_EVENTS) {
       await review('order_too_large');
       routed += items.length;
