@@ -20,7 +20,7 @@ export function calculationContext(deps: ServiceDeps): CalculationDeps {
   return {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
-    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool),
+    sourceProfiles: new SourceProfileRepository(deps.pool),
     decisions: new DecisionRepository(deps.pool),
     treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),

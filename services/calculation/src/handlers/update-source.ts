@@ -21,9 +21,7 @@ export async function updateSource(deps: CalculationDeps, req: UpdateSourceReque
     if (changes.active === true && !p.active && (await profiles.activeCount()) >= MAX_ACTIVE_PROFILES) {
       throw rpcError(Code.FailedPrecondition, 'active_profile_limit_reached', `An account has at most ${MAX_ACTIVE_PROFILES} active source profiles; archive one first.`);
     }
-    for (const [field, value] of Object.entries(changes)) if (value !== undefined) (p as Record<string, unknown>)[field] = value;
-    p.updatedAt = deps.now();
-    return p;
+    return profiles.update(p.id, changes, deps.now());
   });
   return create(UpdateSourceResponseSchema, { source: sourceProfileMessage(profile) });
 }

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
 import type { RateRelease, RateWindow, TaxClassRecord } from './rate-store';
 
 const RELEASES = '"calculation".reference_release';
@@ -117,19 +118,14 @@ const WINDOW_COLUMNS = {
  * release's classes. False when a concurrent start stored the same digest first.
  */
 export async function storeRateRelease(pool: pg.Pool, release: NewRateRelease): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     const res = await client.query<{ id: string }>(
       `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('vat_rates', $1, $2, $3, $4)
        on conflict (kind, digest) do nothing returning id::text as id`,
       [release.digest, release.version, release.windows.length, release.loadedAt],
     );
     const id = res.rows[0]?.id;
-    if (id === undefined) {
-      await client.query('rollback');
-      return false;
-    }
+    if (id === undefined) return false; // nothing was written
     await client.query(`delete from ${CLASSES}`);
     const classes = release.classes.map((c, i) => ({ id: c.id, name: c.name, description: c.description, source: c.source, group_slug: c.groupSlug, group_name: c.groupName, tags: c.tags, annex_iii_points: c.annexIiiPoints, sort_order: i }));
     await insertRows(client, CLASSES, CLASS_COLUMNS, classes);
@@ -151,14 +147,8 @@ export async function storeRateRelease(pool: pg.Pool, release: NewRateRelease): 
       row_digest: w.rowDigest,
     }));
     await insertRows(client, WINDOWS, WINDOW_COLUMNS, windows);
-    await client.query('commit');
     return true;
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Records a reviewer's approval of the newest release (a first approval stays); returns the release, if any. */

@@ -1,7 +1,8 @@
-import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { pgTimestamp } from '@vat/platform/sql';
-import { SourceProfile } from '../entities/index';
+import { insertStatement, pgTimestamp, updateStatement, type Statement } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
+import type { SourceProfile } from '../entities/index';
 
 export type SourceProfileRecord = InferEntity<typeof SourceProfile>;
 
@@ -19,11 +20,12 @@ export type SourceProfileChanges = {
 };
 
 /** What a write sees of the account's profiles while it holds the account's profile lock. */
-export type LockedProfiles = {
+type LockedProfiles = {
   keys(): Promise<{ sourceKey: string; active: boolean }[]>;
   activeCount(): Promise<number>;
   find(id: bigint): Promise<SourceProfileRecord | null>;
-  create(values: { sourceKey: string; displayName: string; channelType: string } & SourceProfileChanges, now: Date): SourceProfileRecord;
+  create(values: { sourceKey: string; displayName: string; channelType: string } & SourceProfileChanges, now: Date): Promise<SourceProfileRecord>;
+  update(id: bigint, changes: SourceProfileChanges, now: Date): Promise<SourceProfileRecord>;
 };
 
 /** A `source_profile` row (read by column name) as the entity's record. */
@@ -46,54 +48,63 @@ function toRecord(r: Record<string, unknown>): SourceProfileRecord {
   } as SourceProfileRecord;
 }
 
-/**
- * Every database access of the source-profile aggregate: writes through MikroORM entities (one fork
- * per call, under the account's profile lock); the list, read on every `GET /v1/sources`, is one
- * plain statement through the service's pool.
- */
+const TABLE = '"calculation".source_profile';
+
+/** Profile field → column: the table's one mapping of the fields a write sets. */
+const COLUMNS: Record<keyof SourceProfileChanges | 'sourceKey', string> = {
+  sourceKey: 'source_key',
+  displayName: 'display_name',
+  channelType: 'channel_type',
+  platform: 'platform',
+  defaultCountry: 'default_country',
+  defaultCurrency: 'default_currency',
+  supplierEstablishmentCountry: 'supplier_establishment_country',
+  dispatchCountry: 'dispatch_country',
+  marketplaceDeemedSupplier: 'marketplace_deemed_supplier',
+  active: 'active',
+};
+
+/** The given fields as columns (an `undefined` field is left out). */
+function columnsOf(values: SourceProfileChanges & { sourceKey?: string }): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(values)) if (value !== undefined) out[COLUMNS[field as keyof typeof COLUMNS]] = value;
+  return out;
+}
+
+/** Every statement of the source-profile aggregate, through the service's one pool. */
 export class SourceProfileRepository {
-  constructor(
-    private readonly orm: MikroORM,
-    private readonly pool: pg.Pool,
-  ) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   async list(accountId: bigint): Promise<SourceProfileRecord[]> {
-    const res = await this.pool.query(`select * from "calculation".source_profile where account_id = $1 order by active desc, source_key asc`, [accountId.toString()]);
+    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 order by active desc, source_key asc`, [accountId.toString()]);
     return res.rows.map(toRecord);
   }
 
-  /**
-   * Runs `work` in one transaction holding the account's profile lock, so the caps cannot be
-   * raced past; entities changed by `work` are flushed on commit.
-   */
+  /** Runs `work` in one transaction holding the account's profile lock, so the caps cannot be raced past. */
   withAccountLock<T>(accountId: bigint, work: (profiles: LockedProfiles) => Promise<T>): Promise<T> {
-    return this.orm.em.fork().transactional(async (em) => {
-      await lockAccount(em, accountId);
+    const account = accountId.toString();
+    return inTransaction(this.pool, async (client) => {
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`source-profiles:${accountId}`]);
+      const one = async (st: Statement) => toRecord((await client.query(`${st.text} returning *`, st.values)).rows[0]);
       return work({
-        keys: () => em.find(SourceProfile, { accountId }, { fields: ['sourceKey', 'active'] }),
-        activeCount: () => em.count(SourceProfile, { accountId, active: true }),
-        find: (id) => em.findOne(SourceProfile, { id, accountId }),
+        keys: async () => (await client.query(`select source_key, active from ${TABLE} where account_id = $1`, [account])).rows.map((r) => ({ sourceKey: r.source_key, active: r.active })),
+        activeCount: async () => (await client.query(`select count(*)::int as n from ${TABLE} where account_id = $1 and active`, [account])).rows[0].n,
+        find: async (id) => {
+          const res = await client.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [account, id.toString()]);
+          return res.rows[0] ? toRecord(res.rows[0]) : null;
+        },
         create: (v, now) =>
-          em.create(SourceProfile, {
-            accountId,
-            sourceKey: v.sourceKey,
-            displayName: v.displayName,
-            channelType: v.channelType,
-            platform: v.platform ?? null,
-            defaultCountry: v.defaultCountry ?? null,
-            defaultCurrency: v.defaultCurrency ?? null,
-            supplierEstablishmentCountry: v.supplierEstablishmentCountry ?? null,
-            dispatchCountry: v.dispatchCountry ?? null,
-            marketplaceDeemedSupplier: v.marketplaceDeemedSupplier ?? false,
-            active: v.active ?? true,
-            createdAt: now,
-            updatedAt: now,
-          }),
+          one(
+            insertStatement(TABLE, {
+              ...columnsOf({ platform: null, defaultCountry: null, defaultCurrency: null, supplierEstablishmentCountry: null, dispatchCountry: null, marketplaceDeemedSupplier: false, active: true }),
+              ...columnsOf(v),
+              account_id: account,
+              created_at: now,
+              updated_at: now,
+            }),
+          ),
+        update: (id, changes, now) => one(updateStatement(TABLE, { ...columnsOf(changes), updated_at: now }, { account_id: account, id: id.toString() })),
       });
     });
   }
-}
-
-async function lockAccount(em: EntityManager, accountId: bigint): Promise<void> {
-  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`source-profiles:${accountId}`], 'all', em.getTransactionContext());
 }

@@ -32,15 +32,19 @@ export async function updateTaxRegistration(deps: ComplianceReportsDeps, req: Up
     const resolved = resolveRegistration(scheme, { ...row, hasVatRegistrationNumber: row.vatRegistrationNumberEncrypted != null, hasIossIntermediaryNumber: row.iossIntermediaryNumberEncrypted != null }, changes);
     const conflicts = overlappingRows({ id, schemeType: scheme, ...resolved }, rows);
     if (conflicts.length > 0) throw overlapError(scheme, conflicts as typeof rows);
-    Object.assign(row, identifierColumns(deps, accountId, resolved), {
-      memberStateIdentification: resolved.memberStateIdentification,
-      iossIntermediaryName: resolved.iossIntermediaryName,
-      effectiveFrom: resolved.effectiveFrom,
-      effectiveTo: resolved.effectiveTo,
-      status: resolved.status,
-      updatedAt: deps.now(),
-    });
-    return { row, rows };
+    const updated = await locked.update(
+      id,
+      {
+        ...identifierColumns(deps, accountId, resolved),
+        memberStateIdentification: resolved.memberStateIdentification,
+        iossIntermediaryName: resolved.iossIntermediaryName,
+        effectiveFrom: resolved.effectiveFrom,
+        effectiveTo: resolved.effectiveTo,
+        status: resolved.status,
+      },
+      deps.now(),
+    );
+    return { row: updated, rows: rows.map((r) => (r.id === id ? updated : r)) };
   });
   return create(UpdateTaxRegistrationResponseSchema, { registration: registrationMessage(row, coverageOf(row, rows)) });
 }

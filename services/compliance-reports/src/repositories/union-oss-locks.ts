@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
 
 const PERIOD = '"compliance_reports".union_oss_locked_period';
 const EXPORT = '"compliance_reports".union_oss_export';
@@ -128,9 +129,7 @@ export class UnionOssLockRepository {
 
   /** Stores the period and its artifacts in one transaction; false when the quarter was already locked. */
   async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[]): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.pool, async (client) => {
       const row: Record<string, unknown> = {
         account_id: accountId.toString(),
         period_key: period.periodKey,
@@ -152,10 +151,7 @@ export class UnionOssLockRepository {
       };
       const ins = insertStatement(PERIOD, row);
       const created = await client.query(`${ins.text} on conflict (account_id, period_key) do nothing returning id::text`, ins.values);
-      if (created.rowCount === 0) {
-        await client.query('rollback');
-        return false;
-      }
+      if (created.rowCount === 0) return false; // nothing was written
       const periodId = created.rows[0].id as string;
       for (const a of artifacts) {
         const st = insertStatement(EXPORT, {
@@ -174,14 +170,8 @@ export class UnionOssLockRepository {
         });
         await client.query(st.text, st.values);
       }
-      await client.query('commit');
       return true;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** `locked` -> `filed` with the filing audit; a filed quarter keeps its first audit. Undefined when not locked. */
