@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { csvRecords, CsvSyntaxError } from '@vat/platform/csv-reader';
 import { cnParentCandidates, cpaParent, displayCode, levelOf, normalizeCode, type Scheme } from './codes';
-import { csvRecords, CsvSyntaxError } from './csv-records';
 
 /** One code as parsed from an official file. */
 export type CatalogRow = {
