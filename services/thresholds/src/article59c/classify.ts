@@ -1,14 +1,8 @@
 import { isEuMemberState } from '@vat/platform/countries';
 import { GOODS_DISPATCH_RULE_FROM_YEAR } from './policy';
 
-/** The facts of one candidate event (or of a group of events sharing them) that decide its disposition. */
-export type CandidateFacts = {
-  /** `sale`, or `correction` for refund, cancellation, credit note and adjustment. */
-  eventClass: 'sale' | 'correction';
-  /** A correction's link to its original sale: `linked`, `missing` (not received) or `invalid`; `none` for a sale. */
-  linkState: 'none' | 'linked' | 'missing' | 'invalid';
-  /** The statutory calendar year the amount belongs to (a linked correction's is its original's). */
-  year: number;
+/** The facts of a supply event, as committed, that its disposition depends on. */
+export type EventFacts = {
   supplyKind: string;
   customerType: string;
   classificationStatus: string;
@@ -17,6 +11,16 @@ export type CandidateFacts = {
   supplierEstablishmentCountry: string | null;
   currency: string;
   sourceId: string | null;
+};
+
+/** The facts of one candidate event (or of a group of events sharing them) that decide its disposition. */
+export type CandidateFacts = EventFacts & {
+  /** `sale`, or `correction` for refund, cancellation, credit note and adjustment. */
+  eventClass: 'sale' | 'correction';
+  /** A correction's link to its original sale: `linked`, `missing` (not received) or `invalid`; `none` for a sale. */
+  linkState: 'none' | 'linked' | 'missing' | 'invalid';
+  /** The statutory calendar year the amount belongs to (a linked correction's is its original's). */
+  year: number;
 };
 
 /** Source-profile defaults of the event's `source_id`: used only where the event lacks the fact. */

@@ -11,7 +11,7 @@ export async function markNotificationRead(deps: ThresholdsDeps, req: MarkNotifi
   const { accountId } = callerOf(ctx);
   const missing = () => notFound('notification_not_found', 'No notification with this id exists for this account.');
   if (!/^[1-9][0-9]{0,17}$/.test(req.id)) throw missing();
-  const row = await deps.article59c.markRead(accountId, BigInt(req.id), deps.now());
+  const row = await deps.notifications.markRead(accountId, BigInt(req.id), deps.now());
   if (!row) throw missing();
   return create(MarkNotificationReadResponseSchema, { notification: notificationMessage(row) });
 }
