@@ -1,6 +1,6 @@
 /**
  * ECB euro foreign exchange reference rates: parsers for the ECB's published formats. Storing them is the
- * calculation service's business (services/calculation/src/reference/ecb-repository.ts).
+ * calculation service's business (services/calculation/src/repositories/ecb-rates.ts).
  *
  * Source: European Central Bank, euro foreign exchange reference rates (published about 16:00 CET on TARGET
  * working days, "for information purposes only"; reuse with the source named). See seeds/ecb/README.md.

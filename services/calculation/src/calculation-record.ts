@@ -5,7 +5,7 @@ import type { Principal } from '@vat/platform/principal';
 import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from './domain/algorithm-manifest';
 import { CALCULATION_VERSION, type VatResult } from './domain/calculator';
 import { replayStatusOf, type CanonicalRequest, type StoredRateEvidence } from './evidence';
-import type { RateWindow } from './reference/rate-store';
+import type { RateWindow } from './repositories/rate-releases';
 import type { NewCalculation } from './repositories/calculations';
 
 /**

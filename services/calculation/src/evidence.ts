@@ -1,7 +1,7 @@
 import { digestOf } from '@vat/platform/canonical-json';
 import { ALGORITHM_MANIFEST_DIGEST, ALGORITHM_MANIFEST_VERSION, EXECUTION_DIGEST } from './domain/algorithm-manifest';
 import { CALCULATION_VERSION } from './domain/calculator';
-import type { RateRelease, RateWindow } from './reference/rate-store';
+import type { RateRelease, RateWindow } from './repositories/rate-releases';
 
 export const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
 export const CALCULATION_EVIDENCE_SCHEMA = 'calculation-evidence/v1';

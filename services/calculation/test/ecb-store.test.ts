@@ -8,7 +8,7 @@ import { detectAndParseEcb, parseEcbXml } from '@vat/seeds/ecb';
 import { calculationModule } from '../src/module';
 import { ecbDaysOf } from '../src/reference/ecb-days';
 import { importEcbFile } from '../src/reference/ecb-import';
-import { ecbState, loadEcbDays } from '../src/reference/ecb-repository';
+import { ecbState, loadEcbDays } from '../src/repositories/ecb-rates';
 import { FxStore } from '../src/reference/fx-store';
 import { SHIPPED_ECB_FILE, seedEcbRates } from '../src/reference/seed';
 import { ecbXml } from '../../../test/support/ecb-xml';

@@ -6,7 +6,7 @@ import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import type { CalculationDeps } from '../context';
 import { checkCountry, resolveAt, shown } from '../domain/reference-inputs';
 import { rateMessage, taxClassMessage } from '../messages';
-import type { RateWindow } from '../reference/rate-store';
+import type { RateWindow } from '../repositories/rate-releases';
 
 /** One class with the windows in force at `at` (one country or all 27). */
 export async function getTaxClass(deps: CalculationDeps, req: GetTaxClassRequest, _ctx: HandlerContext) {

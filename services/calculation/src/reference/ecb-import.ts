@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { detectAndParseEcb } from '@vat/seeds/ecb';
 import { ecbDaysOf, type EcbDay } from './ecb-days';
-import { storeEcbImport, type EcbStoreResult } from './ecb-repository';
+import { storeEcbImport, type EcbStoreResult } from '../repositories/ecb-rates';
 
 export type EcbImportResult = EcbStoreResult & {
   /** Distinct (currency, day) rates in the file. */

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ResolveTaxClassResponse } from '@vat/gen/vat/classification/v1/classification_service_pb';
-import type { RateSnapshot, RateWindow } from '../../reference/rate-store';
+import type { RateSnapshot } from '../../reference/rate-store';
+import type { RateWindow } from '../../repositories/rate-releases';
 import type { ProfileRevision } from '../../repositories/decisions';
 import type { TreatmentReleaseRecord } from '../../repositories/treatment-releases';
 import { ALGORITHM_MANIFEST_DIGEST } from '../algorithm-manifest';

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
-import { planEcbImport, type EcbDay } from './ecb-days';
+import { planEcbImport, type EcbDay } from '../reference/ecb-days';
 
 const DAYS = '"calculation".ecb_rate_day';
 const RELEASES = '"calculation".reference_release';

@@ -6,7 +6,38 @@
 import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
-import type { RateRelease, RateWindow, TaxClassRecord } from './rate-store';
+import type { RateSource } from '../entities/index';
+
+export type RateWindow = {
+  id: bigint;
+  country: string;
+  taxClassId: string;
+  rateBps: number;
+  validFrom: string;
+  validTo: string | null;
+  rateType: string;
+  conditional: boolean;
+  conditions: string | null;
+  sources: RateSource[];
+  legalRef: string | null;
+  tedbCategory: string | null;
+  reviewStatus: string;
+  note: string | null;
+  rowDigest: string;
+};
+
+export type TaxClassRecord = {
+  id: string;
+  name: string;
+  description: string;
+  source: string;
+  groupSlug: string;
+  groupName: string;
+  tags: string[];
+  annexIiiPoints: string[];
+};
+
+export type RateRelease = { id: bigint; digest: string; version: string; approvedAt: Date | null; approvedBy: string | null };
 
 const RELEASES = '"calculation".reference_release';
 const CLASSES = '"calculation".tax_class';
