@@ -1,5 +1,5 @@
 import { HttpError } from '../errors';
-import { WIRE } from '../wire-schema';
+import { WIRE } from '../edge/validation';
 
 /**
  * JSON-schema builders for the route table. `x-error` names the spec code for a value of the wrong

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError, printable } from './errors';
-import type { RouteDef } from './route';
+import { HttpError, printable } from '../errors';
+import type { RouteDef } from '../route';
 
 /** Unicode control characters (Cc): C0, DEL and C1. No query or path parameter may contain one. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
