@@ -308,10 +308,3 @@ export function isCurrencyValidOn(code: string, date: string): boolean {
   return true;
 }
 
-/** Codes valid for new transactions on `date`, sorted. */
-export function currenciesValidOn(date: string): string[] {
-  assertIsoDate(date);
-  return Object.keys(TABLE)
-    .filter((c) => isCurrencyValidOn(c, date))
-    .sort();
-}

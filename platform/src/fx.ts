@@ -357,14 +357,6 @@ function asRate(r: RateOrEur, what: string): EcbRate {
 }
 
 /**
- * EUR amount in cents -> amount in the target currency's minor units:
- * `eurMinor / 100 * rate * 10^targetMinorUnits`, rounded once, half away from zero.
- */
-export function eurToCurrencyMinor(eurMinor: bigint, rate: EcbRate, targetMinorUnits: number): bigint {
-  return convertMinor(eurMinor, EUR, rate, EUR_MINOR_UNITS, targetMinorUnits);
-}
-
-/**
  * Amount in the source currency's minor units -> EUR cents:
  * `amountMinor / 10^sourceMinorUnits / rate * 100`, rounded once, half away from zero.
  */

@@ -240,9 +240,3 @@ export function classificationDecisionConsumer(pool: pg.Pool, schema: string, du
     },
   };
 }
-
-/** The decisions the projection has applied for the account (compared with the ledger's `decision_count`). */
-export async function projectionDecisionCount(pool: pg.Pool, schema: string, accountId: bigint): Promise<bigint> {
-  const res = await pool.query(`select decisions_applied::text as n from "${schema}".supply_projection_position where account_id = $1`, [accountId.toString()]);
-  return res.rows[0] ? BigInt(res.rows[0].n as string) : 0n;
-}

@@ -106,7 +106,6 @@ export const VatRateSeedSchema = z.strictObject({
   rates: z.array(VatRateRowSchema),
 });
 
-export type TaxClassGroup = z.infer<typeof TaxClassGroupSchema>;
 export type TaxClass = z.infer<typeof TaxClassSchema>;
 export type TaxClassSeed = z.infer<typeof TaxClassSeedSchema>;
 export type RateSource = z.infer<typeof RateSourceSchema>;
@@ -312,23 +311,3 @@ export function seedDigest(
   return h.digest('hex');
 }
 
-/**
- * Look up the row in force for (country, class) on `date` (YYYY-MM-DD).
- * Returns undefined when absent (caller must fail closed). Conditional rows are
- * returned as-is; callers decide (the calculator refuses them as plain numbers).
- */
-export function findRate(
-  rates: VatRateSeed[],
-  country: string,
-  taxClassId: string,
-  date: string,
-): VatRateRow | undefined {
-  const seed = rates.find((s) => s.country === country);
-  if (!seed) return undefined;
-  return seed.rates.find(
-    (r) =>
-      r.tax_class_id === taxClassId &&
-      cmpDate(r.valid_from, date) <= 0 &&
-      (r.valid_to === null || cmpDate(date, r.valid_to) < 0),
-  );
-}

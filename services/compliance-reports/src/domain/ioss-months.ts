@@ -33,27 +33,6 @@
 
 export const IOSS_CONSIGNMENT_CEILING_EUR_MINOR = 15000n;
 
-export type IossFact = {
-  eventId: string;
-  sequence: bigint;
-  eventType: 'sale' | 'refund' | 'cancellation' | 'credit_note' | 'adjustment' | string;
-  originalEventId?: string | null;
-  /** The tax point, UTC. */
-  occurredAt: Date;
-  supplyKind: string;
-  customerType: string;
-  countryOfConsumption: string;
-  currency: string;
-  netAmountMinor: bigint;
-  vatAmountMinor: bigint;
-  vatRateBps: number;
-  rateCategory: string;
-  classificationStatus: string;
-  intrinsicValueEurMinor?: bigint | null;
-  thirdCountryOrigin?: string | null;
-  exciseGoods?: boolean | null;
-};
-
 export type IossRegistration = {
   id: bigint;
   status: string;
@@ -105,14 +84,11 @@ export type IossMonth = {
 };
 
 const COUNTING = new Set(['active', 'ended']);
-const CORRECTION_TYPES = new Set(['refund', 'cancellation', 'credit_note', 'adjustment']);
 
 /** YYYY-MM of a UTC instant. */
 export function monthOf(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
-
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** First and last day (YYYY-MM-DD) of a YYYY-MM month. */
 export function monthBounds(month: string): { first: string; last: string } {
@@ -135,7 +111,8 @@ export function iossDueDate(month: string): string {
   return new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
 }
 
-function registrationsTouching(month: string, regs: readonly IossRegistration[]): IossRegistration[] {
+/** The counting registrations whose window touches the month. */
+export function registrationsTouching(month: string, regs: readonly IossRegistration[]): IossRegistration[] {
   const { first, last } = monthBounds(month);
   return regs.filter((r) => COUNTING.has(r.status) && r.effectiveFrom <= last && (r.effectiveTo == null || r.effectiveTo >= first));
 }
@@ -144,24 +121,8 @@ function covering(day: string, regs: readonly IossRegistration[]): IossRegistrat
   return regs.filter((r) => r.effectiveFrom <= day && (r.effectiveTo == null || r.effectiveTo >= day));
 }
 
-/** Why a sale is not an IOSS supply of its month, or undefined when it is (coverage is checked separately). */
-function saleExclusion(sale: IossFact): IossExclusionCode | undefined {
-  if (sale.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
-  if (sale.classificationStatus === 'needs_review') return 'needs_review_excluded';
-  if (sale.classificationStatus !== 'classified') return 'classification_excluded';
-  if (sale.rateCategory === 'zero' || sale.rateCategory === 'exempt') return 'unsupported_rate_category_excluded';
-  if (sale.exciseGoods === true) return 'excise_goods_excluded';
-  if (!sale.thirdCountryOrigin) return 'third_country_origin_missing_excluded';
-  let value = sale.intrinsicValueEurMinor ?? undefined;
-  if (value === undefined) {
-    if (sale.currency !== 'EUR') return 'unverified_eur_value_excluded';
-    value = sale.netAmountMinor < 0n ? -sale.netAmountMinor : sale.netAmountMinor;
-  }
-  if (value > IOSS_CONSIGNMENT_CEILING_EUR_MINOR) return 'consignment_above_150_eur_excluded';
-  return undefined;
-}
-
-function coverageExclusion(day: string, touching: readonly IossRegistration[]): IossExclusionCode | undefined {
+/** Why a day's event is outside IOSS coverage (none, two or no covering registration), or undefined when covered. */
+export function coverageExclusion(day: string, touching: readonly IossRegistration[]): IossExclusionCode | undefined {
   if (touching.length === 0) return 'ioss_registration_missing_excluded';
   const cover = covering(day, touching);
   if (cover.length > 1) return 'ioss_registration_overlap_excluded';
@@ -169,84 +130,8 @@ function coverageExclusion(day: string, touching: readonly IossRegistration[]): 
   return undefined;
 }
 
-/**
- * One IOSS month. `facts` are the account's imported-goods events of the month (others are
- * ignored); `originals` resolves a correction's `original_event_id` to its event (any month).
- */
-export function iossMonth(month: string, facts: readonly IossFact[], originals: ReadonlyMap<string, IossFact>, registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
-  const iossRegs = registrations;
-  const touching = registrationsTouching(month, iossRegs);
-  const warnings = new Map<IossExclusionCode, number>();
-  const rows = new Map<string, IossRow>();
-  const corrections = new Map<string, IossCorrection>();
-  let total = 0;
-  let included = 0;
-  const exclude = (code: IossExclusionCode) => warnings.set(code, (warnings.get(code) ?? 0) + 1);
-
-  const monthFacts = facts.filter((f) => f.supplyKind === 'imported_goods' && monthOf(f.occurredAt) === month);
-  for (const f of [...monthFacts].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0))) {
-    total++;
-    // Outside the scheme nothing is reported through it, corrections included: after leaving IOSS a
-    // correction is made directly with the Member State of consumption (Art. 61(2) of Reg. 282/2011).
-    if (touching.length === 0) {
-      exclude('ioss_registration_missing_excluded');
-      continue;
-    }
-    const isCorrection = CORRECTION_TYPES.has(f.eventType);
-    let sale: IossFact = f;
-    let rateMonth = month;
-    let originalMonth: string | undefined;
-    if (isCorrection) {
-      const original = f.originalEventId ? originals.get(f.originalEventId) : undefined;
-      if (!original) {
-        exclude('correction_reference_missing_excluded');
-        continue;
-      }
-      originalMonth = monthOf(original.occurredAt);
-      if (original.eventType !== 'sale' || original.supplyKind !== 'imported_goods' || original.countryOfConsumption !== f.countryOfConsumption || original.currency !== f.currency || originalMonth > month) {
-        exclude('correction_reference_invalid_excluded');
-        continue;
-      }
-      sale = original;
-      rateMonth = originalMonth;
-    } else if (f.eventType !== 'sale') {
-      exclude('correction_reference_invalid_excluded');
-      continue;
-    }
-    // The consignment's own facts decide eligibility; a correction follows its sale.
-    const why = saleExclusion(sale) ?? (isCorrection ? undefined : coverageExclusion(dayOf(f.occurredAt), touching));
-    const correctionCoverage = isCorrection ? coverageExclusion(dayOf(sale.occurredAt), registrationsTouching(originalMonth!, iossRegs)) : undefined;
-    if (why ?? correctionCoverage) {
-      exclude((why ?? correctionCoverage)!);
-      continue;
-    }
-    const vat = f.currency === 'EUR' ? f.vatAmountMinor : convert(f.vatAmountMinor, f.currency, rateMonth);
-    const net = f.currency === 'EUR' ? f.netAmountMinor : convert(f.netAmountMinor, f.currency, rateMonth);
-    if (vat === undefined || net === undefined) {
-      exclude('missing_exchange_rate_excluded');
-      continue;
-    }
-    included++;
-    if (isCorrection && originalMonth !== month) {
-      const key = `${f.countryOfConsumption}|${originalMonth}`;
-      const c = corrections.get(key) ?? { member_state_of_consumption: f.countryOfConsumption, original_period: originalMonth!, vat_amount_minor: 0n };
-      c.vat_amount_minor += vat;
-      corrections.set(key, c);
-      continue;
-    }
-    // Current month: a same-month correction nets into its sale's row (the sale's rate).
-    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
-    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
-    row.taxable_amount_minor += net;
-    row.vat_amount_minor += vat;
-    row.source_event_count++;
-    rows.set(key, row);
-  }
-
-  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
-}
-
-function assembleMonth(
+/** A month from its rows, corrections and exclusions: balances, totals, status and counts. */
+export function assembleMonth(
   month: string,
   touching: readonly IossRegistration[],
   rows: ReadonlyMap<string, IossRow>,
@@ -330,7 +215,7 @@ export function coverageBoundaries(registrations: readonly IossRegistration[]): 
 }
 
 /** The README order of the sale's own exclusions. */
-function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
+export function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
   if (t.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
   if (t.classificationStatus === 'needs_review') return 'needs_review_excluded';
   if (t.classificationStatus !== 'classified') return 'classification_excluded';
@@ -343,8 +228,8 @@ function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
 }
 
 /**
- * One IOSS month from the grouped read: the same answer as `iossMonth` over the month's events (the
- * property test in test/ioss-facts.test.ts compares them on random quarters), with work and memory
+ * One IOSS month from the grouped read: the same answer as the event-by-event model over the month's events
+ * (test/ioss-month-model.ts; the property test in test/ioss-facts.test.ts compares them on random quarters), with work and memory
  * following the number of groups, not of events.
  */
 export function iossMonthFromGroups(month: string, groups: readonly IossGroup[], registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {

@@ -310,14 +310,6 @@ export class UnionOssReturnBuilder {
   }
 }
 
-/** Builds the quarter's return from its fact groups. */
-export function buildUnionOssReturn(input: ReturnInputs): UnionOssReturn {
-  const { groups, exchangeRate, ...settings } = input;
-  const b = new UnionOssReturnBuilder(settings);
-  for (const g of groups) b.add(g);
-  return b.finish(exchangeRate);
-}
-
 /** Per Member State of consumption: a negative balance is shown and never offsets another State. */
 export function balancesOf(rows: readonly ReturnRow[], corrections: readonly CorrectionRow[]): Balance[] {
   const by = new Map<string, { current: bigint; correction: bigint }>();

@@ -235,10 +235,3 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
     },
   };
 }
-
-/** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
-export function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
-  const out: Record<string, string | number | boolean | null> = {};
-  for (const [k, val] of Object.entries(e)) out[k] = typeof val === 'bigint' ? val.toString() : val;
-  return out;
-}

@@ -72,9 +72,7 @@ export const SmeDocumentSchema = z.strictObject({
   rows: z.array(SmeRowSchema).min(1),
 });
 
-export type SmeSource = z.infer<typeof SmeSourceSchema>;
 export type SmePolicy = z.infer<typeof SmePolicySchema>;
-export type SmeSectoral = z.infer<typeof SmeSectoralSchema>;
 export type SmeThresholdRow = z.infer<typeof SmeRowSchema>;
 export type SmeDocument = z.infer<typeof SmeDocumentSchema>;
 
