@@ -25,7 +25,7 @@ export type ImportStats = {
 
 export type Rejection = { line: number; event_id: string | null; errors: LineError[] };
 
-export type ImportOptions = {
+type ImportOptions = {
   file: string;
   format: ImportFormat;
   commit: CommitBatch;
@@ -41,7 +41,7 @@ export type ImportOptions = {
   onProgress?: (s: ImportStats) => void;
 };
 
-export type ImportResult = { stats: ImportStats; rejections: Rejection[]; error?: string };
+type ImportResult = { stats: ImportStats; rejections: Rejection[]; error?: string };
 
 const INTEGRATION_ID = /^[1-9][0-9]{0,17}$/;
 const TRANSIENT_CODES = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.ResourceExhausted, Code.Aborted]);

@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 /** A record longer than this (without its end in sight) is rejected and skipped to the next line. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
-export type RecordError = { line: number; error: string; detail: string };
+type RecordError = { line: number; error: string; detail: string };
 export type NdjsonRecord = { line: number; value: unknown } | RecordError;
 
 const LF = 0x0a;

@@ -21,7 +21,7 @@ import type { RouteDef, RouteTable } from './route';
 import { healthRoutes, type ReadinessReport } from './routes/health';
 import { allRoutes } from './routes/index';
 
-export type GatewayDeps = {
+type GatewayDeps = {
   clients: Clients;
   keys: KeyStore;
   limiter: Limiter;

@@ -49,7 +49,7 @@ export function rateProvenanceJson(p: RateProvenance | undefined) {
   };
 }
 
-export function calculationProvenanceJson(p: CalculationProvenance | undefined) {
+function calculationProvenanceJson(p: CalculationProvenance | undefined) {
   if (!p) return null;
   return {
     schema_version: p.schemaVersion,

@@ -10,9 +10,9 @@ import { Parser, type Options } from 'csv-parse';
  */
 
 /** A record longer than this is rejected and reading goes on at the next line break. */
-export const MAX_CSV_RECORD_BYTES = 1024 * 1024;
+const MAX_CSV_RECORD_BYTES = 1024 * 1024;
 
-export type CsvRecordError = { line: number; error: 'invalid_csv' | 'invalid_encoding' | 'record_too_long'; detail: string };
+type CsvRecordError = { line: number; error: 'invalid_csv' | 'invalid_encoding' | 'record_too_long'; detail: string };
 export type CsvRecord = { line: number; fields: string[] } | CsvRecordError;
 
 const LF = 0x0a;

@@ -6,7 +6,7 @@ import { releaseDeadClients } from './db-faults';
 
 export type ServiceOrm = MikroORM;
 
-export type OrmOptions = {
+type OrmOptions = {
   clientUrl: string;
   schema: string;
   entities: EntitySchema<any, any>[];

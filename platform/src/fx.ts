@@ -16,7 +16,7 @@ import { isCalendarDate } from './http-inputs';
 
 export const EUR = 'EUR';
 /** Minor units of the euro (cents). */
-export const EUR_MINOR_UNITS = 2;
+const EUR_MINOR_UNITS = 2;
 
 /** One ECB reference rate: `decimal` units of `currency` per 1 EUR, published for `date`. */
 export interface EcbRate {
@@ -34,7 +34,7 @@ export interface EcbRate {
 export type RateOrEur = EcbRate | typeof EUR;
 
 /** One published rate as {@link EcbRateTable} accepts it: `rate` units of `currency` per 1 EUR on `date`. */
-export interface EcbRateInput {
+interface EcbRateInput {
   readonly currency: string;
   /** Publication day, YYYY-MM-DD. */
   readonly date: string;

@@ -66,7 +66,7 @@ export function isValidDate(s: unknown): boolean {
   return m !== null && validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-export type TransactionDateParse =
+type TransactionDateParse =
   | { ok: true; instant: Date; iso: string; dateOnly: boolean }
   | { ok: false };
 

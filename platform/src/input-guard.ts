@@ -9,10 +9,10 @@ import { Code, rpcError } from './rpc-errors';
 const CONTROL = /[\u0000-\u001f\u007f]|\p{Cs}/u;
 
 /** A string field holding a control character: its snake_case name and its path (`events[3].product_reference`). */
-export type ControlCharacterHit = { field: string; path: string };
+type ControlCharacterHit = { field: string; path: string };
 
 /** The first string field (at any depth) holding a control character, or undefined. */
-export function fieldWithControlCharacter(desc: DescMessage, msg: Record<string, unknown>, depth = 0): ControlCharacterHit | undefined {
+function fieldWithControlCharacter(desc: DescMessage, msg: Record<string, unknown>, depth = 0): ControlCharacterHit | undefined {
   if (depth > 16) return undefined;
   const here = (field: string): ControlCharacterHit => ({ field, path: field });
   const below = (prefix: string, hit: ControlCharacterHit): ControlCharacterHit => ({ field: hit.field, path: `${prefix}.${hit.path}` });

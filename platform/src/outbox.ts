@@ -70,7 +70,7 @@ function settleAndClaimSql(schema: string): string {
  * How long published outbox rows are kept (`keepMs`; 0 keeps them forever), how often the relay
  * deletes older ones and how many rows one delete statement takes.
  */
-export type OutboxRetention = { keepMs: number; everyMs: number; batch: number };
+type OutboxRetention = { keepMs: number; everyMs: number; batch: number };
 export const DEFAULT_OUTBOX_RETENTION: OutboxRetention = { keepMs: 7 * 24 * 3600_000, everyMs: 10 * 60_000, batch: 5000 };
 
 /**

@@ -82,7 +82,7 @@ export async function* keysetBatches<R>(fetch: (after: string | undefined) => Pr
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
 /** Column name → PostgreSQL type of its parameter (`json`/`jsonb` cells are sent as JSON text). */
-export type ColumnTypes = Readonly<Record<string, string>>;
+type ColumnTypes = Readonly<Record<string, string>>;
 
 /** PostgreSQL binds at most 65,535 parameters per statement. */
 const MAX_PARAMETERS = 65_535;

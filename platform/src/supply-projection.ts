@@ -151,7 +151,7 @@ export async function applySupplyProjection(
   return { decoded, fresh: new Set(res.rows.map((r: { event_id: string }) => r.event_id)) };
 }
 
-export type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
+type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
 
 /** The durable consumer that keeps `schema`'s projection of the ledger, a batch per statement. */
 export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {

@@ -94,7 +94,7 @@ function checkCurrency(text: string, line: number | undefined): string {
 }
 
 /** True for a positive plain decimal (no sign, no exponent, not zero). */
-export function isValidEcbRate(text: string): boolean {
+function isValidEcbRate(text: string): boolean {
   return RATE_RE.test(text) && /[1-9]/.test(text);
 }
 
@@ -264,7 +264,7 @@ export function parseEcbXml(text: string): EcbObservation[] {
 // ---------------------------------------------------------------------------------------------------------------
 // detection
 
-export type EcbFormat = 'csv' | 'xml';
+type EcbFormat = 'csv' | 'xml';
 
 /** Format from the file name's extension, else from the content. */
 export function detectEcbFormat(fileName: string, text: string): EcbFormat {

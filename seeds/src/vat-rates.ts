@@ -21,12 +21,12 @@ import { z } from 'zod';
 import { canonicalJson } from '@vat/platform/canonical-json';
 import { EU_MEMBER_STATES, type MemberState } from '@vat/platform/countries';
 
-export const COVERAGE_START = '2019-01-01';
+const COVERAGE_START = '2019-01-01';
 
-export const RATE_TYPES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
+const RATE_TYPES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
 export type RateType = (typeof RATE_TYPES)[number];
 
-export const REVIEW_STATUSES = ['source_cited', 'knowledge_unverified'] as const;
+const REVIEW_STATUSES = ['source_cited', 'knowledge_unverified'] as const;
 
 const DEFAULT_CLASSES_DIR = fileURLToPath(new URL('../tax-classes/', import.meta.url));
 const DEFAULT_RATES_DIR = fileURLToPath(new URL('../vat-rates/', import.meta.url));
@@ -41,12 +41,12 @@ const isoDate = z
 
 const slug = z.string().regex(/^[a-z][a-z0-9_]*$/, 'expected lower_snake_case slug');
 
-export const TaxClassGroupSchema = z.strictObject({
+const TaxClassGroupSchema = z.strictObject({
   slug,
   name: z.string().min(1),
 });
 
-export const TaxClassSchema = z.strictObject({
+const TaxClassSchema = z.strictObject({
   id: slug,
   name: z.string().min(1),
   description: z.string().min(1),
@@ -56,7 +56,7 @@ export const TaxClassSchema = z.strictObject({
   source: z.string().min(1),
 });
 
-export const TaxClassSeedSchema = z.strictObject({
+const TaxClassSeedSchema = z.strictObject({
   schema_version: z.literal('tax-classes/v1'),
   source: z.string().min(1),
   as_of: isoDate,
@@ -65,7 +65,7 @@ export const TaxClassSeedSchema = z.strictObject({
   classes: z.array(TaxClassSchema).min(1),
 });
 
-export const RateSourceSchema = z.strictObject({
+const RateSourceSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   title: z.string().min(1),
   url: z.url(),
@@ -81,7 +81,7 @@ export const RateSourceSchema = z.strictObject({
   consulted: z.boolean().optional(),
 });
 
-export const VatRateRowSchema = z.strictObject({
+const VatRateRowSchema = z.strictObject({
   tax_class_id: slug,
   // Integer check is repeated by the validator with a friendlier message; the
   // schema accepts any number so that validateRateSeeds can report it.
@@ -98,7 +98,7 @@ export const VatRateRowSchema = z.strictObject({
   note: z.string().min(1).optional(),
 });
 
-export const VatRateSeedSchema = z.strictObject({
+const VatRateSeedSchema = z.strictObject({
   schema_version: z.literal('vat-rates/v1'),
   country: z.enum(EU_MEMBER_STATES),
   currency_note: z.string().min(1).optional(),
@@ -107,7 +107,7 @@ export const VatRateSeedSchema = z.strictObject({
 });
 
 export type TaxClass = z.infer<typeof TaxClassSchema>;
-export type TaxClassSeed = z.infer<typeof TaxClassSeedSchema>;
+type TaxClassSeed = z.infer<typeof TaxClassSeedSchema>;
 export type RateSource = z.infer<typeof RateSourceSchema>;
 export type VatRateRow = z.infer<typeof VatRateRowSchema>;
 export type VatRateSeed = z.infer<typeof VatRateSeedSchema>;

@@ -32,7 +32,7 @@ function componentJson(c: DecisionComponent) {
 }
 
 /** The governed decision as the REST body (`governed-calculation/v2`). */
-export function decisionJson(d: GovernedDecision) {
+function decisionJson(d: GovernedDecision) {
   return {
     decision_id: d.decisionId,
     schema_version: d.schemaVersion,

@@ -14,9 +14,9 @@ import { READ_SCOPES } from './transactions';
 export type IntegrationOwnership = (integrationId: bigint, accountId: bigint) => Promise<boolean>;
 
 /** A batch of 1,000 events is far above the general body limit: this route has its own. */
-export const SUPPLY_EVENTS_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+const SUPPLY_EVENTS_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-export function supplyEventJson(e: SupplyEvent) {
+function supplyEventJson(e: SupplyEvent) {
   return {
     id: e.id,
     sequence: num(e.sequence),

@@ -3,8 +3,8 @@ import { ALGORITHM_MANIFEST_DIGEST, ALGORITHM_MANIFEST_VERSION, EXECUTION_DIGEST
 import { CALCULATION_VERSION } from './domain/calculator';
 import type { RateRelease, RateWindow } from './repositories/rate-releases';
 
-export const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
-export const CALCULATION_EVIDENCE_SCHEMA = 'calculation-evidence/v1';
+const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
+const CALCULATION_EVIDENCE_SCHEMA = 'calculation-evidence/v1';
 export const MAPPING_VERSION = 'tax-class-direct/v1';
 
 /** The canonical calculation request: what idempotency compares and replay recomputes from. */
@@ -20,7 +20,7 @@ export type CanonicalRequest = {
 };
 
 /** The rate window exactly as applied, sealed with the release it came from. */
-export type PinnedRate = {
+type PinnedRate = {
   release_digest: string;
   release_version: string;
   release_approved_at: string | null;

@@ -68,7 +68,7 @@ function batches(events: readonly ProductSupplyEvent[], proposals: readonly Prop
  * has the ledger append the changed ones (order by order). Throws when the ledger is unreachable or an
  * order changed meanwhile, so the event is delivered again and the job retried.
  */
-export async function runReprocessingJob(deps: ClassificationDeps, jobId: bigint): Promise<Record<string, number> | undefined> {
+async function runReprocessingJob(deps: ClassificationDeps, jobId: bigint): Promise<Record<string, number> | undefined> {
   const job = await deps.assignments.claimJob(jobId, deps.now());
   if (!job) return undefined;
   const call = { headers: principalHeaders({ accountId: job.accountId, apiKeyId: 0n, keyKind: 'v2', scope: 'full' }) };

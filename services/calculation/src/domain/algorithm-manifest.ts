@@ -18,7 +18,7 @@
  * 1/2) and then frozen here.
  */
 import { digestOf } from '@vat/platform/canonical-json';
-import { CALCULATION_VERSION, MAX_AMOUNT_MINOR, MAX_RATE_BPS, calculateVat, type VatInput, type VatResult } from './calculator';
+import { CALCULATION_VERSION, MAX_AMOUNT_MINOR, MAX_RATE_BPS } from './calculator';
 
 export const ALGORITHM_MANIFEST_VERSION = 'vat-algorithm-manifest/v1';
 

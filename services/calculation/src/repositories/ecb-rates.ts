@@ -35,7 +35,7 @@ export async function loadEcbDays(db: Queryable): Promise<EcbDay[]> {
   return res.rows.map((r) => ({ date: r.rate_date, rates: r.rates }));
 }
 
-export type EcbRelease = { digest: string; version: string; rowCount: number };
+type EcbRelease = { digest: string; version: string; rowCount: number };
 export type EcbStoreResult = { inserted: number; updated: number; unchanged: number };
 
 /**

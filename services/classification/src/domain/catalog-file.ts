@@ -16,9 +16,9 @@ export type CatalogRow = {
   position: number;
 };
 
-export type CatalogIssue = { line: number; error: string; detail: string };
+type CatalogIssue = { line: number; error: string; detail: string };
 
-export type ParsedCatalog = {
+type ParsedCatalog = {
   layout: string;
   rows: CatalogRow[];
   levelCounts: Record<string, number>;

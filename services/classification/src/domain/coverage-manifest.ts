@@ -6,8 +6,8 @@ import { CATALOG_VERSIONS, isScheme, normalizeCode, type Scheme } from './codes'
 export const COVERAGE_MANIFEST = 'classification_coverage_v1';
 
 export const SUPPLY_KINDS = ['goods', 'services', 'imported_goods', 'new_means_of_transport', 'installed_goods'] as const;
-export const RULE_STATUSES = ['approved', 'review_only', 'withdrawn'] as const;
-export const COVERAGES = ['full', 'ex'] as const;
+const RULE_STATUSES = ['approved', 'review_only', 'withdrawn'] as const;
+const COVERAGES = ['full', 'ex'] as const;
 
 export type CoverageRuleInput = {
   ruleId: string;
@@ -24,7 +24,7 @@ export type CoverageRuleInput = {
   legalReference: string;
 };
 
-export type ManifestIssue = { rule: number | null; field: string; error: string; detail: string };
+type ManifestIssue = { rule: number | null; field: string; error: string; detail: string };
 
 export class ManifestError extends Error {
   constructor(readonly issues: ManifestIssue[]) {

@@ -9,7 +9,7 @@ const REVISION = '"classification".assignment_revision';
 const JOB = '"classification".reprocess_job';
 const OUTBOX = '"classification".outbox';
 
-export type AssignmentState = 'submitted' | 'validated' | 'archived';
+type AssignmentState = 'submitted' | 'validated' | 'archived';
 
 export type RevisionRecord = {
   id: string;

@@ -61,11 +61,11 @@ export type IossExclusionCode =
   | 'correction_reference_missing_excluded'
   | 'correction_reference_invalid_excluded';
 
-export type IossMonthStatus = 'not_covered' | 'registration_conflict' | 'nil_return_candidate' | 'review_required' | 'ready';
+type IossMonthStatus = 'not_covered' | 'registration_conflict' | 'nil_return_candidate' | 'review_required' | 'ready';
 
 export type IossRow = { member_state_of_consumption: string; vat_rate_bps: number; taxable_amount_minor: bigint; vat_amount_minor: bigint; source_event_count: number };
 export type IossCorrection = { member_state_of_consumption: string; original_period: string; vat_amount_minor: bigint };
-export type IossBalance = { member_state_of_consumption: string; current_vat_minor: bigint; correction_vat_minor: bigint; balance_minor: bigint; payable_vat_minor: bigint; included_in_grand_total: boolean };
+type IossBalance = { member_state_of_consumption: string; current_vat_minor: bigint; correction_vat_minor: bigint; balance_minor: bigint; payable_vat_minor: bigint; included_in_grand_total: boolean };
 
 export type IossMonth = {
   period_key: string;
@@ -173,7 +173,7 @@ export function assembleMonth(
 }
 
 /** The facts of a sale that decide whether it is an IOSS consignment (the grouped read computes them in SQL). */
-export type IossSaleTraits = {
+type IossSaleTraits = {
   customerType: string;
   classificationStatus: string;
   rateCategory: string;

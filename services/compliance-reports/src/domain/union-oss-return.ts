@@ -14,7 +14,7 @@ export type Section = '2a' | '2b' | '2c' | '2d';
 export type RateType = 'STANDARD' | 'REDUCED';
 export type LinkStatus = 'none' | 'missing' | 'invalid' | 'ok';
 
-export const WARNING_CODES = [
+const WARNING_CODES = [
   'classification_excluded',
   'needs_review_excluded',
   'missing_exchange_rate_excluded',
@@ -23,7 +23,7 @@ export const WARNING_CODES = [
   'unsupported_rate_category_excluded',
   'unsupported_supply_kind_excluded',
 ] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
+type WarningCode = (typeof WARNING_CODES)[number];
 
 /** The first quarter of the Union OSS scheme (in force from 1 July 2021). */
 export const FIRST_UNION_OSS_PERIOD = '2021-Q3';
@@ -97,7 +97,7 @@ export type Balance = {
 };
 
 export type Totals = { taxableAmountMinor: bigint; currentVatMinor: bigint; correctionVatMinor: bigint; payableVatMinor: bigint };
-export type Warning = { code: WarningCode; count: number };
+type Warning = { code: WarningCode; count: number };
 
 export type UnionOssReturn = {
   periodKey: string;
@@ -139,7 +139,7 @@ const EXCLUDED_RATE_CATEGORIES = new Set(['zero', 'exempt']);
 type Placement = { section: Section; origin: string | null } | { excluded: WarningCode };
 
 /** Section and origin State of a supply, or why it is not a Union OSS supply. */
-export function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
+function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
   const unsupported = { excluded: 'unsupported_supply_kind_excluded' as const };
   if (UNSUPPORTED_KINDS.has(g.supplyKind) || g.customerType !== 'b2c' || !isEuMemberState(g.countryOfConsumption)) return unsupported;
   const profile = g.sourceId === null ? undefined : defaults.get(g.sourceId);
@@ -180,7 +180,7 @@ type Target = { kind: 'row'; key: string; row: RowTemplate } | { kind: 'correcti
 /** Events in another currency, waiting for their rate: converted per event when the builder finishes. */
 type Pending = { target: Target; currency: string; period: string; unitNet: bigint; unitVat: bigint; count: number };
 
-export type ReturnSettings = Omit<ReturnInputs, 'groups' | 'exchangeRate'>;
+type ReturnSettings = Omit<ReturnInputs, 'groups' | 'exchangeRate'>;
 
 /**
  * Builds a return from groups fed in any order and in batches (memory follows rows, not events);
@@ -331,7 +331,7 @@ export function balancesOf(rows: readonly ReturnRow[], corrections: readonly Cor
     });
 }
 
-export type CountryBreakdown = Balance & { taxableAmountMinor: bigint; rows: ReturnRow[]; corrections: CorrectionRow[] };
+type CountryBreakdown = Balance & { taxableAmountMinor: bigint; rows: ReturnRow[]; corrections: CorrectionRow[] };
 
 /** The same return per Member State of consumption, with its current and correction rows nested. */
 export function countryBreakdownOf(ret: UnionOssReturn): CountryBreakdown[] {

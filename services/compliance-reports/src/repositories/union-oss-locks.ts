@@ -27,7 +27,7 @@ export type LockedPeriodRecord = {
   filedByApiKeyId: bigint | null;
 };
 
-export type NewLockedPeriod = Omit<LockedPeriodRecord, 'id' | 'status' | 'filedAt' | 'filedByApiKeyId'>;
+type NewLockedPeriod = Omit<LockedPeriodRecord, 'id' | 'status' | 'filedAt' | 'filedByApiKeyId'>;
 
 export type ExportMeta = {
   id: string;

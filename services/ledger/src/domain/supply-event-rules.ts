@@ -10,8 +10,8 @@ import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/htt
 
 export const EVENT_TYPES = ['sale', 'refund', 'cancellation', 'credit_note', 'adjustment'] as const;
 export const SUPPLY_KINDS = ['goods', 'services', 'imported_goods', 'new_means_of_transport', 'installed_goods'] as const;
-export const CUSTOMER_TYPES = ['b2c', 'b2b'] as const;
-export const RATE_CATEGORIES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
+const CUSTOMER_TYPES = ['b2c', 'b2b'] as const;
+const RATE_CATEGORIES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
 export const CLASSIFICATION_STATUSES = ['classified', 'needs_review', 'excluded'] as const;
 /** The largest amount of one event in minor units; sums over many events stay exact in bigint. */
 export const MAX_EVENT_AMOUNT_MINOR = 1_000_000_000_000_000n;

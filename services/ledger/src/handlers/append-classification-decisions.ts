@@ -10,7 +10,7 @@ import { CLASSIFICATION_STATUSES } from '../domain/supply-event-rules';
 import type { AppendedDecision, DecisionInput, ProductEventRecord } from '../repositories/classification-decisions';
 
 /** An order with more events than this is never reclassified automatically: it goes to correction review. */
-export const MAX_REPROCESSED_ORDER_EVENTS = 500;
+const MAX_REPROCESSED_ORDER_EVENTS = 500;
 const MAX_DECISIONS = 10_000;
 const SOURCES = ['assignment', 'restored'];
 

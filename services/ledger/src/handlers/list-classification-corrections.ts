@@ -9,9 +9,9 @@ import type { LedgerDeps } from '../context';
 import type { CorrectionRecord, CorrectionStatus } from '../repositories/classification-corrections';
 
 /** Why a reclassification waits for a person (`classification_correction.reason`). */
-export const CORRECTION_REASONS = ['order_too_large', 'manual_decision', 'union_oss_period_locked'] as const;
+const CORRECTION_REASONS = ['order_too_large', 'manual_decision', 'union_oss_period_locked'] as const;
 /** Where an entry stands: no resolution yet, or resolved by `apply` or `dismiss`. */
-export const CORRECTION_STATUSES: readonly CorrectionStatus[] = ['open', 'applied', 'dismissed'];
+const CORRECTION_STATUSES: readonly CorrectionStatus[] = ['open', 'applied', 'dismissed'];
 
 /** The proposal as the API names it (stored with the decision's field names). */
 function proposedJson(p: Record<string, unknown>): string {

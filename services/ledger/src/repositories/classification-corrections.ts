@@ -26,12 +26,12 @@ export type CorrectionRecord = {
   resolution: ResolutionRecord | null;
 };
 export type CorrectionStatus = 'open' | 'applied' | 'dismissed';
-export type CorrectionQuery = { id?: string; reason?: string; orderReference?: string; supplyEventId?: string; productReference?: string; status?: CorrectionStatus };
+type CorrectionQuery = { id?: string; reason?: string; orderReference?: string; supplyEventId?: string; productReference?: string; status?: CorrectionStatus };
 /** How a person resolved a correction-review entry. */
-export type ResolutionRecord = { action: 'apply' | 'dismiss'; note: string; resolvedAt: Date; apiKeyId: bigint; decisionId: string | null };
-export type ResolveInput = { id: string; action: 'apply' | 'dismiss'; note: string; apiKeyId: bigint };
+type ResolutionRecord = { action: 'apply' | 'dismiss'; note: string; resolvedAt: Date; apiKeyId: bigint; decisionId: string | null };
+type ResolveInput = { id: string; action: 'apply' | 'dismiss'; note: string; apiKeyId: bigint };
 /** `resolved`: the entries resolved (the requested one first); `replayed`: an identical earlier resolution. */
-export type ResolveOutcome = { kind: 'not_found' | 'already_resolved' | 'stale' | 'period_locked' } | { kind: 'resolved'; ids: string[] } | { kind: 'replayed' };
+type ResolveOutcome = { kind: 'not_found' | 'already_resolved' | 'stale' | 'period_locked' } | { kind: 'resolved'; ids: string[] } | { kind: 'replayed' };
 
 /** Every statement on the correction-review list: routing, listing and resolving its entries. */
 export class ClassificationCorrectionRepository {

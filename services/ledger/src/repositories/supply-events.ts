@@ -12,7 +12,7 @@ const OUTBOX = '"ledger".outbox';
 export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string };
 
 
-export type CommitOutcome =
+type CommitOutcome =
   | { ok: true; items: { record: SupplyEventRecord; created: boolean }[] }
   | { ok: false; conflicts: { index: number; eventId: string }[] };
 

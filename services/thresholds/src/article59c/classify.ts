@@ -29,10 +29,10 @@ export type ProfileDefaults = { supplierEstablishmentCountry?: string; dispatchC
 /** The threshold of an establishment State, or why there is none to compare with. */
 export type ThresholdLookup = (country: string) => { currency: string; amountMinor: bigint } | undefined;
 
-export type Disposition = 'counted' | 'excluded' | 'unresolved';
+type Disposition = 'counted' | 'excluded' | 'unresolved';
 
 /** The three separate dimensions of one candidate, plus the facts used. */
-export type Classification = {
+type Classification = {
   reason: string;
   disposition: Disposition;
   evidenceQuality: string;

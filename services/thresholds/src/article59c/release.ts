@@ -31,8 +31,8 @@ const ReleaseDocument = z
   })
   .strict();
 
-export type ReleaseDocument = z.infer<typeof ReleaseDocument>;
-export type ThresholdRow = { currency: string; amountMinor: bigint; scale: number };
+type ReleaseDocument = z.infer<typeof ReleaseDocument>;
+type ThresholdRow = { currency: string; amountMinor: bigint; scale: number };
 export type ThresholdRelease = { version: string; document: ReleaseDocument; thresholds: Map<string, ThresholdRow> };
 
 export class ReleaseRejected extends Error {}

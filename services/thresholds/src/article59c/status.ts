@@ -19,9 +19,9 @@ export type StoredCrossing = {
   provenAt: string;
 };
 
-export type ReleaseThreshold = { currency: string; amountMinor: bigint; scale: number };
+type ReleaseThreshold = { currency: string; amountMinor: bigint; scale: number };
 
-export type StatusInput = {
+type StatusInput = {
   currentYear: number;
   current: YearSummary;
   preceding: YearSummary;
@@ -34,7 +34,7 @@ export type StatusInput = {
   decisionsLagging?: boolean;
 };
 
-export type CheckEntry = {
+type CheckEntry = {
   currency: string;
   currencyScale: number;
   thresholdMinor: bigint;
@@ -83,7 +83,7 @@ export type ThresholdStatusView = {
 const INT32_MAX = 2147483647n;
 
 /** floor(amount × 100 / threshold), held to the int32 range of the wire field. */
-export function percentageOf(amount: bigint, threshold: bigint): number {
+function percentageOf(amount: bigint, threshold: bigint): number {
   const p = (amount * 100n) / threshold;
   return Number(p > INT32_MAX ? INT32_MAX : p < -INT32_MAX ? -INT32_MAX : p);
 }

@@ -21,7 +21,7 @@ export type NotificationRow = {
 };
 
 /** A notification to store: the mark, and the event that first reached it. */
-export type NewNotification = Omit<NotificationRow, 'id' | 'readAt' | 'createdAt'> & { accountId: bigint; createdAt: Date };
+type NewNotification = Omit<NotificationRow, 'id' | 'readAt' | 'createdAt'> & { accountId: bigint; createdAt: Date };
 
 const COLUMNS = `id::text, kind, year, event_id, cumulative_minor::text, threshold_minor::text, currency, occurred_at, recorded_at, created_at, read_at`;
 

@@ -30,7 +30,7 @@ export const SME_DISCLAIMER =
   'tolerances, excluded activities or other national conditions. Thresholds come from the cited seed data ' +
   'and may be incomplete or out of date.';
 
-export type SmeErrorCode =
+type SmeErrorCode =
   | 'invalid_json'
   | 'unknown_field'
   | 'invalid_country'
@@ -40,7 +40,7 @@ export type SmeErrorCode =
   | 'no_sme_data'
   | 'currency_mismatch';
 
-export interface SmeError {
+interface SmeError {
   ok: false;
   status: 400 | 404 | 422;
   error: SmeErrorCode;
@@ -56,16 +56,16 @@ export interface SmeRequest {
   reference_date: string;
 }
 
-export type EligibilityStatus = 'eligible' | 'ineligible' | 'indeterminate';
+type EligibilityStatus = 'eligible' | 'ineligible' | 'indeterminate';
 
-export interface SmeSectoralResult {
+interface SmeSectoralResult {
   sector: string | null;
   exemption_threshold_eur: number | null;
   exemption_threshold_nac: number | null;
   comment: string | null;
 }
 
-export interface SmeEligibilityResult {
+interface SmeEligibilityResult {
   country: string;
   currency: string;
   annual_turnover_nac: number;
@@ -82,7 +82,7 @@ export interface SmeEligibilityResult {
   disclaimer: string;
 }
 
-export const SME_REQUEST_FIELDS: readonly string[] = Object.freeze(['country', 'annual_turnover_nac', 'currency', 'reference_date']);
+const SME_REQUEST_FIELDS: readonly string[] = Object.freeze(['country', 'annual_turnover_nac', 'currency', 'reference_date']);
 
 function fail(status: 400 | 404 | 422, error: SmeErrorCode, detail: string): SmeError {
   return { ok: false, status, error, detail };

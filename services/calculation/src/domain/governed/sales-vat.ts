@@ -21,7 +21,7 @@ export type SalesVatFacts = {
  * applies but cannot be settled from the facts (`open`, with findings), or a need for the Article 59c
  * position (`needs_threshold`).
  */
-export type RuleOutcome =
+type RuleOutcome =
   | { kind: 'settled'; rule: RuleId; jurisdiction: string }
   | { kind: 'open'; rule: RuleId | null; status: 'incomplete' | 'unsupported'; jurisdiction: string | null; findings: string[] }
   | { kind: 'needs_threshold' };
@@ -76,7 +76,7 @@ export function salesVatRule(f: SalesVatFacts, threshold?: ThresholdPosition): R
 }
 
 /** The parts of the thresholds service's Article 59c status the rule walk reads. */
-export type Article59cView = {
+type Article59cView = {
   currentYear: number;
   checks: { establishmentCountry: string; currentComparison: string; previousComparison: string; currentYearCrossingOccurredAt?: string }[];
 };

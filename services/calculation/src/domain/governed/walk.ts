@@ -31,7 +31,7 @@ export type GovernedLookups = {
 type Selector = { taxClassId: string; supplyKind: SupplyKind; provenance: string[] };
 
 /** A decision before it is stored: the components, the decision-level findings and how it is answered. */
-export type Draft = { components: Component[]; findings: string[]; error?: string; detail?: string; release?: TreatmentReleaseRecord; profile?: ProfileRevision; arithmetic?: Arithmetic };
+type Draft = { components: Component[]; findings: string[]; error?: string; detail?: string; release?: TreatmentReleaseRecord; profile?: ProfileRevision; arithmetic?: Arithmetic };
 
 /** The calculated sales VAT, stored as a calculation record (transaction history) with the decision. */
 export type Arithmetic = { calculationId: string; jurisdiction: string; taxClassId: string; window: RateWindow; amounts: VatResult };
