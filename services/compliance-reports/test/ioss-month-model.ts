@@ -3,17 +3,15 @@
  * (`iossMonthFromGroups` over repositories/ioss-facts.ts) must agree with, for the tests.
  */
 import {
-  assembleMonth,
   coverageExclusion,
   IOSS_CONSIGNMENT_CEILING_EUR_MINOR,
+  IossMonthTotals,
   monthOf,
   registrationsTouching,
   traitsExclusion,
-  type IossCorrection,
   type IossExclusionCode,
   type IossMonth,
   type IossRegistration,
-  type IossRow,
   type MonthEndConversion,
 } from '../src/domain/ioss-months';
 
@@ -60,22 +58,15 @@ function saleExclusion(sale: IossFact): IossExclusionCode | undefined {
  * ignored); `originals` resolves a correction's `original_event_id` to its event (any month).
  */
 export function iossMonth(month: string, facts: readonly IossFact[], originals: ReadonlyMap<string, IossFact>, registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
-  const iossRegs = registrations;
-  const touching = registrationsTouching(month, iossRegs);
-  const warnings = new Map<IossExclusionCode, number>();
-  const rows = new Map<string, IossRow>();
-  const corrections = new Map<string, IossCorrection>();
-  let total = 0;
-  let included = 0;
-  const exclude = (code: IossExclusionCode) => warnings.set(code, (warnings.get(code) ?? 0) + 1);
-
+  const touching = registrationsTouching(month, registrations);
+  const m = new IossMonthTotals(month, touching);
   const monthFacts = facts.filter((f) => f.supplyKind === 'imported_goods' && monthOf(f.occurredAt) === month);
   for (const f of [...monthFacts].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0))) {
-    total++;
+    m.count(1);
     // Outside the scheme nothing is reported through it, corrections included: after leaving IOSS a
     // correction is made directly with the Member State of consumption (Art. 61(2) of Reg. 282/2011).
     if (touching.length === 0) {
-      exclude('ioss_registration_missing_excluded');
+      m.exclude('ioss_registration_missing_excluded', 1);
       continue;
     }
     const isCorrection = CORRECTION_TYPES.has(f.eventType);
@@ -85,49 +76,31 @@ export function iossMonth(month: string, facts: readonly IossFact[], originals: 
     if (isCorrection) {
       const original = f.originalEventId ? originals.get(f.originalEventId) : undefined;
       if (!original) {
-        exclude('correction_reference_missing_excluded');
+        m.exclude('correction_reference_missing_excluded', 1);
         continue;
       }
       originalMonth = monthOf(original.occurredAt);
       if (original.eventType !== 'sale' || original.supplyKind !== 'imported_goods' || original.countryOfConsumption !== f.countryOfConsumption || original.currency !== f.currency || originalMonth > month) {
-        exclude('correction_reference_invalid_excluded');
+        m.exclude('correction_reference_invalid_excluded', 1);
         continue;
       }
       sale = original;
       rateMonth = originalMonth;
     } else if (f.eventType !== 'sale') {
-      exclude('correction_reference_invalid_excluded');
+      m.exclude('correction_reference_invalid_excluded', 1);
       continue;
     }
     // The consignment's own facts decide eligibility; a correction follows its sale.
-    const why = saleExclusion(sale) ?? (isCorrection ? undefined : coverageExclusion(dayOf(f.occurredAt), touching));
-    const correctionCoverage = isCorrection ? coverageExclusion(dayOf(sale.occurredAt), registrationsTouching(originalMonth!, iossRegs)) : undefined;
-    if (why ?? correctionCoverage) {
-      exclude((why ?? correctionCoverage)!);
+    const why = saleExclusion(sale) ?? (isCorrection ? coverageExclusion(dayOf(sale.occurredAt), registrationsTouching(originalMonth!, registrations)) : coverageExclusion(dayOf(f.occurredAt), touching));
+    if (why) {
+      m.exclude(why, 1);
       continue;
     }
     const vat = f.currency === 'EUR' ? f.vatAmountMinor : convert(f.vatAmountMinor, f.currency, rateMonth);
     const net = f.currency === 'EUR' ? f.netAmountMinor : convert(f.netAmountMinor, f.currency, rateMonth);
-    if (vat === undefined || net === undefined) {
-      exclude('missing_exchange_rate_excluded');
-      continue;
-    }
-    included++;
-    if (isCorrection && originalMonth !== month) {
-      const key = `${f.countryOfConsumption}|${originalMonth}`;
-      const c = corrections.get(key) ?? { member_state_of_consumption: f.countryOfConsumption, original_period: originalMonth!, vat_amount_minor: 0n };
-      c.vat_amount_minor += vat;
-      corrections.set(key, c);
-      continue;
-    }
-    // Current month: a same-month correction nets into its sale's row (the sale's rate).
-    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
-    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
-    row.taxable_amount_minor += net;
-    row.vat_amount_minor += vat;
-    row.source_event_count++;
-    rows.set(key, row);
+    if (vat === undefined || net === undefined) m.exclude('missing_exchange_rate_excluded', 1);
+    else if (isCorrection && originalMonth !== month) m.addCorrection(f.countryOfConsumption, originalMonth!, vat, 1);
+    else m.addRow(sale.countryOfConsumption, sale.vatRateBps, net, vat, 1);
   }
-
-  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
+  return m.finish();
 }

@@ -130,8 +130,57 @@ export function coverageExclusion(day: string, touching: readonly IossRegistrati
   return undefined;
 }
 
-/** A month from its rows, corrections and exclusions: balances, totals, status and counts. */
-export function assembleMonth(
+/**
+ * One month being summed, event by event or group by group: its rows (by State of consumption and rate),
+ * its corrections of earlier months (by State and original month, VAT only) and its exclusions.
+ */
+export class IossMonthTotals {
+  private readonly warnings = new Map<IossExclusionCode, number>();
+  private readonly rows = new Map<string, IossRow>();
+  private readonly corrections = new Map<string, IossCorrection>();
+  private total = 0;
+  private included = 0;
+
+  constructor(
+    private readonly month: string,
+    private readonly touching: readonly IossRegistration[],
+  ) {}
+
+  /** `n` events of the month, whatever becomes of them. */
+  count(n: number): void {
+    this.total += n;
+  }
+
+  exclude(code: IossExclusionCode, n: number): void {
+    this.warnings.set(code, (this.warnings.get(code) ?? 0) + n);
+  }
+
+  /** `n` corrections of sales of `originalMonth`, an earlier month. */
+  addCorrection(country: string, originalMonth: string, vat: bigint, n: number): void {
+    this.included += n;
+    const key = `${country}|${originalMonth}`;
+    const c = this.corrections.get(key) ?? { member_state_of_consumption: country, original_period: originalMonth, vat_amount_minor: 0n };
+    c.vat_amount_minor += vat;
+    this.corrections.set(key, c);
+  }
+
+  /** `n` events counted in the month's own row (a same-month correction nets into its sale's row). */
+  addRow(country: string, vatRateBps: number, net: bigint, vat: bigint, n: number): void {
+    this.included += n;
+    const key = `${country}|${vatRateBps}`;
+    const row = this.rows.get(key) ?? { member_state_of_consumption: country, vat_rate_bps: vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
+    row.taxable_amount_minor += net;
+    row.vat_amount_minor += vat;
+    row.source_event_count += n;
+    this.rows.set(key, row);
+  }
+
+  finish(): IossMonth {
+    return assembleMonth(this.month, this.touching, this.rows, this.corrections, this.warnings, this.total, this.included);
+  }
+}
+
+function assembleMonth(
   month: string,
   touching: readonly IossRegistration[],
   rows: ReadonlyMap<string, IossRow>,
@@ -234,32 +283,27 @@ export function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefine
  */
 export function iossMonthFromGroups(month: string, groups: readonly IossGroup[], registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
   const touching = registrationsTouching(month, registrations);
-  const warnings = new Map<IossExclusionCode, number>();
-  const rows = new Map<string, IossRow>();
-  const corrections = new Map<string, IossCorrection>();
-  let total = 0;
-  let included = 0;
-  const exclude = (code: IossExclusionCode, n: number) => warnings.set(code, (warnings.get(code) ?? 0) + n);
+  const m = new IossMonthTotals(month, touching);
   for (const g of groups) {
     if (g.month !== month) continue;
-    total += g.count;
+    m.count(g.count);
     if (touching.length === 0) {
-      exclude('ioss_registration_missing_excluded', g.count);
+      m.exclude('ioss_registration_missing_excluded', g.count);
       continue;
     }
     if (g.kind === 'other' || g.link === 'invalid') {
-      exclude('correction_reference_invalid_excluded', g.count);
+      m.exclude('correction_reference_invalid_excluded', g.count);
       continue;
     }
     if (g.link === 'missing') {
-      exclude('correction_reference_missing_excluded', g.count);
+      m.exclude('correction_reference_missing_excluded', g.count);
       continue;
     }
     const sale = g.sale!;
     const saleMonth = sale.day.slice(0, 7);
     const why = traitsExclusion(sale.traits) ?? coverageExclusion(sale.day, g.kind === 'sale' ? touching : registrationsTouching(saleMonth, registrations));
     if (why) {
-      exclude(why, g.count);
+      m.exclude(why, g.count);
       continue;
     }
     let net: bigint | undefined = g.netSum;
@@ -270,26 +314,11 @@ export function iossMonthFromGroups(month: string, groups: readonly IossGroup[],
       net = unitNet === undefined ? undefined : unitNet * BigInt(g.count);
       vat = unitVat === undefined ? undefined : unitVat * BigInt(g.count);
     }
-    if (vat === undefined || net === undefined) {
-      exclude('missing_exchange_rate_excluded', g.count);
-      continue;
-    }
-    included += g.count;
-    if (g.kind === 'correction' && saleMonth !== month) {
-      const key = `${g.countryOfConsumption}|${saleMonth}`;
-      const c = corrections.get(key) ?? { member_state_of_consumption: g.countryOfConsumption, original_period: saleMonth, vat_amount_minor: 0n };
-      c.vat_amount_minor += vat;
-      corrections.set(key, c);
-      continue;
-    }
-    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
-    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
-    row.taxable_amount_minor += net;
-    row.vat_amount_minor += vat;
-    row.source_event_count += g.count;
-    rows.set(key, row);
+    if (vat === undefined || net === undefined) m.exclude('missing_exchange_rate_excluded', g.count);
+    else if (g.kind === 'correction' && saleMonth !== month) m.addCorrection(g.countryOfConsumption, saleMonth, vat, g.count);
+    else m.addRow(sale.countryOfConsumption, sale.vatRateBps, net, vat, g.count);
   }
-  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
+  return m.finish();
 }
 
 /** True when two of the registrations share a day inside the month. */
