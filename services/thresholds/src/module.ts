@@ -7,7 +7,6 @@ import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
 import { seedSmeThresholds } from './sme-store';
 
-export type { ThresholdsDeps } from './context';
 
 export const thresholdsModule: ServiceModule<ThresholdsDeps> = {
   name: 'thresholds',

@@ -3,7 +3,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { CheckSmeEligibilityResponseSchema, type CheckSmeEligibilityRequest } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
 import { Code, rpcError } from '@vat/platform/rpc-errors';
 import { smeEligibility } from '../sme/eligibility';
-import type { ThresholdsDeps } from '../module';
+import type { ThresholdsDeps } from '../context';
 
 const CODE_BY_STATUS = { 400: Code.InvalidArgument, 404: Code.NotFound, 422: Code.FailedPrecondition } as const;
 
