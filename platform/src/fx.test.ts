@@ -376,7 +376,7 @@ describe('shipped ECB history (seeds/ecb/eurofxref-hist.csv)', () => {
         rows.push({ currency: cur, date: cells[0]!, rate: v });
       });
     }
-    table = EcbRateTable.fromObservations(rows);
+    table = new EcbRateTable(rows);
   });
 
   it('loads the full coverage', () => {

@@ -190,10 +190,6 @@ export class EcbRateTable {
     this.#seal();
   }
 
-  static fromObservations(obs: Iterable<EcbRateInput>): EcbRateTable {
-    return new EcbRateTable(obs);
-  }
-
   /** Builds from publication days, the form the calculation service stores them in. Same rules as the constructor. */
   static fromDays(days: Iterable<EcbPublicationDay>): EcbRateTable {
     const table = new EcbRateTable([]);
@@ -260,12 +256,6 @@ export class EcbRateTable {
     assertDate(date);
     const i = lowerBound(this.#days, date);
     return this.#days[i] === date;
-  }
-
-  /** The first publication day on or after `date`, or undefined when none is loaded yet. */
-  publicationDateOnOrAfter(date: string): string | undefined {
-    assertDate(date);
-    return this.#days[lowerBound(this.#days, date)];
   }
 
   /** The last publication day on or before `date`, or undefined. */

@@ -208,10 +208,4 @@ export class OutboxRelay {
     const accepted = new Set(published);
     return { published, released: rows.map((r) => r.id).filter((id) => !accepted.has(id)) };
   }
-
-  /** Count of events still waiting for the bus. */
-  async backlog(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>(`select count(*)::int as n from "${this.schema}".outbox where published_at is null`);
-    return rows[0]?.n ?? 0;
-  }
 }

@@ -155,7 +155,7 @@ describe.skipIf(!backends.ok)('ECB rates stored by publication day (PostgreSQL, 
     expect((await pool.query(`select count(*)::int as n from "calculation".ecb_rate_day`)).rows[0].n).toBe(ecbDaysOf(obs).length);
 
     const fromDb = await table();
-    const fromFile = EcbRateTable.fromObservations(obs);
+    const fromFile = new EcbRateTable(obs);
     expect(fromDb.size).toBe(obs.length);
     expect(obs.filter((o) => fromDb.rateOn(o.currency, o.date)?.decimal !== fromFile.rateOn(o.currency, o.date)?.decimal)).toEqual([]);
     expect(fromDb.rateOnOrNextPublication('USD', '2024-03-29')?.rateDate).toBe('2024-04-02');

@@ -175,9 +175,4 @@ export class AssignmentRepository {
     );
     return r.rows.map((row) => ({ accountId: BigInt(row.account_id), integrationId: BigInt(row.integration_id), productReference: row.product_reference }));
   }
-
-  async pendingJobs(accountId: bigint): Promise<{ integrationId: bigint; productReference: string; reason: string }[]> {
-    const r = await this.pool.query(`select integration_id, product_reference, reason from ${JOB} where account_id = $1 and status = 'pending' order by id`, [accountId.toString()]);
-    return r.rows.map((row) => ({ integrationId: BigInt(row.integration_id), productReference: row.product_reference, reason: row.reason }));
-  }
 }
