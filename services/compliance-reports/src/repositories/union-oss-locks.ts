@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { quarterInstants } from '@vat/platform/quarters';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
 
@@ -101,13 +102,10 @@ export class UnionOssLockRepository {
    * the sum of their applied generations, compared with the ledger's count at the fence.
    */
   async appliedDecisionCount(accountId: bigint, periodKey: string): Promise<bigint> {
-    const year = Number(periodKey.slice(0, 4));
-    const q = Number(periodKey.slice(6));
-    const at = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01T00:00:00Z`;
     const res = await this.pool.query(
       `select coalesce(sum(decision_generation), 0)::text as n from "compliance_reports".supply_fact
         where account_id = $1 and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz and supply_kind <> 'imported_goods'`,
-      [accountId.toString(), at(year, q * 3 - 2), q === 4 ? at(year + 1, 1) : at(year, q * 3 + 1)],
+      [accountId.toString(), ...quarterInstants(periodKey)],
     );
     return BigInt(res.rows[0].n);
   }

@@ -1,18 +1,11 @@
 import type pg from 'pg';
+import { quarterInstants } from '@vat/platform/quarters';
 import type { Queryable } from '@vat/platform/sql';
 import { underHeadLock, type LedgerHead } from './ledger-head';
 
 const EVENT = '"ledger".supply_event';
 const DECISION = '"ledger".classification_decision';
 const FENCE = '"ledger".return_period_fence';
-
-/** The first instant of a `YYYY-Qn` quarter and of the next one (UTC). */
-function quarterBounds(periodKey: string): [string, string] {
-  const year = Number(periodKey.slice(0, 4));
-  const q = Number(periodKey.slice(6));
-  const at = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01T00:00:00Z`;
-  return [at(year, q * 3 - 2), q === 4 ? at(year + 1, 1) : at(year, q * 3 + 1)];
-}
 
 const FENCED_SQL = `select 1 from ${EVENT} e join ${FENCE} f on f.account_id = e.account_id and f.period_key = to_char(e.occurred_at at time zone 'UTC', 'YYYY-"Q"Q')
   where e.account_id = $1 and e.id = any($2::uuid[]) and e.supply_kind <> 'imported_goods' limit 1`;
@@ -41,7 +34,7 @@ export class ReturnPeriodFenceRepository {
       const inPeriod = await client.query(
         `select count(*)::text as n from ${DECISION} d join ${EVENT} e on e.id = d.supply_event_id
           where e.account_id = $1 and e.occurred_at >= $2::timestamptz and e.occurred_at < $3::timestamptz and e.supply_kind <> 'imported_goods'`,
-        [account, ...quarterBounds(periodKey)],
+        [account, ...quarterInstants(periodKey)],
       );
       return { ...head, periodDecisionCount: BigInt(inPeriod.rows[0].n) };
     });
