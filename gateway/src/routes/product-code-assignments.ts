@@ -1,5 +1,6 @@
 import type { AssignmentRevision } from '@vat/gen/vat/classification/v1/resources_pb';
 import type { Clients } from '@vat/platform/clients';
+import { isRowId } from '@vat/platform/http-inputs';
 import { HttpError } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
@@ -38,7 +39,7 @@ const assignmentParams = { type: 'object', properties: { integration_id: { type:
 
 /** The integration id of the path when the key's account owns it; anything else is 404 (never a hint that it exists). */
 async function ownedIntegration(raw: string, accountId: bigint, owned: IntegrationOwnership): Promise<bigint> {
-  if (/^[1-9][0-9]{0,17}$/.test(raw) && (await owned(BigInt(raw), accountId))) return BigInt(raw);
+  if (isRowId(raw) && (await owned(BigInt(raw), accountId))) return BigInt(raw);
   throw new HttpError(404, 'integration_not_found', 'No integration of this account has this id.');
 }
 

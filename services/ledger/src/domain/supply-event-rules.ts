@@ -1,7 +1,7 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { isEuMemberState, isIsoCountry } from '@vat/platform/countries';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
-import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
+import { isRowId, isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 
 /**
  * The supply-event contract: every rule an event must satisfy to be committed, in one place.
@@ -166,7 +166,7 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
   const orderReference = text('order_reference', i.orderReference, 200);
   let integrationId: bigint | null = null;
   if (i.integrationId !== undefined) {
-    if (!/^[1-9][0-9]{0,17}$/.test(i.integrationId)) bad('integration_id', 'integration_id must be the id of one of the account\'s integrations.');
+    if (!isRowId(i.integrationId)) bad('integration_id', 'integration_id must be the id of one of the account\'s integrations.');
     else integrationId = BigInt(i.integrationId);
   }
   let sourceId: string | null = null;
