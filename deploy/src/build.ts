@@ -11,7 +11,7 @@ import { loadModule } from './module-loader';
 import { stopwatch } from '@vat/platform/stopwatch';
 import { createBus, directTransports, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
 
-export type Mode = 'all' | 'gateway' | ServiceName;
+type Mode = 'all' | 'gateway' | ServiceName;
 
 export type Built = {
   mode: Mode;

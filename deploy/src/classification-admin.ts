@@ -13,7 +13,7 @@ import { databaseForCli } from './database-for-cli';
 import { activateTreatmentRelease, importTreatmentRelease, listTreatmentReleases, type TreatmentAdminDeps } from './treatment-admin';
 import { MODULES } from './modules';
 
-export type ClassificationFlags = Partial<Record<'scheme' | 'edition' | 'file' | 'legal-from' | 'legal-to' | 'act' | 'source-url' | 'operator' | 'totp' | 'id' | 'name' | 'action' | 'limit', string>>;
+type ClassificationFlags = Partial<Record<'scheme' | 'edition' | 'file' | 'legal-from' | 'legal-to' | 'act' | 'source-url' | 'operator' | 'totp' | 'id' | 'name' | 'action' | 'limit', string>>;
 
 /** A usage problem of a classification command (exit code 2). */
 export class ClassificationUsage extends Error {}

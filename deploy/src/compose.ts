@@ -1,4 +1,4 @@
-import { createRouterTransport, type ConnectRouter, type Interceptor, type Transport } from '@connectrpc/connect';
+import type { ConnectRouter, Interceptor, Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
@@ -113,12 +113,8 @@ export function directTransports(running: RunningService[], config: Config): (na
   return inProcessTransports(running, (routes) => createDirectTransport(routes, { interceptors: serviceInterceptors(config, true) }));
 }
 
-/** The same services behind Connect's router transport (full protocol in memory); the contract suite compares. */
-export function routerTransports(running: RunningService[], config: Config): (name: ServiceName) => Transport {
-  return inProcessTransports(running, (routes) => createRouterTransport(routes, { router: { interceptors: serviceInterceptors(config, true) } }));
-}
-
-function inProcessTransports(running: RunningService[], make: (routes: RunningService['routes']) => Transport): (name: ServiceName) => Transport {
+/** One transport per service running in this process, made by `make` on the first call to it. */
+export function inProcessTransports(running: RunningService[], make: (routes: RunningService['routes']) => Transport): (name: ServiceName) => Transport {
   const cache = new Map<ServiceName, Transport>();
   return (name) => {
     let t = cache.get(name);

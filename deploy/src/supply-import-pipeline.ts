@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
 import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { isRowId } from '@vat/platform/http-inputs';
 import { FIELD_PATH_METADATA, guardedItem } from '@vat/platform/input-guard';
 import { ImportLineReader, type ImportFormat, type ImportLine, type LineError } from './supply-import-records';
 
@@ -25,7 +26,7 @@ export type ImportStats = {
 
 export type Rejection = { line: number; event_id: string | null; errors: LineError[] };
 
-export type ImportOptions = {
+type ImportOptions = {
   file: string;
   format: ImportFormat;
   commit: CommitBatch;
@@ -41,9 +42,8 @@ export type ImportOptions = {
   onProgress?: (s: ImportStats) => void;
 };
 
-export type ImportResult = { stats: ImportStats; rejections: Rejection[]; error?: string };
+type ImportResult = { stats: ImportStats; rejections: Rejection[]; error?: string };
 
-const INTEGRATION_ID = /^[1-9][0-9]{0,17}$/;
 const TRANSIENT_CODES = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.ResourceExhausted, Code.Aborted]);
 /** Connection-level failures that surface as other codes (a reset stream, a refused or dropped connection). */
 const TRANSIENT_TEXT = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ERR_HTTP2|NGHTTP2|GOAWAY|socket hang up|stream (?:was )?(?:closed|reset|destroyed)|Connection terminated|connection (?:error|closed|refused|reset)|ECONNABORTED|57P01|53300/i;
@@ -135,7 +135,7 @@ export async function importSupplyEvents(o: ImportOptions): Promise<ImportResult
     const kept: Pending[] = [];
     for (const p of batch) {
       const id = p.input.integrationId;
-      if (id !== undefined && INTEGRATION_ID.test(id)) {
+      if (id !== undefined && isRowId(id)) {
         if (!owned.has(id)) owned.set(id, o.integrationOwned(BigInt(id)));
         if (!(await owned.get(id))) {
           reject(p.line, p.eventId, [{ field: 'integration_id', error: 'integration_not_found', detail: 'No integration of this account has this id.' }]);

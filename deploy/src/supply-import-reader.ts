@@ -1,23 +1,20 @@
 import { isUtf8 } from 'node:buffer';
 
 /**
- * Incremental readers for bulk-import files: bytes go in as they arrive (chunks split anywhere),
- * records come out with the physical line number they start on. Nothing is ever held beyond the
- * record being read, so a file of any size streams. Malformed input becomes an error record (the
- * line is rejected), never an exception.
+ * The incremental NDJSON reader for bulk-import files (CSV files are read by platform/src/csv-reader.ts):
+ * bytes go in as they arrive (chunks split anywhere), records come out with the physical line number they
+ * start on. Nothing is ever held beyond the record being read, so a file of any size streams. Malformed
+ * input becomes an error record (the line is rejected), never an exception.
  */
 
 /** A record longer than this (without its end in sight) is rejected and skipped to the next line. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
-export type RecordError = { line: number; error: string; detail: string };
-export type CsvRecord = { line: number; fields: string[] } | RecordError;
+type RecordError = { line: number; error: string; detail: string };
 export type NdjsonRecord = { line: number; value: unknown } | RecordError;
 
 const LF = 0x0a;
 const CR = 0x0d;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
 const BOM = [0xef, 0xbb, 0xbf];
 
 function countLf(buf: Buffer, from: number, to: number): number {
@@ -26,7 +23,7 @@ function countLf(buf: Buffer, from: number, to: number): number {
   return n;
 }
 
-/** Bytes in, whole records out; shared by both formats (carry-over, BOM, over-long records). */
+/** Bytes in, whole records out (carry-over, BOM, over-long records). */
 abstract class ChunkedReader<R extends { line: number }> {
   protected buf: Buffer = Buffer.alloc(0);
   protected pos = 0;
@@ -105,123 +102,6 @@ abstract class ChunkedReader<R extends { line: number }> {
    * undefined when more bytes are needed (pos unchanged).
    */
   protected abstract next(eof: boolean): R | null | undefined;
-}
-
-/** RFC 4180 CSV: `,` separator, `"` quoting with `""` escapes, CRLF or LF line ends, UTF-8. */
-export class CsvReader extends ChunkedReader<CsvRecord> {
-  /** The next quote at or after `pos` in `buf` (-1: none), so quote-free files are scanned once. */
-  private quoteAt = -2;
-
-  protected override bufferChanged(): void {
-    this.quoteAt = -2;
-  }
-
-  protected next(eof: boolean): CsvRecord | null | undefined {
-    const { buf, pos } = this;
-    const nl = buf.indexOf(LF, pos);
-    if (this.quoteAt === -2 || (this.quoteAt !== -1 && this.quoteAt < pos)) this.quoteAt = buf.indexOf(QUOTE, pos);
-    const quote = this.quoteAt;
-    if (nl !== -1 && (quote === -1 || quote > nl)) return this.plainLine(pos, nl);
-    if (quote === -1) return eof ? this.plainLine(pos, buf.length) : undefined;
-    return this.quotedRecord(eof);
-  }
-
-  /** A line without quotes: split on commas. */
-  private plainLine(start: number, nl: number): CsvRecord | null {
-    const line = this.line;
-    const end = nl > start && this.buf[nl - 1] === CR ? nl - 1 : nl;
-    this.pos = nl + 1;
-    this.line++;
-    if (end === start) return null;
-    if (!isUtf8(this.buf.subarray(start, end))) return { line, error: 'invalid_encoding', detail: 'The line is not valid UTF-8.' };
-    const fields: string[] = [];
-    let from = start;
-    for (let c = this.buf.indexOf(COMMA, from); c !== -1 && c < end; c = this.buf.indexOf(COMMA, from)) {
-      fields.push(this.buf.toString('utf8', from, c));
-      from = c + 1;
-    }
-    fields.push(this.buf.toString('utf8', from, end));
-    return { line, fields };
-  }
-
-  /** A record with quoted cells, which may span lines; byte by byte. */
-  private quotedRecord(eof: boolean): CsvRecord | undefined {
-    const buf = this.buf;
-    const start = this.pos;
-    const fields: string[] = [];
-    let i = start;
-    let lfs = 0;
-    let problem: string | undefined;
-    for (;;) {
-      // At the start of a cell.
-      if (i < buf.length && buf[i] === QUOTE) {
-        const open = i + 1;
-        let j = open;
-        for (;;) {
-          const q = buf.indexOf(QUOTE, j);
-          if (q === -1) {
-            if (!eof) return undefined;
-            lfs += countLf(buf, j, buf.length);
-            return this.finish(start, buf.length, lfs, undefined, 'A quoted cell is not closed before the end of the file.');
-          }
-          lfs += countLf(buf, j, q);
-          if (q + 1 >= buf.length && !eof) return undefined;
-          if (buf[q + 1] === QUOTE) {
-            j = q + 2;
-            continue;
-          }
-          fields.push(buf.toString('utf8', open, q).replaceAll('""', '"'));
-          i = q + 1;
-          break;
-        }
-        if (i >= buf.length) return this.finish(start, i, lfs, fields);
-        const b = buf[i];
-        if (b === COMMA) {
-          i++;
-          continue;
-        }
-        if (b === LF) return this.finish(start, i + 1, lfs + 1, fields);
-        if (b === CR) {
-          if (i + 1 >= buf.length && !eof) return undefined;
-          if (i + 1 >= buf.length) return this.finish(start, i + 1, lfs, fields);
-          if (buf[i + 1] === LF) return this.finish(start, i + 2, lfs + 1, fields);
-        }
-        problem = `Text follows the closing quote of cell ${fields.length}.`;
-        break;
-      }
-      // An unquoted cell: up to the next comma or line break; a quote inside it is malformed.
-      let j = i;
-      while (j < buf.length && buf[j] !== COMMA && buf[j] !== LF && buf[j] !== QUOTE) j++;
-      if (j >= buf.length) {
-        if (!eof) return undefined;
-        fields.push(buf.toString('utf8', i, j));
-        return this.finish(start, j, lfs, fields);
-      }
-      if (buf[j] === QUOTE) {
-        problem = `A quote inside the unquoted cell ${fields.length + 1} (quote the whole cell and double the quote).`;
-        i = j;
-        break;
-      }
-      const cellEnd = buf[j] === LF && j > i && buf[j - 1] === CR ? j - 1 : j;
-      fields.push(buf.toString('utf8', i, cellEnd));
-      if (buf[j] === LF) return this.finish(start, j + 1, lfs + 1, fields);
-      i = j + 1;
-    }
-    // Malformed: the record ends at the next line break.
-    const nl = buf.indexOf(LF, i);
-    if (nl === -1 && !eof) return undefined;
-    const end = nl === -1 ? buf.length : nl + 1;
-    return this.finish(start, end, lfs + countLf(buf, i, end), undefined, problem);
-  }
-
-  private finish(start: number, end: number, lfs: number, fields: string[] | undefined, problem?: string): CsvRecord {
-    const line = this.line;
-    this.pos = end;
-    this.line += lfs;
-    if (problem !== undefined || !fields) return { line, error: 'invalid_csv', detail: problem ?? 'Malformed CSV record.' };
-    if (!isUtf8(this.buf.subarray(start, end))) return { line, error: 'invalid_encoding', detail: 'The record is not valid UTF-8.' };
-    return { line, fields };
-  }
 }
 
 /** Newline-delimited JSON: one value per line (LF or CRLF), blank lines skipped, UTF-8. */

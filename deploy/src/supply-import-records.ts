@@ -1,6 +1,7 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { SUPPLY_EVENT_FIELDS, supplyEventInput, type SupplyEventItemError, type SupplyEventFieldKind } from '@vat/platform/supply-event-json';
-import { CsvReader, NdjsonReader, type CsvRecord, type NdjsonRecord } from './supply-import-reader';
+import { CsvReader, type CsvRecord } from '@vat/platform/csv-reader';
+import { MAX_RECORD_BYTES, NdjsonReader, type NdjsonRecord } from './supply-import-reader';
 
 /** Why one line of a bulk file was not (or could not be) committed. */
 export type LineError = { field: string | null; error: string; detail: string };
@@ -41,7 +42,7 @@ export class ImportLineReader {
   private columns: { name: string; kind: SupplyEventFieldKind }[] | undefined;
 
   constructor(readonly format: ImportFormat) {
-    this.reader = format === 'csv' ? new CsvReader() : new NdjsonReader();
+    this.reader = format === 'csv' ? new CsvReader(MAX_RECORD_BYTES) : new NdjsonReader();
   }
 
   push(chunk: Uint8Array): ImportLine[] {

@@ -16,9 +16,9 @@ import { importSupplyEvents, type ImportStats, type Rejection } from './supply-i
 import { progressReporter } from './supply-import-progress';
 import type { ImportFormat } from './supply-import-records';
 
-export type SupplyImportArgs = { account: string; file: string; format: ImportFormat; concurrency?: number; retrySeconds?: number };
+type SupplyImportArgs = { account: string; file: string; format: ImportFormat; concurrency?: number; retrySeconds?: number };
 
-export type SupplyImportSummary = {
+type SupplyImportSummary = {
   account: string;
   file: string;
   format: ImportFormat;

@@ -14,7 +14,7 @@ export type TreatmentAdminDeps = { operators: AdminDeps; releases: TreatmentRele
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-export function releaseSummary(r: TreatmentReleaseRecord) {
+function releaseSummary(r: TreatmentReleaseRecord) {
   return {
     id: r.id.toString(),
     release_id: r.releaseId,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CsvReader, MAX_RECORD_BYTES, NdjsonReader, type CsvRecord, type NdjsonRecord } from '../src/supply-import-reader';
+import { CsvReader, type CsvRecord } from '@vat/platform/csv-reader';
+import { MAX_RECORD_BYTES, NdjsonReader, type NdjsonRecord } from '../src/supply-import-reader';
 import { ImportFileError, ImportLineReader, type ImportLine } from '../src/supply-import-records';
 
 /** Feeds `bytes` to a fresh reader in the given chunk sizes (cycled), then ends it. */

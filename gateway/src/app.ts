@@ -6,21 +6,22 @@ import type { Logger } from 'pino';
 import type { Clients } from '@vat/platform/clients';
 import { principalHeaders } from '@vat/platform/principal';
 import { Authenticator } from './auth';
-import { onEveryRequest, requestLogView } from './edge';
+import { answerClientError, answerUnservedRequests } from './edge/before-fastify';
+import { useJsonBodyParser } from './edge/body-parsing';
+import { onEveryRequest, requestLogView } from './edge/on-request';
+import { checkParameters } from './edge/pre-validation';
+import { wireValidatorCompiler } from './edge/validation';
+import { validationToHttpError } from './edge/validation-errors';
 import { frameworkErrorToHttp, HttpError, toHttpError } from './errors';
 import { DOCS_PREFIX, SECURITY_HEADERS } from './headers';
-import { useJsonBodyParser } from './json-body';
+import { replyJson } from './json';
 import type { KeyStore } from './keys';
 import type { Limiter } from './limiter';
-import { checkParameters } from './parameters';
-import { answerClientError, answerUnservedRequests } from './raw-answers';
 import type { RouteDef, RouteTable } from './route';
-import { validationToHttpError } from './validation';
-import { wireValidatorCompiler } from './wire-schema';
 import { healthRoutes, type ReadinessReport } from './routes/health';
 import { allRoutes } from './routes/index';
 
-export type GatewayDeps = {
+type GatewayDeps = {
   clients: Clients;
   keys: KeyStore;
   limiter: Limiter;
@@ -64,6 +65,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   });
   answerUnservedRequests(app.server);
   useJsonBodyParser(app);
+  app.setReplySerializer(replyJson);
   // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
   app.setValidatorCompiler(wireValidatorCompiler);
   const auth = new Authenticator(deps.keys, deps.authCacheMs);

@@ -1,9 +1,23 @@
 import type { CalculationProvenance, CalculationResult, RateProvenance, SourceProfile, TaxClass, TaxClassRate, TransactionSummary } from '@vat/gen/vat/calculation/v1/resources_pb';
+import { jsonText } from '@vat/platform/json-text';
 
-/** int64 from protobuf to a JSON number; every amount the service accepts stays below 2^53. */
-export function num(v: bigint): number {
-  if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) throw new Error('integer outside the safe JSON range');
-  return Number(v);
+/**
+ * The gateway's one JSON policy for int64 fields (the spec types them `integer`): an exact JSON integer.
+ * Within ±(2^53 - 1) a plain number; beyond, the bigint itself, which `replyJson` writes as its exact
+ * digits (as the Union OSS documents do): never rounded, never a string, never refused.
+ */
+export function num(v: bigint): number | bigint {
+  return v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER) ? v : Number(v);
+}
+
+/** The reply serializer: plain `JSON.stringify`, and exact integers when an answer holds a bigint (see `num`). */
+export function replyJson(payload: unknown): string {
+  try {
+    return JSON.stringify(payload);
+  } catch (err) {
+    if (err instanceof TypeError && /BigInt/i.test(err.message)) return jsonText(payload);
+    throw err;
+  }
 }
 
 export const opt = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
@@ -35,7 +49,7 @@ export function rateProvenanceJson(p: RateProvenance | undefined) {
   };
 }
 
-export function calculationProvenanceJson(p: CalculationProvenance | undefined) {
+function calculationProvenanceJson(p: CalculationProvenance | undefined) {
   if (!p) return null;
   return {
     schema_version: p.schemaVersion,

@@ -3,19 +3,18 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Account, ApiKey, Integration } from './entities';
 
 export const V2_SCOPES = ['full', 'read-only', 'calculate-only', 'classification-resolve', 'classification-write'] as const;
-export type V2Scope = (typeof V2_SCOPES)[number];
-export const LEGACY_SCOPE = 'legacy';
+const LEGACY_SCOPE = 'legacy';
 
 const KEY_PATTERN = /^vat_([a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
 /** A new key: 80-bit lookup id plus a 256-bit secret; only the secret's SHA-256 is stored. */
-export function generateKey(): { publicId: string; secret: string; key: string; secretHash: string } {
+function generateKey(): { publicId: string; secret: string; key: string; secretHash: string } {
   const publicId = randomBytes(10).toString('hex').slice(0, 16);
   const secret = randomBytes(32).toString('base64url');
   return { publicId, secret, key: `vat_${publicId}_${secret}`, secretHash: hashSecret(secret) };
 }
 
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
@@ -30,7 +29,7 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export type KeyRecord = { id: bigint; accountId: bigint; kind: 'v2' | 'legacy'; scope: string; revoked: boolean; secretHash: string };
+type KeyRecord = { id: bigint; accountId: bigint; kind: 'v2' | 'legacy'; scope: string; revoked: boolean; secretHash: string };
 
 /** Key administration; used by the admin CLI in both run modes. */
 export class KeyStore {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 
-export type LimitDecision = { allowed: boolean; retryAfterSeconds: number };
+type LimitDecision = { allowed: boolean; retryAfterSeconds: number };
 
 /** Fixed-window request limiter; `consume` throws when its backend cannot answer. */
 export interface Limiter {

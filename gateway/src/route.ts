@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Principal } from '@vat/platform/principal';
 import type { Access } from './auth';
 
-export type CallOptions = { headers: Record<string, string>; signal?: AbortSignal };
+type CallOptions = { headers: Record<string, string>; signal?: AbortSignal };
 
-export type RouteContext = {
+type RouteContext = {
   req: FastifyRequest;
   reply: FastifyReply;
   principal: Principal | undefined;

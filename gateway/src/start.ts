@@ -14,7 +14,7 @@ import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_
 import type { ReadinessReport } from './routes/health';
 import { usageConsumer } from './usage-consumer';
 
-export const GATEWAY_SCHEMA = 'gateway';
+const GATEWAY_SCHEMA = 'gateway';
 
 export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockWaitMs?: number) {
   const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs });

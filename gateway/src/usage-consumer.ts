@@ -4,7 +4,7 @@ import type { Subscription } from '@vat/platform/bus';
 import { freshEvents } from '@vat/platform/inbox';
 import { decodeEvent, subjectOf } from '@vat/platform/events';
 
-export const USAGE_CONSUMER = 'gateway-key-usage';
+const USAGE_CONSUMER = 'gateway-key-usage';
 
 /** One statement per batch: the inbox insert, then the counters of only the fresh events, summed per key. */
 const APPLY_USAGE_SQL = `with ${freshEvents('gateway')},

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../src/errors';
-import { parseJsonBody } from '../src/json-body';
+import { parseJsonBody } from '../src/edge/body-parsing';
 
 const RUNS = Number(process.env.GATEWAY_FC_RUNS ?? 300);
 const bytes = (text: string) => Buffer.from(text, 'utf8');

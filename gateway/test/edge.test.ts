@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
-import { clientErrorAnswer } from '../src/raw-answers';
+import { clientErrorAnswer } from '../src/edge/before-fastify';
 import { expectErrorBody, propsOf, rawRequest, readmeEdgeCodes, startEdgeServer, TABLE, urlOf, type EdgeServer } from './edge-support';
 
 const backends = await requireBackends(['postgres']);

@@ -8,7 +8,7 @@ export type BusMessage = { id: string; subject: string; data: Uint8Array };
  * id in the consumer's inbox: see `platform/src/inbox.ts`). Throwing redelivers the whole batch, so
  * a batch may repeat ids already applied.
  */
-export type BatchHandler = (batch: BusMessage[]) => Promise<void>;
+type BatchHandler = (batch: BusMessage[]) => Promise<void>;
 
 /** A durable consumer: the name survives restarts, and events published while it was away reach it. */
 export type Subscription = { durable: string; subjects: string[]; handler: BatchHandler };

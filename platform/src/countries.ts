@@ -1,5 +1,5 @@
 /** ISO 3166-1 alpha-2 officially assigned codes. */
-export const ISO_COUNTRIES = new Set(
+const ISO_COUNTRIES = new Set(
   (
     'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
     'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
@@ -13,4 +13,18 @@ export const ISO_COUNTRIES = new Set(
 
 export function isIsoCountry(code: string): boolean {
   return ISO_COUNTRIES.has(code);
+}
+
+/** The 27 EU Member States, ISO 3166-1 alpha-2 (Greece is GR, not EL), in the order the rate seeds list them. */
+export const EU_MEMBER_STATES = [
+  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU',
+  'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+] as const;
+export type MemberState = (typeof EU_MEMBER_STATES)[number];
+
+const EU = new Set<string>(EU_MEMBER_STATES);
+
+/** Whether `code` is one of the EU_MEMBER_STATES (null and undefined are not). */
+export function isEuMemberState(code: string | null | undefined): code is MemberState {
+  return code !== null && code !== undefined && EU.has(code);
 }

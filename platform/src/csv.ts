@@ -25,7 +25,7 @@ export interface CsvColumn {
 export const CSV_LINE_TERMINATOR = '\r\n';
 
 /** Default target size of a chunk yielded by `csvStream` (UTF-16 code units, ~64 KiB). */
-export const DEFAULT_CSV_CHUNK_SIZE = 64 * 1024;
+const DEFAULT_CSV_CHUNK_SIZE = 64 * 1024;
 
 const NEEDS_QUOTING = /[",\r\n]/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -91,7 +91,7 @@ export function csvHeader(columns: readonly CsvColumn[]): string {
   );
 }
 
-export interface CsvStreamOptions {
+interface CsvStreamOptions {
   /** Yield a chunk once at least this many characters are buffered. Default 64 KiB. */
   readonly chunkSize?: number;
   /**

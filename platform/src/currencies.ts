@@ -16,7 +16,7 @@
  * `minorUnits` is `null` where ISO 4217 says "N.A." (precious metals, SDR, bond market units, XTS, XXX).
  */
 
-export interface CurrencyInfo {
+interface CurrencyInfo {
   /** ISO 4217 numeric code, 3 digits. */
   readonly numeric: string;
   /** Exponent of the minor unit (2 = cents); `null` where ISO 4217 gives "N.A.". */
@@ -243,7 +243,7 @@ const TABLE = {
   ANG: { numeric: '532', minorUnits: 2, name: 'Netherlands Antillean Guilder', validUntil: '2025-06-30' },
 } as const satisfies Record<string, CurrencyInfo>;
 
-export type CurrencyCode = keyof typeof TABLE;
+type CurrencyCode = keyof typeof TABLE;
 
 /** The full table, keyed by alphabetic code. */
 export const CURRENCIES: Readonly<Record<string, CurrencyInfo>> = TABLE;
@@ -308,10 +308,3 @@ export function isCurrencyValidOn(code: string, date: string): boolean {
   return true;
 }
 
-/** Codes valid for new transactions on `date`, sorted. */
-export function currenciesValidOn(date: string): string[] {
-  assertIsoDate(date);
-  return Object.keys(TABLE)
-    .filter((c) => isCurrencyValidOn(c, date))
-    .sort();
-}

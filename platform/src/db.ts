@@ -8,7 +8,7 @@ import { DeadlineExceeded, READINESS_PROBE_MS, withDeadline } from './deadline';
 
 export type ServiceOrm = MikroORM;
 
-export type OrmOptions = {
+type OrmOptions = {
   clientUrl: string;
   schema: string;
   entities: EntitySchema<any, any>[];

@@ -6,7 +6,7 @@ const CANCEL_REQUEST = 80877102;
 /** PostgreSQL's own limit for startup packets (MAX_STARTUP_PACKET_LENGTH). */
 const MAX_STARTUP_BYTES = 10_000;
 /** Larger messages are refused; nothing this service sends comes near it. */
-export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /** One complete frontend packet: a startup-phase request or a typed message. */
 export type Frame =

@@ -11,11 +11,13 @@ import {
   divRoundHalfAwayFromZero,
   ecbRate,
   eurRate,
-  eurToCurrencyMinor,
   isIsoDate,
   parseRateDecimal,
   type EcbRate,
 } from './fx.ts';
+
+/** EUR cents -> minor units of the target currency, through the one conversion (`convertMinor`). */
+const eurToCurrencyMinor = (eurMinor: bigint, rate: EcbRate, targetMinorUnits: number) => convertMinor(eurMinor, EUR, rate, 2, targetMinorUnits);
 
 // ---------------------------------------------------------------------------------------------------------------
 // helpers independent of the module under test
@@ -374,7 +376,7 @@ describe('shipped ECB history (seeds/ecb/eurofxref-hist.csv)', () => {
         rows.push({ currency: cur, date: cells[0]!, rate: v });
       });
     }
-    table = EcbRateTable.fromObservations(rows);
+    table = new EcbRateTable(rows);
   });
 
   it('loads the full coverage', () => {

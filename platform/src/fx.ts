@@ -16,7 +16,7 @@ import { isCalendarDate } from './http-inputs';
 
 export const EUR = 'EUR';
 /** Minor units of the euro (cents). */
-export const EUR_MINOR_UNITS = 2;
+const EUR_MINOR_UNITS = 2;
 
 /** One ECB reference rate: `decimal` units of `currency` per 1 EUR, published for `date`. */
 export interface EcbRate {
@@ -34,7 +34,7 @@ export interface EcbRate {
 export type RateOrEur = EcbRate | typeof EUR;
 
 /** One published rate as {@link EcbRateTable} accepts it: `rate` units of `currency` per 1 EUR on `date`. */
-export interface EcbRateInput {
+interface EcbRateInput {
   readonly currency: string;
   /** Publication day, YYYY-MM-DD. */
   readonly date: string;
@@ -190,10 +190,6 @@ export class EcbRateTable {
     this.#seal();
   }
 
-  static fromObservations(obs: Iterable<EcbRateInput>): EcbRateTable {
-    return new EcbRateTable(obs);
-  }
-
   /** Builds from publication days, the form the calculation service stores them in. Same rules as the constructor. */
   static fromDays(days: Iterable<EcbPublicationDay>): EcbRateTable {
     const table = new EcbRateTable([]);
@@ -260,12 +256,6 @@ export class EcbRateTable {
     assertDate(date);
     const i = lowerBound(this.#days, date);
     return this.#days[i] === date;
-  }
-
-  /** The first publication day on or after `date`, or undefined when none is loaded yet. */
-  publicationDateOnOrAfter(date: string): string | undefined {
-    assertDate(date);
-    return this.#days[lowerBound(this.#days, date)];
   }
 
   /** The last publication day on or before `date`, or undefined. */
@@ -354,14 +344,6 @@ function asRate(r: RateOrEur, what: string): EcbRate {
     throw new RangeError(`${what} is not a valid rate`);
   }
   return r;
-}
-
-/**
- * EUR amount in cents -> amount in the target currency's minor units:
- * `eurMinor / 100 * rate * 10^targetMinorUnits`, rounded once, half away from zero.
- */
-export function eurToCurrencyMinor(eurMinor: bigint, rate: EcbRate, targetMinorUnits: number): bigint {
-  return convertMinor(eurMinor, EUR, rate, EUR_MINOR_UNITS, targetMinorUnits);
 }
 
 /**

@@ -33,6 +33,13 @@ export function isUuid(s: unknown): boolean {
   return typeof s === 'string' && UUID.test(s);
 }
 
+const ROW_ID = /^[1-9][0-9]{0,17}$/;
+
+/** A database row id as text: a positive integer of at most 18 digits (so it fits a bigint). */
+export function isRowId(s: string): boolean {
+  return ROW_ID.test(s);
+}
+
 function isLeapYear(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
@@ -66,7 +73,7 @@ export function isValidDate(s: unknown): boolean {
   return m !== null && validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-export type TransactionDateParse =
+type TransactionDateParse =
   | { ok: true; instant: Date; iso: string; dateOnly: boolean }
   | { ok: false };
 

@@ -6,8 +6,8 @@ import { inBatches } from './batches';
 import { assertNoOpenTransaction } from './transaction';
 import { OpenGate, type BusMessage, type EventBus, type Subscription } from './bus';
 
-export const STREAM_NAME = 'VAT';
-export const STREAM_SUBJECTS = ['vat.>'];
+const STREAM_NAME = 'VAT';
+const STREAM_SUBJECTS = ['vat.>'];
 /** Most messages one consumer batch holds (and how many a pull asks for at a time). */
 export const MAX_BATCH = 256;
 

@@ -39,6 +39,9 @@ export function defineInboxEntity() {
   });
 }
 
+/** One event as a service writes it to its outbox, in the transaction of the state change it reports. */
+export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
+
 type OutboxRow = { id: string; subject: string; payload: Buffer };
 
 /**
@@ -67,7 +70,7 @@ function settleAndClaimSql(schema: string): string {
  * How long published outbox rows are kept (`keepMs`; 0 keeps them forever), how often the relay
  * deletes older ones and how many rows one delete statement takes.
  */
-export type OutboxRetention = { keepMs: number; everyMs: number; batch: number };
+type OutboxRetention = { keepMs: number; everyMs: number; batch: number };
 export const DEFAULT_OUTBOX_RETENTION: OutboxRetention = { keepMs: 7 * 24 * 3600_000, everyMs: 10 * 60_000, batch: 5000 };
 
 /**
@@ -232,11 +235,5 @@ export class OutboxRelay {
     }
     const accepted = new Set(published);
     return { published, released: rows.map((r) => r.id).filter((id) => !accepted.has(id)) };
-  }
-
-  /** Count of events still waiting for the bus. */
-  async backlog(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>(`select count(*)::int as n from "${this.schema}".outbox where published_at is null`);
-    return rows[0]?.n ?? 0;
   }
 }

@@ -13,7 +13,7 @@ export const PRINCIPAL_HEADERS = {
 } as const;
 
 /** The caller's principal in the Connect context; set once per call by `principalInterceptor`. */
-export const PRINCIPAL = createContextKey<Principal | undefined>(undefined, { description: 'authenticated principal' });
+const PRINCIPAL = createContextKey<Principal | undefined>(undefined, { description: 'authenticated principal' });
 
 /** Headers the gateway attaches to an RPC on behalf of a principal. */
 export function principalHeaders(p: Principal): Record<string, string> {
@@ -26,7 +26,7 @@ export function principalHeaders(p: Principal): Record<string, string> {
 }
 
 /** Constant-time comparison of the shared internal token. */
-export function tokenMatches(expected: string, given: string | null): boolean {
+function tokenMatches(expected: string, given: string | null): boolean {
   if (given === null) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);

@@ -10,7 +10,6 @@ export function rpcError(code: Code, reason: string, detail: string, metadata: R
 
 export const invalidArgument = (reason: string, detail: string) => rpcError(Code.InvalidArgument, reason, detail);
 export const notFound = (reason: string, detail: string) => rpcError(Code.NotFound, reason, detail);
-export const alreadyExists = (reason: string, detail: string) => rpcError(Code.AlreadyExists, reason, detail);
 export const failedPrecondition = (reason: string, detail: string) => rpcError(Code.FailedPrecondition, reason, detail);
 export const aborted = (reason: string, detail: string) => rpcError(Code.Aborted, reason, detail);
 

@@ -14,6 +14,18 @@ export function insertStatement(table: string, row: Record<string, unknown>, cas
   return { text: `insert into ${table} (${columns.join(', ')}) values (${placeholders.join(', ')})`, values: Object.values(row) };
 }
 
+/** `update <table> set <column> = $n, … where <column> = $m and …` from records of column → value. */
+export function updateStatement(table: string, set: Record<string, unknown>, where: Record<string, unknown>): Statement {
+  const values: unknown[] = [];
+  const bind = ([column, value]: [string, unknown]) => {
+    values.push(value);
+    return `${column} = $${values.length}`;
+  };
+  const assignments = Object.entries(set).map(bind);
+  const conditions = Object.entries(where).map(bind);
+  return { text: `update ${table} set ${assignments.join(', ')} where ${conditions.join(' and ')}`, values };
+}
+
 /** Collects `and`-joined conditions with their `$n` parameters. */
 export class Where {
   private readonly parts: string[] = [];
@@ -70,7 +82,7 @@ export async function* keysetBatches<R>(fetch: (after: string | undefined) => Pr
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
 /** Column name → PostgreSQL type of its parameter (`json`/`jsonb` cells are sent as JSON text). */
-export type ColumnTypes = Readonly<Record<string, string>>;
+type ColumnTypes = Readonly<Record<string, string>>;
 
 /** PostgreSQL binds at most 65,535 parameters per statement. */
 const MAX_PARAMETERS = 65_535;

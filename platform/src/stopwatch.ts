@@ -1,5 +1,5 @@
 /** Elapsed wall-clock and process CPU milliseconds, as logged by the start-up timing lines. */
-export type Elapsed = { ms: number; cpuMs: number };
+type Elapsed = { ms: number; cpuMs: number };
 
 /**
  * Starts measuring; the returned function gives the time since. CPU time is the process's (user + system), which

@@ -7,7 +7,7 @@ import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
  */
 
 export type SupplyEventFieldKind = 'string' | 'integer' | 'boolean';
-export type SupplyEventField = { kind: SupplyEventFieldKind; to: keyof SupplyEventInput; doc: string };
+type SupplyEventField = { kind: SupplyEventFieldKind; to: keyof SupplyEventInput; doc: string };
 
 /** Each event field (the API's names, also the CSV columns) and its JSON type. */
 export const SUPPLY_EVENT_FIELDS: Readonly<Record<string, SupplyEventField>> = {

@@ -151,7 +151,7 @@ export async function applySupplyProjection(
   return { decoded, fresh: new Set(res.rows.map((r: { event_id: string }) => r.event_id)) };
 }
 
-export type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
+type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
 
 /** The durable consumer that keeps `schema`'s projection of the ledger, a batch per statement. */
 export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
@@ -239,10 +239,4 @@ export function classificationDecisionConsumer(pool: pg.Pool, schema: string, du
       await inTransaction(pool, (client) => applyClassificationDecisions(client, schema, durable, batch));
     },
   };
-}
-
-/** The decisions the projection has applied for the account (compared with the ledger's `decision_count`). */
-export async function projectionDecisionCount(pool: pg.Pool, schema: string, accountId: bigint): Promise<bigint> {
-  const res = await pool.query(`select decisions_applied::text as n from "${schema}".supply_projection_position where account_id = $1`, [accountId.toString()]);
-  return res.rows[0] ? BigInt(res.rows[0].n as string) : 0n;
 }

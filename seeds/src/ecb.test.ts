@@ -1,9 +1,8 @@
-import { createReadStream, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ecbXml } from '../../test/support/ecb-xml.ts';
-import { EcbParseError, detectAndParseEcb, detectEcbFormat, parseEcbCsv, parseEcbCsvLines, parseEcbXml, type EcbObservation } from './ecb.ts';
+import { EcbParseError, detectAndParseEcb, detectEcbFormat, parseEcbCsv, parseEcbXml } from './ecb.ts';
 
 const CSV_PATH = fileURLToPath(new URL('../ecb/eurofxref-hist.csv', import.meta.url));
 const SHIPPED = readFileSync(CSV_PATH, 'utf8');
@@ -101,26 +100,6 @@ describe('parseEcbCsv', () => {
 
   it('rejects an empty file', () => {
     expectParseError(() => parseEcbCsv(''), undefined, /empty/);
-  });
-});
-
-describe('parseEcbCsvLines (streaming)', () => {
-  it('yields the same observations as parseEcbCsv for the shipped file', async () => {
-    const rl = createInterface({ input: createReadStream(CSV_PATH), crlfDelay: Infinity });
-    const streamed: EcbObservation[] = [];
-    for await (const o of parseEcbCsvLines(rl)) streamed.push(o);
-    expect(streamed).toEqual(parseEcbCsv(SHIPPED));
-  });
-
-  it('reports errors with the line number', async () => {
-    const lines = ['Date,USD,', '2024-04-02,1.07,', '2024-04-01,1.0x,'];
-    const seen: EcbObservation[] = [];
-    await expect(
-      (async () => {
-        for await (const o of parseEcbCsvLines(lines)) seen.push(o);
-      })(),
-    ).rejects.toThrow(/^line 3: invalid rate "1.0x"/);
-    expect(seen).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * ECB euro foreign exchange reference rates: parsers for the ECB's published formats. Storing them is the
- * calculation service's business (services/calculation/src/reference/ecb-repository.ts).
+ * calculation service's business (services/calculation/src/repositories/ecb-rates.ts).
  *
  * Source: European Central Bank, euro foreign exchange reference rates (published about 16:00 CET on TARGET
  * working days, "for information purposes only"; reuse with the source named). See seeds/ecb/README.md.
@@ -15,6 +15,7 @@
  * cells are skipped: a missing rate stays missing.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { csvRecords, CsvSyntaxError } from '@vat/platform/csv-reader';
 
 /** One published rate: `rate` units of `currency` per 1 EUR on `date` (YYYY-MM-DD), exact decimal as published. */
 export interface EcbObservation {
@@ -93,7 +94,7 @@ function checkCurrency(text: string, line: number | undefined): string {
 }
 
 /** True for a positive plain decimal (no sign, no exponent, not zero). */
-export function isValidEcbRate(text: string): boolean {
+function isValidEcbRate(text: string): boolean {
   return RATE_RE.test(text) && /[1-9]/.test(text);
 }
 
@@ -110,83 +111,57 @@ function checkRate(text: string, currency: string, date: string, line: number | 
 // ---------------------------------------------------------------------------------------------------------------
 // CSV
 
-/** Incremental CSV reader shared by the whole-text and streaming parsers. */
-class EcbCsvReader {
-  #lineNo = 0;
-  #header: string[] | undefined;
-  readonly #dates = new Map<string, number>();
-
-  get sawHeader(): boolean {
-    return this.#header !== undefined;
+function readHeader(cells: string[], line: number): string[] {
+  if (cells[0]?.toLowerCase() !== 'date') {
+    throw new EcbParseError(`not an ECB reference rate CSV: the first column must be "Date", found ${JSON.stringify(cells[0])}`, line);
   }
-
-  /** Consumes one physical line (without its terminator) and returns its observations. */
-  line(raw: string): EcbObservation[] {
-    this.#lineNo++;
-    const lineNo = this.#lineNo;
-    let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim() === '') return [];
-    const cells = text.split(',').map((c) => c.trim());
-    if (this.#header === undefined) {
-      this.#readHeader(cells, lineNo);
-      return [];
-    }
-    const header = this.#header;
-    // the ECB ends every line with a comma; tolerate its presence or absence on either side
-    if (cells.length === header.length + 1 && cells[cells.length - 1] === '') cells.pop();
-    if (cells.length !== header.length) {
-      throw new EcbParseError(`expected ${header.length} cells (Date + ${header.length - 1} currencies), found ${cells.length}`, lineNo);
-    }
-    const date = checkDate(cells[0]!, lineNo);
-    const prev = this.#dates.get(date);
-    if (prev !== undefined) throw new EcbParseError(`date ${date} already given on line ${prev}`, lineNo);
-    this.#dates.set(date, lineNo);
-    const out: EcbObservation[] = [];
-    for (let i = 1; i < header.length; i++) {
-      const v = cells[i]!;
-      if (v === '' || v === 'N/A') continue; // missing stays missing
-      const currency = header[i]!;
-      out.push({ date, currency, rate: checkRate(v, currency, date, lineNo) });
-    }
-    return out;
+  if (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
+  if (cells.length < 2) throw new EcbParseError('the header names no currency', line);
+  const seen = new Set<string>();
+  for (const c of cells.slice(1)) {
+    checkCurrency(c, line);
+    if (seen.has(c)) throw new EcbParseError(`currency ${c} appears twice in the header`, line);
+    seen.add(c);
   }
-
-  #readHeader(cells: string[], lineNo: number): void {
-    if (cells[0]?.toLowerCase() !== 'date') {
-      throw new EcbParseError(`not an ECB reference rate CSV: the first column must be "Date", found ${JSON.stringify(cells[0])}`, lineNo);
-    }
-    if (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
-    if (cells.length < 2) throw new EcbParseError('the header names no currency', lineNo);
-    const seen = new Set<string>();
-    for (const c of cells.slice(1)) {
-      checkCurrency(c, lineNo);
-      if (seen.has(c)) throw new EcbParseError(`currency ${c} appears twice in the header`, lineNo);
-      seen.add(c);
-    }
-    this.#header = cells;
-  }
+  return cells;
 }
 
 /** Parses an ECB CSV file (history or daily layout). Throws {@link EcbParseError} naming the line. */
 export function parseEcbCsv(text: string): EcbObservation[] {
-  const reader = new EcbCsvReader();
+  let header: string[] | undefined;
+  const dates = new Map<string, number>();
   const out: EcbObservation[] = [];
-  for (const line of text.split('\n')) {
-    for (const o of reader.line(line)) out.push(o);
+  try {
+    for (const record of csvRecords(text)) {
+      const { line } = record;
+      const cells = record.cells.map((c) => c.trim());
+      if (cells.length === 1 && cells[0] === '') continue; // a line of spaces
+      if (header === undefined) {
+        header = readHeader(cells, line);
+        continue;
+      }
+      // the ECB ends every line with a comma; tolerate its presence or absence on either side
+      if (cells.length === header.length + 1 && cells[cells.length - 1] === '') cells.pop();
+      if (cells.length !== header.length) {
+        throw new EcbParseError(`expected ${header.length} cells (Date + ${header.length - 1} currencies), found ${cells.length}`, line);
+      }
+      const date = checkDate(cells[0]!, line);
+      const prev = dates.get(date);
+      if (prev !== undefined) throw new EcbParseError(`date ${date} already given on line ${prev}`, line);
+      dates.set(date, line);
+      for (let i = 1; i < header.length; i++) {
+        const v = cells[i]!;
+        if (v === '' || v === 'N/A') continue; // missing stays missing
+        const currency = header[i]!;
+        out.push({ date, currency, rate: checkRate(v, currency, date, line) });
+      }
+    }
+  } catch (err) {
+    if (err instanceof CsvSyntaxError) throw new EcbParseError(err.detail, err.line);
+    throw err;
   }
-  if (!reader.sawHeader) throw new EcbParseError('empty file: no ECB CSV header');
+  if (header === undefined) throw new EcbParseError('empty file: no ECB CSV header');
   return out;
-}
-
-/**
- * Streaming variant of {@link parseEcbCsv} over lines (e.g. `readline.createInterface({ input })`), yielding
- * observations as they are read. Throws {@link EcbParseError} naming the line.
- */
-export async function* parseEcbCsvLines(lines: Iterable<string> | AsyncIterable<string>): AsyncGenerator<EcbObservation> {
-  const reader = new EcbCsvReader();
-  for await (const line of lines) yield* reader.line(line);
-  if (!reader.sawHeader) throw new EcbParseError('empty file: no ECB CSV header');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -289,7 +264,7 @@ export function parseEcbXml(text: string): EcbObservation[] {
 // ---------------------------------------------------------------------------------------------------------------
 // detection
 
-export type EcbFormat = 'csv' | 'xml';
+type EcbFormat = 'csv' | 'xml';
 
 /** Format from the file name's extension, else from the content. */
 export function detectEcbFormat(fileName: string, text: string): EcbFormat {

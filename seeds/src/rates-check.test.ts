@@ -11,7 +11,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EU_MEMBER_STATES, loadVatRates, type VatRateSeed } from './vat-rates.ts';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
+import { loadVatRates, type VatRateSeed } from './vat-rates.ts';
 
 interface CheckedCountry {
   served_bps: number[];

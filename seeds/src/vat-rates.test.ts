@@ -2,9 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import {
-  EU_MEMBER_STATES,
-  findRate,
   loadTaxClasses,
   loadVatRates,
   seedDigest,
@@ -12,6 +11,27 @@ import {
   type VatRateRow,
   type VatRateSeed,
 } from './vat-rates.ts';
+
+/**
+ * Look up the row in force for (country, class) on `date` (YYYY-MM-DD).
+ * Returns undefined when absent (caller must fail closed). Conditional rows are
+ * returned as-is; callers decide (the calculator refuses them as plain numbers).
+ */
+function findRate(
+  rates: VatRateSeed[],
+  country: string,
+  taxClassId: string,
+  date: string,
+): VatRateRow | undefined {
+  const seed = rates.find((s) => s.country === country);
+  if (!seed) return undefined;
+  return seed.rates.find(
+    (r) =>
+      r.tax_class_id === taxClassId &&
+      r.valid_from <= date &&
+      (r.valid_to === null || date < r.valid_to),
+  );
+}
 
 const classes = loadTaxClasses();
 const rates = loadVatRates();

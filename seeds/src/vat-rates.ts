@@ -19,20 +19,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { canonicalJson } from '@vat/platform/canonical-json';
+import { EU_MEMBER_STATES, type MemberState } from '@vat/platform/countries';
 
-export const COVERAGE_START = '2019-01-01';
+const COVERAGE_START = '2019-01-01';
 
-/** The 27 EU Member States, ISO 3166-1 alpha-2 (Greece is GR, not EL). */
-export const EU_MEMBER_STATES = [
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU',
-  'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-] as const;
-export type MemberState = (typeof EU_MEMBER_STATES)[number];
-
-export const RATE_TYPES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
+const RATE_TYPES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
 export type RateType = (typeof RATE_TYPES)[number];
 
-export const REVIEW_STATUSES = ['source_cited', 'knowledge_unverified'] as const;
+const REVIEW_STATUSES = ['source_cited', 'knowledge_unverified'] as const;
 
 const DEFAULT_CLASSES_DIR = fileURLToPath(new URL('../tax-classes/', import.meta.url));
 const DEFAULT_RATES_DIR = fileURLToPath(new URL('../vat-rates/', import.meta.url));
@@ -47,12 +41,12 @@ const isoDate = z
 
 const slug = z.string().regex(/^[a-z][a-z0-9_]*$/, 'expected lower_snake_case slug');
 
-export const TaxClassGroupSchema = z.strictObject({
+const TaxClassGroupSchema = z.strictObject({
   slug,
   name: z.string().min(1),
 });
 
-export const TaxClassSchema = z.strictObject({
+const TaxClassSchema = z.strictObject({
   id: slug,
   name: z.string().min(1),
   description: z.string().min(1),
@@ -62,7 +56,7 @@ export const TaxClassSchema = z.strictObject({
   source: z.string().min(1),
 });
 
-export const TaxClassSeedSchema = z.strictObject({
+const TaxClassSeedSchema = z.strictObject({
   schema_version: z.literal('tax-classes/v1'),
   source: z.string().min(1),
   as_of: isoDate,
@@ -71,7 +65,7 @@ export const TaxClassSeedSchema = z.strictObject({
   classes: z.array(TaxClassSchema).min(1),
 });
 
-export const RateSourceSchema = z.strictObject({
+const RateSourceSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   title: z.string().min(1),
   url: z.url(),
@@ -87,7 +81,7 @@ export const RateSourceSchema = z.strictObject({
   consulted: z.boolean().optional(),
 });
 
-export const VatRateRowSchema = z.strictObject({
+const VatRateRowSchema = z.strictObject({
   tax_class_id: slug,
   // Integer check is repeated by the validator with a friendlier message; the
   // schema accepts any number so that validateRateSeeds can report it.
@@ -104,7 +98,7 @@ export const VatRateRowSchema = z.strictObject({
   note: z.string().min(1).optional(),
 });
 
-export const VatRateSeedSchema = z.strictObject({
+const VatRateSeedSchema = z.strictObject({
   schema_version: z.literal('vat-rates/v1'),
   country: z.enum(EU_MEMBER_STATES),
   currency_note: z.string().min(1).optional(),
@@ -112,9 +106,8 @@ export const VatRateSeedSchema = z.strictObject({
   rates: z.array(VatRateRowSchema),
 });
 
-export type TaxClassGroup = z.infer<typeof TaxClassGroupSchema>;
 export type TaxClass = z.infer<typeof TaxClassSchema>;
-export type TaxClassSeed = z.infer<typeof TaxClassSeedSchema>;
+type TaxClassSeed = z.infer<typeof TaxClassSeedSchema>;
 export type RateSource = z.infer<typeof RateSourceSchema>;
 export type VatRateRow = z.infer<typeof VatRateRowSchema>;
 export type VatRateSeed = z.infer<typeof VatRateSeedSchema>;
@@ -318,23 +311,3 @@ export function seedDigest(
   return h.digest('hex');
 }
 
-/**
- * Look up the row in force for (country, class) on `date` (YYYY-MM-DD).
- * Returns undefined when absent (caller must fail closed). Conditional rows are
- * returned as-is; callers decide (the calculator refuses them as plain numbers).
- */
-export function findRate(
-  rates: VatRateSeed[],
-  country: string,
-  taxClassId: string,
-  date: string,
-): VatRateRow | undefined {
-  const seed = rates.find((s) => s.country === country);
-  if (!seed) return undefined;
-  return seed.rates.find(
-    (r) =>
-      r.tax_class_id === taxClassId &&
-      cmpDate(r.valid_from, date) <= 0 &&
-      (r.valid_to === null || cmpDate(date, r.valid_to) < 0),
-  );
-}

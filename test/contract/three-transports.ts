@@ -4,7 +4,8 @@ import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect
 import type { Transport } from '@connectrpc/connect';
 import { lazyTransport } from '@vat/platform/clients';
 import type { Config, ServiceName } from '@vat/platform/config';
-import { directTransports, routerTransports, serviceInterceptors, type RunningService } from '@vat/deploy/compose';
+import { directTransports, serviceInterceptors, type RunningService } from '@vat/deploy/compose';
+import { routerTransports } from '../support/router-transports';
 
 export const TRANSPORT_KINDS = ['direct', 'router', 'http2'] as const;
 export type TransportKind = (typeof TRANSPORT_KINDS)[number];

@@ -7,8 +7,9 @@ import { loadConfig, type ServiceName } from '@vat/platform/config';
 import { principalHeaders, type Principal } from '@vat/platform/principal';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { MODULES } from '@vat/deploy/modules';
-import { routerTransports, serviceInterceptors, startService, type RunningService } from '@vat/deploy/compose';
+import { serviceInterceptors, startService, type RunningService } from '@vat/deploy/compose';
 import { freshDatabase } from './env';
+import { routerTransports } from './router-transports';
 
 export type ServiceHarness<D extends ServiceDeps = ServiceDeps> = {
   service: RunningService;

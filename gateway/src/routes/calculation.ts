@@ -1,16 +1,9 @@
 import type { Clients } from '@vat/platform/clients';
-import { HttpError } from '../errors';
 import { calculationResultJson } from '../json';
 import type { RouteDef } from '../route';
-import { body, country, currency, str } from './schemas';
+import { body, country, currency, singleHeader, str } from './schemas';
 
 export const CALCULATE_SCOPES = ['full', 'calculate-only'] as const;
-
-/** A header sent twice is an HTTP-level ambiguity the gateway refuses before any RPC. */
-function singleHeader(value: string | string[] | undefined, code: string, name: string): string | undefined {
-  if (Array.isArray(value)) throw new HttpError(400, code, `Send ${name} once.`);
-  return value;
-}
 
 export function calculationRoutes(clients: Clients): RouteDef[] {
   return [

@@ -1,16 +1,9 @@
 import type { Clients } from '@vat/platform/clients';
 import type { DecisionComponent, GovernedDecision } from '@vat/gen/vat/calculation/v1/resources_pb';
-import { HttpError } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { CALCULATE_SCOPES } from './calculation';
-import { body, country, currency, intOf, intParam, query, str } from './schemas';
-
-/** A header sent twice is an HTTP-level ambiguity the gateway refuses before any RPC. */
-function singleHeader(value: string | string[] | undefined, code: string, name: string): string | undefined {
-  if (Array.isArray(value)) throw new HttpError(400, code, `Send ${name} once.`);
-  return value;
-}
+import { body, country, currency, intOf, intParam, query, singleHeader, str } from './schemas';
 
 const big = (v: bigint | undefined) => (v === undefined ? null : num(v));
 
@@ -39,7 +32,7 @@ function componentJson(c: DecisionComponent) {
 }
 
 /** The governed decision as the REST body (`governed-calculation/v2`). */
-export function decisionJson(d: GovernedDecision) {
+function decisionJson(d: GovernedDecision) {
   return {
     decision_id: d.decisionId,
     schema_version: d.schemaVersion,

@@ -1,8 +1,10 @@
 import type { Clients } from '@vat/platform/clients';
 import type { RouteTable } from '../route';
 import { calculationRoutes } from './calculation';
-import { classificationRoutes } from './classification';
+import { classificationCodeRoutes } from './classification-codes';
+import { correctionReviewRoutes } from './correction-reviews';
 import { governedRoutes } from './governed';
+import { productCodeAssignmentRoutes } from './product-code-assignments';
 import { referenceRoutes } from './reference';
 import { registrationRoutes } from './registrations';
 import { reportRoutes } from './reports';
@@ -15,7 +17,9 @@ import { transactionRoutes } from './transactions';
 export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnership): RouteTable {
   return [
     ...referenceRoutes(clients),
-    ...classificationRoutes(clients, integrationOwned),
+    ...classificationCodeRoutes(clients),
+    ...productCodeAssignmentRoutes(clients, integrationOwned),
+    ...correctionReviewRoutes(clients),
     ...calculationRoutes(clients),
     ...governedRoutes(clients),
     ...transactionRoutes(clients),

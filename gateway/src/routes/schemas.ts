@@ -1,4 +1,5 @@
-import { WIRE } from '../wire-schema';
+import { HttpError } from '../errors';
+import { WIRE } from '../edge/validation';
 
 /**
  * JSON-schema builders for the route table. `x-error` names the spec code for a value of the wrong
@@ -30,3 +31,9 @@ export function body(properties: Record<string, unknown>, required: string[] = [
 
 /** Optional integer of a parsed query parameter. */
 export const intOf = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+
+/** A header sent twice is an HTTP-level ambiguity the gateway refuses before any RPC. */
+export function singleHeader(value: string | string[] | undefined, code: string, name: string): string | undefined {
+  if (Array.isArray(value)) throw new HttpError(400, code, `Send ${name} once.`);
+  return value;
+}

@@ -1,4 +1,5 @@
 import type { Clients } from '@vat/platform/clients';
+import { isRowId } from '@vat/platform/http-inputs';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { SUPPLY_EVENT_FIELDS, supplyEventInput, type SupplyEventItemError } from '@vat/platform/supply-event-json';
 import { ConnectError } from '@connectrpc/connect';
@@ -14,9 +15,9 @@ import { READ_SCOPES } from './transactions';
 export type IntegrationOwnership = (integrationId: bigint, accountId: bigint) => Promise<boolean>;
 
 /** A batch of 1,000 events is far above the general body limit: this route has its own. */
-export const SUPPLY_EVENTS_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+const SUPPLY_EVENTS_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-export function supplyEventJson(e: SupplyEvent) {
+function supplyEventJson(e: SupplyEvent) {
   return {
     id: e.id,
     sequence: num(e.sequence),
@@ -74,11 +75,11 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
         const list = (isBatch ? raw : [raw]) as unknown[];
         const errors: SupplyEventItemError[] = [];
         const events = list.map((item, index) => supplyEventInput(item, index, errors));
-        const integrations = [...new Set(events.map((e) => e.integrationId).filter((id): id is string => id !== undefined && /^[1-9][0-9]{0,17}$/.test(id)))];
+        const integrations = [...new Set(events.map((e) => e.integrationId).filter((id): id is string => id !== undefined && isRowId(id)))];
         const owned = new Set<string>();
         for (const id of integrations) if (await integrationOwned(BigInt(id), principal!.accountId)) owned.add(id);
         events.forEach((e, index) => {
-          if (e.integrationId !== undefined && /^[1-9][0-9]{0,17}$/.test(e.integrationId) && !owned.has(e.integrationId)) {
+          if (e.integrationId !== undefined && isRowId(e.integrationId) && !owned.has(e.integrationId)) {
             errors.push({ index, event_id: e.eventId ?? null, field: 'integration_id', error: 'integration_not_found', detail: 'No integration of this account has this id.' });
           }
         });

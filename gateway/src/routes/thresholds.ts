@@ -6,17 +6,14 @@ import type { RouteDef } from '../route';
 import { body, boolParam, date, intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
-/** A summed amount: a JSON integer while exact in a double (always, below 2^53), else its decimal string. */
-const amount = (v: bigint) => (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString());
-
 const coverageJson = (r: ThresholdCoverageRow) => ({
   reason: r.reason,
   disposition: r.disposition,
   evidence_quality: r.evidenceQuality,
   materiality: r.materiality,
   currency: r.currency,
-  event_count: amount(r.eventCount),
-  net_minor: amount(r.netMinor),
+  event_count: num(r.eventCount),
+  net_minor: num(r.netMinor),
 });
 
 const crossingJson = (c: ThresholdCrossing | undefined) =>
@@ -24,12 +21,12 @@ const crossingJson = (c: ThresholdCrossing | undefined) =>
     ? {
         year: c.year,
         event_id: c.eventId,
-        sequence: amount(c.sequence),
+        sequence: num(c.sequence),
         occurred_at: c.occurredAt,
         recorded_at: c.recordedAt,
-        event_amount_minor: amount(c.eventAmountMinor),
-        cumulative_minor: amount(c.cumulativeMinor),
-        threshold_minor: amount(c.thresholdMinor),
+        event_amount_minor: num(c.eventAmountMinor),
+        cumulative_minor: num(c.cumulativeMinor),
+        threshold_minor: num(c.thresholdMinor),
         currency: c.currency,
         establishment_country: c.establishmentCountry,
         release_version: c.releaseVersion,
@@ -41,15 +38,15 @@ const crossingJson = (c: ThresholdCrossing | undefined) =>
 const checkJson = (c: ThresholdCheckEntry) => ({
   currency: c.currency,
   currency_scale: c.currencyScale,
-  threshold_minor: amount(c.thresholdMinor),
-  current_minor: amount(c.currentMinor),
-  previous_year_minor: amount(c.previousYearMinor),
+  threshold_minor: num(c.thresholdMinor),
+  current_minor: num(c.currentMinor),
+  previous_year_minor: num(c.previousYearMinor),
   current_comparison: c.currentComparison,
   previous_comparison: c.previousComparison,
-  remaining_minor: amount(c.remainingMinor),
+  remaining_minor: num(c.remainingMinor),
   percentage_used: c.percentageUsed,
-  source_event_count: amount(c.sourceEventCount),
-  previous_year_event_count: amount(c.previousYearEventCount),
+  source_event_count: num(c.sourceEventCount),
+  previous_year_event_count: num(c.previousYearEventCount),
   current_year_crossing: crossingJson(c.currentYearCrossing),
   preceding_year_crossing: crossingJson(c.precedingYearCrossing),
   historical_crossing_proven: c.historicalCrossingProven,
@@ -64,12 +61,12 @@ const checkJson = (c: ThresholdCheckEntry) => ({
 const statusJson = (s: ThresholdStatus) => ({
   checks: s.checks.map(checkJson),
   current_year: s.currentYear,
-  current_year_candidate_event_count: amount(s.currentYearCandidateEventCount),
-  preceding_year_candidate_event_count: amount(s.precedingYearCandidateEventCount),
-  current_year_excluded_event_count: amount(s.currentYearExcludedEventCount),
-  preceding_year_excluded_event_count: amount(s.precedingYearExcludedEventCount),
-  current_year_blocking_event_count: amount(s.currentYearBlockingEventCount),
-  preceding_year_blocking_event_count: amount(s.precedingYearBlockingEventCount),
+  current_year_candidate_event_count: num(s.currentYearCandidateEventCount),
+  preceding_year_candidate_event_count: num(s.precedingYearCandidateEventCount),
+  current_year_excluded_event_count: num(s.currentYearExcludedEventCount),
+  preceding_year_excluded_event_count: num(s.precedingYearExcludedEventCount),
+  current_year_blocking_event_count: num(s.currentYearBlockingEventCount),
+  preceding_year_blocking_event_count: num(s.precedingYearBlockingEventCount),
   current_year_coverage: s.currentYearCoverage.map(coverageJson),
   preceding_year_coverage: s.precedingYearCoverage.map(coverageJson),
   evidence_status: s.evidenceStatus,
@@ -79,24 +76,24 @@ const statusJson = (s: ThresholdStatus) => ({
   issues: s.issues,
   eur_only: s.eurOnly,
   unconverted_currencies: s.unconvertedCurrencies,
-  ledger_position: amount(s.ledgerPosition),
-  ledger_head: amount(s.ledgerHead),
+  ledger_position: num(s.ledgerPosition),
+  ledger_head: num(s.ledgerHead),
   disclaimer: s.disclaimer,
 });
 
 const checkResponseJson = (r: CheckThresholdResponse) => ({
   threshold_type: r.thresholdType,
-  threshold_minor: amount(r.thresholdMinor),
+  threshold_minor: num(r.thresholdMinor),
   currency: r.currency,
   currency_scale: r.currencyScale,
-  current_minor: amount(r.currentMinor),
-  remaining_minor: amount(r.remainingMinor),
+  current_minor: num(r.currentMinor),
+  remaining_minor: num(r.remainingMinor),
   percentage_used: r.percentageUsed,
   exceeded: r.exceeded,
   warning: r.warning,
   ...(r.thresholdType === 'oss'
     ? {
-        previous_year_minor: r.previousYearMinor === undefined ? null : amount(r.previousYearMinor),
+        previous_year_minor: r.previousYearMinor === undefined ? null : num(r.previousYearMinor),
         previous_comparison: opt(r.previousComparison),
         release_version: opt(r.releaseVersion),
         policy_version: opt(r.policyVersion),
@@ -114,8 +111,8 @@ const notificationJson = (n: ThresholdNotification) => ({
   kind: n.kind,
   year: n.year,
   event_id: n.eventId,
-  cumulative_minor: amount(n.cumulativeMinor),
-  threshold_minor: amount(n.thresholdMinor),
+  cumulative_minor: num(n.cumulativeMinor),
+  threshold_minor: num(n.thresholdMinor),
   currency: n.currency,
   occurred_at: n.occurredAt,
   recorded_at: n.recordedAt,

@@ -4,7 +4,7 @@ import type { TransactionFilter } from '@vat/gen/vat/calculation/v1/calculation_
 import { calculationResultJson, num, opt, rateProvenanceJson, transactionSummaryJson } from '../json';
 import type { RouteDef } from '../route';
 import { HttpError } from '../errors';
-import { boolParam, country, currency, date, intOf, intParam, query, str } from './schemas';
+import { country, currency, date, intOf, intParam, query, str } from './schemas';
 
 export const READ_SCOPES = ['full', 'read-only'] as const;
 const access = { scopes: READ_SCOPES };

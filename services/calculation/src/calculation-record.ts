@@ -1,11 +1,12 @@
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { buildEvent } from '@vat/platform/events';
+import type { OutboxEvent } from '@vat/platform/outbox';
 import type { Principal } from '@vat/platform/principal';
 import { ALGORITHM_MANIFEST_DIGEST, EXECUTION_DIGEST } from './domain/algorithm-manifest';
 import { CALCULATION_VERSION, type VatResult } from './domain/calculator';
 import { replayStatusOf, type CanonicalRequest, type StoredRateEvidence } from './evidence';
-import type { RateWindow } from './reference/rate-store';
-import type { NewCalculation, OutboxEvent } from './repositories/calculations';
+import type { RateWindow } from './repositories/rate-releases';
+import type { NewCalculation } from './repositories/calculations';
 
 /**
  * A stored calculation and its `CalculationRecorded` event, from the v1 canonical request, the applied

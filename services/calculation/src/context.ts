@@ -24,7 +24,7 @@ export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
   return {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
-    sourceProfiles: new SourceProfileRepository(deps.orm, deps.pool, sourceProfileChangedEvent),
+    sourceProfiles: new SourceProfileRepository(deps.pool, sourceProfileChangedEvent),
     decisions: new DecisionRepository(deps.pool),
     treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),

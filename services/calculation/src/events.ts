@@ -1,7 +1,7 @@
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { buildEvent } from '@vat/platform/events';
 import { sourceProfileMessage } from './messages';
-import type { OutboxEvent } from './repositories/calculations';
+import type { OutboxEvent } from '@vat/platform/outbox';
 import type { SourceProfileRecord } from './repositories/source-profiles';
 
 /*

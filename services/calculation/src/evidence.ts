@@ -1,10 +1,10 @@
 import { digestOf } from '@vat/platform/canonical-json';
 import { ALGORITHM_MANIFEST_DIGEST, ALGORITHM_MANIFEST_VERSION, EXECUTION_DIGEST } from './domain/algorithm-manifest';
 import { CALCULATION_VERSION } from './domain/calculator';
-import type { RateRelease, RateWindow } from './reference/rate-store';
+import { windowColumns, type RateRelease, type RateWindow, type RateWindowColumns } from './repositories/rate-releases';
 
-export const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
-export const CALCULATION_EVIDENCE_SCHEMA = 'calculation-evidence/v1';
+const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
+const CALCULATION_EVIDENCE_SCHEMA = 'calculation-evidence/v1';
 export const MAPPING_VERSION = 'tax-class-direct/v1';
 
 /** The canonical calculation request: what idempotency compares and replay recomputes from. */
@@ -20,25 +20,13 @@ export type CanonicalRequest = {
 };
 
 /** The rate window exactly as applied, sealed with the release it came from. */
-export type PinnedRate = {
+type PinnedRate = {
   release_digest: string;
   release_version: string;
   release_approved_at: string | null;
   release_approved_by: string | null;
   row_digest: string;
-  window: {
-    country: string;
-    tax_class_id: string;
-    rate_bps: number;
-    valid_from: string;
-    valid_to: string | null;
-    rate_type: string;
-    conditional: boolean;
-    review_status: string;
-    legal_ref: string | null;
-    tedb_category: string | null;
-    sources: { source_id: string; title: string; url: string; as_of: string }[];
-  };
+  window: RateWindowColumns & { sources: { source_id: string; title: string; url: string; as_of: string }[] };
 };
 
 export type StoredRateEvidence = PinnedRate & { pinned_digest: string; evidence_status: string };
@@ -55,19 +43,7 @@ export function pinRate(release: RateRelease, w: RateWindow): StoredRateEvidence
     release_approved_at: release.approvedAt?.toISOString() ?? null,
     release_approved_by: release.approvedBy,
     row_digest: w.rowDigest,
-    window: {
-      country: w.country,
-      tax_class_id: w.taxClassId,
-      rate_bps: w.rateBps,
-      valid_from: w.validFrom,
-      valid_to: w.validTo,
-      rate_type: w.rateType,
-      conditional: w.conditional,
-      review_status: w.reviewStatus,
-      legal_ref: w.legalRef,
-      tedb_category: w.tedbCategory,
-      sources: w.sources,
-    },
+    window: { ...windowColumns(w), sources: w.sources },
   };
   return { ...pinned, pinned_digest: digestOf(pinned), evidence_status: rateEvidenceStatus(release, w) };
 }

@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { CalculationResultSchema, type CalculationResult, type SourceProfile as SourceProfileMsg, type TaxClass as TaxClassMsg, type TaxClassRate, type TransactionSummary } from '@vat/gen/vat/calculation/v1/resources_pb';
 import { calculationProvenance, rateProvenance } from './evidence';
-import type { RateWindow, TaxClassRecord } from './reference/rate-store';
+import type { RateWindow, TaxClassRecord } from './repositories/rate-releases';
 import type { CalculationRecord } from './repositories/calculations';
 import type { SourceProfileRecord } from './repositories/source-profiles';
 

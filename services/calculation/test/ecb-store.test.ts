@@ -8,7 +8,7 @@ import { detectAndParseEcb, parseEcbXml } from '@vat/seeds/ecb';
 import { calculationModule } from '../src/module';
 import { ecbDaysOf } from '../src/reference/ecb-days';
 import { importEcbFile } from '../src/reference/ecb-import';
-import { ecbState, loadEcbDays } from '../src/reference/ecb-repository';
+import { ecbState, loadEcbDays } from '../src/repositories/ecb-rates';
 import { FxStore } from '../src/reference/fx-store';
 import { SHIPPED_ECB_FILE, seedEcbRates } from '../src/reference/seed';
 import { ecbXml } from '../../../test/support/ecb-xml';
@@ -155,7 +155,7 @@ describe.skipIf(!backends.ok)('ECB rates stored by publication day (PostgreSQL, 
     expect((await pool.query(`select count(*)::int as n from "calculation".ecb_rate_day`)).rows[0].n).toBe(ecbDaysOf(obs).length);
 
     const fromDb = await table();
-    const fromFile = EcbRateTable.fromObservations(obs);
+    const fromFile = new EcbRateTable(obs);
     expect(fromDb.size).toBe(obs.length);
     expect(obs.filter((o) => fromDb.rateOn(o.currency, o.date)?.decimal !== fromFile.rateOn(o.currency, o.date)?.decimal)).toEqual([]);
     expect(fromDb.rateOnOrNextPublication('USD', '2024-03-29')?.rateDate).toBe('2024-04-02');

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaxClasses, loadVatRates } from '@vat/seeds/vat-rates';
 import { approveCurrentRateRelease } from '../src/reference/approve';
-import { latestRateRelease, storeRateRelease } from '../src/reference/rate-repository';
+import { latestRateRelease, storeRateRelease } from '../src/repositories/rate-releases';
 import { RateStore } from '../src/reference/rate-store';
 import { seedVatRates } from '../src/reference/seed';
 import { calculationModule } from '../src/module';

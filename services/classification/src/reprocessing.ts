@@ -4,7 +4,7 @@ import { principalHeaders } from '@vat/platform/principal';
 import { ProductReprocessingRequestedSchema } from '@vat/gen/vat/classification/v1/events_pb';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ProductSupplyEvent, ProposedClassificationDecisionSchema } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { isEuMemberState } from '@vat/platform/countries';
 import type { ClassificationDeps } from './context';
 import { resolveMapping } from './handlers/resolve-tax-class';
 import type { RevisionRecord } from './repositories/assignments';
@@ -28,7 +28,7 @@ const inInterval = (h: RevisionRecord, day: string) => h.validFrom <= day && (h.
  * the facts committed with the event. Destinations outside the EU bypass assignment resolution.
  */
 async function proposalFor(deps: ClassificationDeps, heads: readonly RevisionRecord[], e: ProductSupplyEvent, cache: Map<string, Awaited<ReturnType<typeof resolveMapping>>>): Promise<Proposal | undefined> {
-  if (!(EU_MEMBER_STATES as readonly string[]).includes(e.countryOfConsumption)) return undefined;
+  if (!isEuMemberState(e.countryOfConsumption)) return undefined;
   const head = headFor(heads, e);
   const base = { supplyEventId: e.id, expectedLatestDecisionId: e.latestDecisionId };
   if (head && head.state === 'validated' && inInterval(head, e.occurredOn)) {
@@ -68,7 +68,7 @@ function batches(events: readonly ProductSupplyEvent[], proposals: readonly Prop
  * has the ledger append the changed ones (order by order). Throws when the ledger is unreachable or an
  * order changed meanwhile, so the event is delivered again and the job retried.
  */
-export async function runReprocessingJob(deps: ClassificationDeps, jobId: bigint): Promise<Record<string, number> | undefined> {
+async function runReprocessingJob(deps: ClassificationDeps, jobId: bigint): Promise<Record<string, number> | undefined> {
   const job = await deps.assignments.claimJob(jobId, deps.now());
   if (!job) return undefined;
   const call = { headers: principalHeaders({ accountId: job.accountId, apiKeyId: 0n, keyKind: 'v2', scope: 'full' }) };

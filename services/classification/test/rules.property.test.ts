@@ -3,7 +3,7 @@ import { Secret } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { csvRow } from '@vat/platform/csv';
 import { cnParentCandidates, cpaParent, displayCode, normalizeCode } from '../src/domain/codes';
-import { csvRecords } from '../src/domain/csv-records';
+import { csvRecords } from '@vat/platform/csv-reader';
 import type { CoverageRuleInput } from '../src/domain/coverage-manifest';
 import { decide } from '../src/domain/resolve';
 import { checkTotp, totpCode } from '../src/domain/totp';

@@ -23,7 +23,7 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
   const key = requireDataEncryptionKey(deps.config.dataEncryptionKey, 'the compliance-reports service');
   return {
     ...deps,
-    registrations: new TaxRegistrationRepository(deps.orm),
+    registrations: new TaxRegistrationRepository(deps.pool),
     identifiers: new IdentifierVault(new FieldCipher(key)),
     unionOssFacts: new UnionOssFactRepository(deps.pool),
     unionOssLocks: new UnionOssLockRepository(deps.pool),

@@ -1,8 +1,8 @@
 import { FieldCipher } from '@vat/platform/crypto';
 import { maskIdentifier } from './domain/identifiers';
 
-export type IdentifierField = 'vat_registration_number' | 'ioss_intermediary_number';
-export type SealedIdentifier = { masked: string; encrypted: Buffer };
+type IdentifierField = 'vat_registration_number' | 'ioss_intermediary_number';
+type SealedIdentifier = { masked: string; encrypted: Buffer };
 
 /** The authenticated context of a stored identifier: a ciphertext only opens for its account and field. */
 function context(accountId: bigint, field: IdentifierField): string {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { iossMonth, type IossFact } from './domain/ioss-months';
+import { iossMonth, type IossFact } from '../test/ioss-month-model';
 import type { ReturnContext } from './domain/union-oss-documents';
 import { balancesOf, type CorrectionRow, type ReturnRow, type Section } from './domain/union-oss-return';
 import { jurisdictionsOf } from './ioss-report';

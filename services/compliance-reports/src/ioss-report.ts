@@ -4,9 +4,8 @@
  * converted at its own month-end ECB rate (Art. 369v). Amounts are integers of minor units (EUR for IOSS).
  */
 import { requireMinorUnits } from '@vat/platform/currencies';
-import { currencyToEurMinor, ecbRate, EUR, type EcbRate } from '@vat/platform/fx';
+import { currencyToEurMinor, ecbRate, type EcbRate } from '@vat/platform/fx';
 import { principalHeaders, type Principal } from '@vat/platform/principal';
-import { Code, rpcError } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from './context';
 import { coverageOf, unionOssRegistrationFor } from './domain/coverage';
 import { coverageBoundaries, iossMonthFromGroups, monthBounds, monthsOfQuarter, type IossMonth, type IossRegistration } from './domain/ioss-months';
@@ -16,7 +15,7 @@ import type { RegistrationRecord } from './repositories/tax-registrations';
 import { buildReturn, unionOssQuarter } from './union-oss-report';
 import { lockedPeriodJson } from './union-oss-messages';
 
-export const OFFICIAL_BASIS = [
+const OFFICIAL_BASIS = [
   { instrument: 'Directive 2006/112/EC', article: 'Art. 369g', topic: 'Union OSS VAT return: content per Member State of consumption' },
   { instrument: 'Directive 2006/112/EC', article: 'Art. 369l-369x', topic: 'Import One-Stop Shop (IOSS): consignments of an intrinsic value not exceeding EUR 150, monthly return, payment' },
   { instrument: 'Directive 2006/112/EC', article: 'Art. 366(2)', topic: 'Union OSS conversion at the ECB rate of the last day of the return period' },
@@ -25,7 +24,7 @@ export const OFFICIAL_BASIS = [
   { instrument: 'Implementing Regulation (EU) 2020/194', article: 'Annex III', topic: 'Union OSS return layout (sections 2a-2d)' },
 ];
 
-export const IOSS_CONVERSION_RULE =
+const IOSS_CONVERSION_RULE =
   'IOSS amounts in other currencies are converted into EUR per event, half-up, at the ECB euro reference rate of the last day of the month or, when none was published that day, of the next publication day (Art. 369v of Directive 2006/112/EC); corrections of an earlier month at that month\'s rate.';
 
 /** A registration as `GET /v1/tax-registrations` shows it (masked identifiers only). */
@@ -48,14 +47,14 @@ export function registrationJson(r: RegistrationRecord, all: readonly Registrati
 }
 
 type RateUsed = { currency: string; period_key: string; requested_date: string; rate_date: string; rate: string };
-export type IossQuarter = { months: IossMonth[]; exchangeRates: RateUsed[] };
+type IossQuarter = { months: IossMonth[]; exchangeRates: RateUsed[] };
 
 /**
  * The quarter's three IOSS months of the caller's account, from one grouped read. The months are folded
  * twice: first to learn which (currency, month) rates the included events need (a rate is asked only for
  * an event that reaches the conversion step), then with those rates.
  */
-export async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, registrations: readonly RegistrationRecord[]): Promise<IossQuarter> {
+async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, registrations: readonly RegistrationRecord[]): Promise<IossQuarter> {
   const quarter = unionOssQuarter(periodKey);
   const months = monthsOfQuarter(periodKey);
   const endExclusive = new Date(Date.parse(`${quarter.end}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

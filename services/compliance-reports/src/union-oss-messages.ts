@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { ReportDocumentSchema, type ReportDocument } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
-import { jsonText } from './domain/union-oss-documents';
+import { jsonText } from '@vat/platform/json-text';
 import type { ExportMeta, LockedPeriodRecord } from './repositories/union-oss-locks';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -7,7 +7,8 @@ import { projectionPosition } from '@vat/platform/supply-projection';
 import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
-import { EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
+import { FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
 import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 

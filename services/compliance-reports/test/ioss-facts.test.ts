@@ -4,7 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currencyToEurMinor, ecbRate } from '@vat/platform/fx';
 import { freshDatabase, requireBackends } from '../../../test/support/env';
-import { coverageBoundaries, iossMonth, iossMonthFromGroups, monthOf, monthsOfQuarter, type IossFact, type IossMonth, type IossRegistration, type MonthEndConversion } from '../src/domain/ioss-months';
+import { coverageBoundaries, iossMonthFromGroups, monthOf, monthsOfQuarter, type IossMonth, type IossRegistration, type MonthEndConversion } from '../src/domain/ioss-months';
+import { iossMonth, type IossFact } from './ioss-month-model';
 import { IossFactRepository } from '../src/repositories/ioss-facts';
 
 const backends = await requireBackends(['postgres']);

@@ -4,10 +4,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
 import { freshDatabase, requireBackends } from '../../../test/support/env';
-import { buildUnionOssReturn, periodOfDate, UnionOssReturnBuilder, type FactGroup, type LinkStatus } from '../src/domain/union-oss-return';
+import { periodOfDate, UnionOssReturnBuilder, type FactGroup, type LinkStatus } from '../src/domain/union-oss-return';
 import { UnionOssFactRepository, type FactScope, type StandardRateWindow } from '../src/repositories/union-oss-facts';
 import type { LockedPeriodRecord } from '../src/repositories/union-oss-locks';
 import { lateWindowsFor } from '../src/union-oss-report';
+import { buildUnionOssReturn } from './union-oss-return-of';
 
 const backends = await requireBackends(['postgres']);
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { digestOf } from '@vat/platform/canonical-json';
 import { contentDigest } from '../src/domain/content-digest';
-import { canonicalContent, type NormalizedSupplyEvent } from '../src/domain/supply-event-rules';
+import type { NormalizedSupplyEvent } from '../src/domain/supply-event-rules';
+
+/** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
+function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const [k, val] of Object.entries(e)) out[k] = typeof val === 'bigint' ? val.toString() : val;
+  return out;
+}
 
 const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\u2028', '😀', 'é', '\u007f', '\u0000'), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 20 });
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });

@@ -1,8 +1,10 @@
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { Article59cRepository } from './repositories/article59c';
+import { Article59cStatusRepository } from './repositories/article59c-status';
 import { ReleaseStore } from './repositories/releases';
 import { SourceProfileDefaults } from './repositories/source-profile-defaults';
 import { StatusSnapshots } from './repositories/status-snapshots';
+import { ThresholdNotificationRepository } from './repositories/threshold-notifications';
 import { SmeThresholdStore } from './sme-store';
 
 /** The services whose RPCs it calls (the module's `uses`). */
@@ -13,18 +15,22 @@ export type ThresholdsDeps = ServiceDeps<Uses> & {
   sme: SmeThresholdStore;
   releases: ReleaseStore;
   article59c: Article59cRepository;
+  article59cStatus: Article59cStatusRepository;
+  notifications: ThresholdNotificationRepository;
   statusSnapshots: StatusSnapshots;
   profileDefaults: SourceProfileDefaults;
 };
 
 export function thresholdsContext(deps: ServiceDeps<Uses>): ThresholdsDeps {
-  const article59c = new Article59cRepository(deps.pool);
+  const article59cStatus = new Article59cStatusRepository(deps.pool);
   return {
     ...deps,
     sme: new SmeThresholdStore(deps.pool),
     releases: new ReleaseStore(deps.pool),
-    article59c,
-    statusSnapshots: new StatusSnapshots(deps.pool, article59c),
+    article59c: new Article59cRepository(deps.pool),
+    article59cStatus,
+    notifications: new ThresholdNotificationRepository(deps.pool),
+    statusSnapshots: new StatusSnapshots(deps.pool, article59cStatus),
     profileDefaults: new SourceProfileDefaults(deps.pool),
   };
 }

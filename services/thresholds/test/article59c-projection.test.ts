@@ -109,7 +109,7 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
       message(acct, 2, 'fr-2027', '2027-05-01T00:00:00.000Z', 300_000n, { dispatchCountry: 'FR', countryOfConsumption: 'IT' }),
     ]);
     const release = await h.deps.releases.current();
-    const buckets = await h.deps.article59c.buckets(acct, [2026, 2027]);
+    const buckets = await h.deps.article59cStatus.buckets(acct, [2026, 2027]);
     const y2026 = summarizeYear(2026, buckets, () => undefined, (c) => release.thresholds.get(c), '2026-12-31');
     const y2027 = summarizeYear(2027, buckets, () => undefined, (c) => release.thresholds.get(c), '2027-12-31');
     expect(y2026.countedByEstablishment.get('DE')).toBe(300_000n);

@@ -8,7 +8,7 @@ import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import type { ThresholdsDeps } from '../src/context';
 import { thresholdsDecisionConsumer, thresholdsProjectionConsumer } from '../src/projection';
-import { Article59cRepository } from '../src/repositories/article59c';
+import { Article59cStatusRepository } from '../src/repositories/article59c-status';
 import { StatusSnapshots } from '../src/repositories/status-snapshots';
 
 const backends = await requireBackends(['postgres']);
@@ -52,7 +52,7 @@ describe.skipIf(!backends.ok)('status snapshots: reused only while the projectio
 
   it('a repeated read reuses the snapshot; applied events (and only they) make it read again; accounts and days are apart', async () => {
     const consumer = thresholdsProjectionConsumer(h.deps);
-    const repo = new Article59cRepository(h.deps.pool);
+    const repo = new Article59cStatusRepository(h.deps.pool);
     const aggregate = vi.spyOn(repo, 'snapshot');
     const cache = new StatusSnapshots(h.deps.pool, repo);
     const [a, b] = [7101n, 7102n];
@@ -90,7 +90,7 @@ describe.skipIf(!backends.ok)('status snapshots: reused only while the projectio
   });
 
   it('a classification decision that moves running totals (no new supply event) invalidates too', async () => {
-    const repo = new Article59cRepository(h.deps.pool);
+    const repo = new Article59cStatusRepository(h.deps.pool);
     const aggregate = vi.spyOn(repo, 'snapshot');
     const cache = new StatusSnapshots(h.deps.pool, repo);
     const a = 7104n;
@@ -118,7 +118,7 @@ describe.skipIf(!backends.ok)('status snapshots: reused only while the projectio
   });
 
   it('keeps at most `max` entries, dropping the least recently used', async () => {
-    const repo = new Article59cRepository(h.deps.pool);
+    const repo = new Article59cStatusRepository(h.deps.pool);
     const aggregate = vi.spyOn(repo, 'snapshot');
     const cache = new StatusSnapshots(h.deps.pool, repo, 2);
     await cache.get(7101n, [2026, 2025], '2026-11-01');

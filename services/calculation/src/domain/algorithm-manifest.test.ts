@@ -6,9 +6,44 @@ import {
   ALGORITHM_MANIFEST_VERSION,
   CALCULATION_CONTRACT,
   EXECUTION_DIGEST,
-  verifyFrozenFixtures,
+  type FrozenFixture,
 } from './algorithm-manifest';
-import { CALCULATION_VERSION, calculateVat, type VatInput } from './calculator';
+import { CALCULATION_VERSION, calculateVat, type VatInput, type VatResult } from './calculator';
+
+interface FixtureFailure {
+  readonly id: string;
+  readonly expected: FrozenFixture['expected'];
+  /** The calculator's result, or null when it threw. */
+  readonly actual: { net_minor: number; vat_minor: number; gross_minor: number } | null;
+  readonly error?: string;
+}
+
+/** Runs every frozen fixture through `calc` (default: the registered calculator). */
+function verifyFrozenFixtures(
+  calc: (input: VatInput) => VatResult = calculateVat,
+): { ok: boolean; failures: FixtureFailure[] } {
+  const failures: FixtureFailure[] = [];
+  for (const f of ALGORITHM_MANIFEST.frozen_fixtures) {
+    try {
+      const r = calc({
+        amountMinor: BigInt(f.amount_minor),
+        rateBps: f.rate_bps,
+        priceIncludesVat: f.price_includes_vat,
+      });
+      const actual = { net_minor: Number(r.netMinor), vat_minor: Number(r.vatMinor), gross_minor: Number(r.grossMinor) };
+      if (
+        r.netMinor !== BigInt(f.expected.net_minor) ||
+        r.vatMinor !== BigInt(f.expected.vat_minor) ||
+        r.grossMinor !== BigInt(f.expected.gross_minor)
+      ) {
+        failures.push({ id: f.id, expected: f.expected, actual });
+      }
+    } catch (err) {
+      failures.push({ id: f.id, expected: f.expected, actual: null, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return { ok: failures.length === 0, failures };
+}
 
 /*
  * Pinned digests. If one of these assertions fails, the calculation contract or the algorithm

@@ -18,7 +18,7 @@
  * 1/2) and then frozen here.
  */
 import { digestOf } from '@vat/platform/canonical-json';
-import { CALCULATION_VERSION, MAX_AMOUNT_MINOR, MAX_RATE_BPS, calculateVat, type VatInput, type VatResult } from './calculator';
+import { CALCULATION_VERSION, MAX_AMOUNT_MINOR, MAX_RATE_BPS } from './calculator';
 
 export const ALGORITHM_MANIFEST_VERSION = 'vat-algorithm-manifest/v1';
 
@@ -238,38 +238,3 @@ export const ALGORITHM_MANIFEST = deepFreeze({
 });
 
 export const ALGORITHM_MANIFEST_DIGEST: string = digestOf(ALGORITHM_MANIFEST);
-
-export interface FixtureFailure {
-  readonly id: string;
-  readonly expected: FrozenFixture['expected'];
-  /** The calculator's result, or null when it threw. */
-  readonly actual: { net_minor: number; vat_minor: number; gross_minor: number } | null;
-  readonly error?: string;
-}
-
-/** Runs every frozen fixture through `calc` (default: the registered calculator). */
-export function verifyFrozenFixtures(
-  calc: (input: VatInput) => VatResult = calculateVat,
-): { ok: boolean; failures: FixtureFailure[] } {
-  const failures: FixtureFailure[] = [];
-  for (const f of ALGORITHM_MANIFEST.frozen_fixtures) {
-    try {
-      const r = calc({
-        amountMinor: BigInt(f.amount_minor),
-        rateBps: f.rate_bps,
-        priceIncludesVat: f.price_includes_vat,
-      });
-      const actual = { net_minor: Number(r.netMinor), vat_minor: Number(r.vatMinor), gross_minor: Number(r.grossMinor) };
-      if (
-        r.netMinor !== BigInt(f.expected.net_minor) ||
-        r.vatMinor !== BigInt(f.expected.vat_minor) ||
-        r.grossMinor !== BigInt(f.expected.gross_minor)
-      ) {
-        failures.push({ id: f.id, expected: f.expected, actual });
-      }
-    } catch (err) {
-      failures.push({ id: f.id, expected: f.expected, actual: null, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-  return { ok: failures.length === 0, failures };
-}

@@ -1,4 +1,4 @@
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { isEuMemberState } from '@vat/platform/countries';
 import { parseTransactionDate } from '@vat/platform/http-inputs';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 
@@ -12,7 +12,7 @@ export function resolveAt(at: string | undefined, now: Date): string {
 
 /** An EU Member State code as this service writes them (GR for Greece); anything else is `code`. */
 export function checkCountry(country: string | undefined, code = 'invalid_country'): void {
-  if (country !== undefined && !(EU_MEMBER_STATES as readonly string[]).includes(country)) {
+  if (country !== undefined && !isEuMemberState(country)) {
     throw invalidArgument(code, `"${shown(country)}" is not an EU Member State code (ISO 3166-1 alpha-2, GR for Greece).`);
   }
 }

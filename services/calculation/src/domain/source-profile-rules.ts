@@ -7,7 +7,7 @@ import type { SourceProfileChanges } from '../repositories/source-profiles';
 
 export const MAX_ACTIVE_PROFILES = 100;
 export const MAX_STORED_PROFILES = 500;
-export const CHANNEL_TYPES = ['owned_store', 'marketplace', 'subscription', 'pos', 'wholesale', 'test', 'other'] as const;
+const CHANNEL_TYPES = ['owned_store', 'marketplace', 'subscription', 'pos', 'wholesale', 'test', 'other'] as const;
 
 // Labels are plain text: no control characters (PostgreSQL cannot even store NUL).
 export function checkDisplayName(v: string): void {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import { expiredSources, parseTreatmentRelease, releaseDigest, RULE_IDS, TreatmentReleaseError } from './treatment-release';
 
 const SEED = readFileSync(new URL('../../../../seeds/treatment-releases/eu27-sales-vat-2026-11.json', import.meta.url));

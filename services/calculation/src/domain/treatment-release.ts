@@ -1,8 +1,8 @@
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import { digestOf } from '@vat/platform/canonical-json';
 import { hasControlCharacter } from '@vat/platform/control-characters';
 
-export const TREATMENT_FORMAT = 'governed-treatment/v2';
+const TREATMENT_FORMAT = 'governed-treatment/v2';
 
 /** The rules the resolver implements (domain/sales-vat.ts); a release must state every one, and no other. */
 export const RULE_IDS = [
@@ -17,13 +17,13 @@ export const RULE_IDS = [
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
-export const TREATMENTS = ['taxable', 'reverse_charge', 'exempt_intra_community_supply'] as const;
-export const LIABLE_PARTIES = ['merchant', 'customer'] as const;
-export const COLLECTION_POINTS = ['checkout', 'customer_self_assessment'] as const;
-export const PLACES = ['destination', 'dispatch'] as const;
+const TREATMENTS = ['taxable', 'reverse_charge', 'exempt_intra_community_supply'] as const;
+const LIABLE_PARTIES = ['merchant', 'customer'] as const;
+const COLLECTION_POINTS = ['checkout', 'customer_self_assessment'] as const;
+const PLACES = ['destination', 'dispatch'] as const;
 
-export type ReleaseSource = { source_id: string; title: string; url: string; reviewed_at: string };
-export type ReleaseRule = {
+type ReleaseSource = { source_id: string; title: string; url: string; reviewed_at: string };
+type ReleaseRule = {
   rule_id: RuleId;
   treatment: (typeof TREATMENTS)[number];
   liable_party: (typeof LIABLE_PARTIES)[number];
@@ -147,7 +147,7 @@ export function releaseDigest(content: TreatmentReleaseContent, rateReleaseDiges
 }
 
 /** Days after its review date a source stops supporting decisions (spec "Source review renewal"). */
-export const SOURCE_REVIEW_DAYS = 180;
+const SOURCE_REVIEW_DAYS = 180;
 
 /** The sources of a rule whose review is older than 180 days at `at` (fail closed). */
 export function expiredSources(content: TreatmentReleaseContent, rule: ReleaseRule, at: Date): string[] {

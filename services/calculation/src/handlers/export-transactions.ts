@@ -9,8 +9,8 @@ import type { CalculationDeps } from '../context';
 import { transactionQuery } from '../domain/transaction-filter';
 import type { ExportRow } from '../repositories/calculations';
 
-export const MAX_EXPORT_DAYS = 367;
-export const MAX_EXPORT_ROWS = 1_000_000;
+const MAX_EXPORT_DAYS = 367;
+const MAX_EXPORT_ROWS = 1_000_000;
 const BATCH_ROWS = 5_000;
 const DAY_MS = 86_400_000;
 

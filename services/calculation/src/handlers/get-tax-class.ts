@@ -2,11 +2,11 @@ import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { GetTaxClassResponseSchema, type GetTaxClassRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { notFound } from '@vat/platform/rpc-errors';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import type { CalculationDeps } from '../context';
 import { checkCountry, resolveAt, shown } from '../domain/reference-inputs';
 import { rateMessage, taxClassMessage } from '../messages';
-import type { RateWindow } from '../reference/rate-store';
+import type { RateWindow } from '../repositories/rate-releases';
 
 /** One class with the windows in force at `at` (one country or all 27). */
 export async function getTaxClass(deps: CalculationDeps, req: GetTaxClassRequest, _ctx: HandlerContext) {

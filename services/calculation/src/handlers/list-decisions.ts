@@ -9,8 +9,8 @@ import { decodeCursor, encodeCursor, invalidCursor } from '../domain/cursor';
 import type { DecisionStatus } from '../domain/governed/decision';
 import { decisionMessage } from '../messages-governed';
 
-export const MAX_DECISION_PAGE = 200;
-export const DEFAULT_DECISION_PAGE = 50;
+const MAX_DECISION_PAGE = 200;
+const DEFAULT_DECISION_PAGE = 50;
 const STATUSES: readonly DecisionStatus[] = ['complete', 'partial', 'incomplete', 'conflicting', 'unsupported'];
 
 /** The account's stored decisions, newest first (storage order, stable while decisions arrive). */

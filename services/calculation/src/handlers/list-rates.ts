@@ -5,7 +5,7 @@ import { invalidArgument, notFound } from '@vat/platform/rpc-errors';
 import type { CalculationDeps } from '../context';
 import { checkCountry, resolveAt, shown } from '../domain/reference-inputs';
 import { rateMessage } from '../messages';
-import type { RateWindow } from '../reference/rate-store';
+import type { RateWindow } from '../repositories/rate-releases';
 
 /** A country's windows at `at`, or one class's full dated history in that country. */
 export async function listRates(deps: CalculationDeps, req: ListRatesRequest, _ctx: HandlerContext) {

@@ -7,7 +7,7 @@ import { checkCountry, resolveAt, shown } from '../domain/reference-inputs';
 import { taxClassMessage } from '../messages';
 import { servableByV1 } from '../reference/rate-store';
 
-export const MAX_Q_LENGTH = 120;
+const MAX_Q_LENGTH = 120;
 
 /** The 37 classes, filtered; with `country`, the rate v1 would apply at `at` (null when it would refuse). */
 export async function listTaxClasses(deps: CalculationDeps, req: ListTaxClassesRequest, _ctx: HandlerContext) {

@@ -5,7 +5,7 @@ import { pageLimit } from '@vat/platform/paging';
 import { callerOf } from '@vat/platform/principal';
 import type { CalculationDeps } from '../context';
 
-export const MAX_UNKNOWN_LIMIT = 500;
+const MAX_UNKNOWN_LIMIT = 500;
 
 /** Raw `X-Source-ID` tags seen in the account's calculations that no profile names, most frequent first. */
 export async function listUnknownSources(deps: CalculationDeps, req: ListUnknownSourcesRequest, ctx: HandlerContext) {

@@ -7,7 +7,7 @@ import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { CalculationDeps } from '../context';
 import { transactionSummary } from '../messages';
 
-export const MAX_LOOKUP_IDS = 1000;
+const MAX_LOOKUP_IDS = 1000;
 
 /** The caller's own calculations among `ids` (another account's id is simply absent). */
 export async function lookupCalculations(deps: CalculationDeps, req: LookupCalculationsRequest, ctx: HandlerContext) {

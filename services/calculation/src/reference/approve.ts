@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { approveLatestRateRelease } from './rate-repository';
+import { approveLatestRateRelease } from '../repositories/rate-releases';
 
 /**
  * Records a named reviewer's approval of the current VAT rate release. From then on, calculations on

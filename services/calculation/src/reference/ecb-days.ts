@@ -53,7 +53,7 @@ function invalid(n: number, o: EcbObservation | undefined, problem: string): Ran
 }
 
 /** Days to write and what happens to each imported rate. */
-export type EcbImportPlan = { changed: EcbDay[]; inserted: number; updated: number; unchanged: number };
+type EcbImportPlan = { changed: EcbDay[]; inserted: number; updated: number; unchanged: number };
 
 /**
  * What storing `incoming` over the `stored` days changes. A changed day keeps its stored rates for currencies

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { detectAndParseEcb } from '@vat/seeds/ecb';
 import { ecbDaysOf, type EcbDay } from './ecb-days';
-import { storeEcbImport, type EcbStoreResult } from './ecb-repository';
+import { storeEcbImport, type EcbStoreResult } from '../repositories/ecb-rates';
 
-export type EcbImportResult = EcbStoreResult & {
+type EcbImportResult = EcbStoreResult & {
   /** Distinct (currency, day) rates in the file. */
   total: number;
   firstDate: string | undefined;
@@ -20,7 +20,7 @@ export function ecbFileDigest(text: string): string {
 }
 
 /** A parsed, validated ECB file: its publication days and the digest it is recorded under. */
-export type ParsedEcbFile = { days: EcbDay[]; digest: string };
+type ParsedEcbFile = { days: EcbDay[]; digest: string };
 
 /** Parses and validates a whole ECB file (CSV or XML) before anything is written. */
 export function parseEcbFile(fileName: string, text: string): ParsedEcbFile {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { EcbRateTable, type EcbPublicationDay } from '@vat/platform/fx';
-import { ecbState, loadEcbDays, type EcbMarker } from './ecb-repository';
+import { ecbState, loadEcbDays, type EcbMarker } from '../repositories/ecb-rates';
 
 /** The ECB table in memory, reloaded when a newer import is recorded (checked at most every `recheckMs`). */
 export class FxStore {

@@ -1,42 +1,10 @@
 import type pg from 'pg';
-import type { RateSource } from '../entities/index';
-import { latestRateRelease, rateWindowsOf, storedTaxClasses } from './rate-repository';
-
-export type RateWindow = {
-  id: bigint;
-  country: string;
-  taxClassId: string;
-  rateBps: number;
-  validFrom: string;
-  validTo: string | null;
-  rateType: string;
-  conditional: boolean;
-  conditions: string | null;
-  sources: RateSource[];
-  legalRef: string | null;
-  tedbCategory: string | null;
-  reviewStatus: string;
-  note: string | null;
-  rowDigest: string;
-};
+import { latestRateRelease, rateWindowsOf, storedTaxClasses, type RateRelease, type RateWindow, type TaxClassRecord } from '../repositories/rate-releases';
 
 /** v1 serves a window as a plain number only when it is unconditional and backed by a cited source. */
 export function servableByV1(w: RateWindow): boolean {
   return !w.conditional && w.reviewStatus === 'source_cited';
 }
-
-export type TaxClassRecord = {
-  id: string;
-  name: string;
-  description: string;
-  source: string;
-  groupSlug: string;
-  groupName: string;
-  tags: string[];
-  annexIiiPoints: string[];
-};
-
-export type RateRelease = { id: bigint; digest: string; version: string; approvedAt: Date | null; approvedBy: string | null };
 
 /** One immutable view of the current reference release, indexed for lookups. */
 export class RateSnapshot {

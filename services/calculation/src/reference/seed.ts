@@ -4,8 +4,8 @@ import { digestOf } from '@vat/platform/canonical-json';
 import { loadTaxClasses, loadVatRates, seedDigest, validateRateSeeds } from '@vat/seeds/vat-rates';
 import type { EcbDay } from './ecb-days';
 import { ecbFileDigest, parseEcbFile, storeEcbFile } from './ecb-import';
-import { ecbState } from './ecb-repository';
-import { rateReleaseStored, storeRateRelease, type NewRateRelease } from './rate-repository';
+import { ecbState } from '../repositories/ecb-rates';
+import { rateReleaseStored, storeRateRelease, type NewRateRelease } from '../repositories/rate-releases';
 
 export const SHIPPED_ECB_FILE = new URL('../../../../seeds/ecb/eurofxref-hist.csv', import.meta.url);
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { OutboxEvent } from '@vat/platform/outbox';
 import { insertStatement, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
@@ -76,7 +77,6 @@ export type ExportRow = {
 /** Per group key, currency and UTC day: the sums aggregation converts to EUR. */
 export type DailyTotal = { key: string; currency: string; day: string; count: bigint; gross: bigint; net: bigint; vat: bigint };
 
-export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
 
 /** Column name of each record field (the one mapping between the table and the record). */
 const COLUMN: Record<keyof CalculationRecord, string> = {

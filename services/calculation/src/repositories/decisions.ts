@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isRowId } from '@vat/platform/http-inputs';
 import { insertStatement, pgTimestamp, type Statement } from '@vat/platform/sql';
 
 const TABLE = '"calculation".governed_decision';
@@ -113,7 +114,7 @@ export class DecisionRepository {
    * revision. More than one row means the selector is ambiguous.
    */
   async profilesNamed(accountId: bigint, selector: string): Promise<ProfileRevision[]> {
-    const byId = /^[1-9][0-9]{0,17}$/.test(selector) ? selector : null;
+    const byId = isRowId(selector) ? selector : null;
     const r = await this.pool.query(
       `select p.id, p.source_key, p.active, v.id as revision_id, v.revision, v.digest
          from ${PROFILES} p

@@ -1,9 +1,9 @@
-import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/postgresql';
-import { transactionScope } from '@vat/platform/transaction';
+import type { InferEntity } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { pgTimestamp } from '@vat/platform/sql';
-import { Outbox, SourceProfile, SourceProfilePublication, SourceProfileRevision } from '../entities/index';
-import type { OutboxEvent } from './calculations';
+import { insertStatement, pgTimestamp, updateStatement, type Statement } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
+import type { OutboxEvent } from '@vat/platform/outbox';
+import type { SourceProfile } from '../entities/index';
 
 export type SourceProfileRecord = InferEntity<typeof SourceProfile>;
 
@@ -21,11 +21,12 @@ export type SourceProfileChanges = {
 };
 
 /** What a write sees of the account's profiles while it holds the account's profile lock. */
-export type LockedProfiles = {
+type LockedProfiles = {
   keys(): Promise<{ sourceKey: string; active: boolean }[]>;
   activeCount(): Promise<number>;
   find(id: bigint): Promise<SourceProfileRecord | null>;
-  create(values: { sourceKey: string; displayName: string; channelType: string } & SourceProfileChanges, now: Date): SourceProfileRecord;
+  create(values: { sourceKey: string; displayName: string; channelType: string } & SourceProfileChanges, now: Date): Promise<SourceProfileRecord>;
+  update(id: bigint, changes: SourceProfileChanges, now: Date): Promise<SourceProfileRecord>;
 };
 
 /** The `SourceProfileChanged` event of one stored revision of a profile. */
@@ -51,56 +52,76 @@ function toRecord(r: Record<string, unknown>): SourceProfileRecord {
   } as SourceProfileRecord;
 }
 
+const TABLE = '"calculation".source_profile';
+
+/** Profile field → column: the table's one mapping of the fields a write sets. */
+const COLUMNS: Record<keyof SourceProfileChanges | 'sourceKey', string> = {
+  sourceKey: 'source_key',
+  displayName: 'display_name',
+  channelType: 'channel_type',
+  platform: 'platform',
+  defaultCountry: 'default_country',
+  defaultCurrency: 'default_currency',
+  supplierEstablishmentCountry: 'supplier_establishment_country',
+  dispatchCountry: 'dispatch_country',
+  marketplaceDeemedSupplier: 'marketplace_deemed_supplier',
+  active: 'active',
+};
+
+/** The given fields as columns (an `undefined` field is left out). */
+function columnsOf(values: SourceProfileChanges & { sourceKey?: string }): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(values)) if (value !== undefined) out[COLUMNS[field as keyof typeof COLUMNS]] = value;
+  return out;
+}
+
 /**
- * Every database access of the source-profile aggregate: writes through MikroORM entities (one fork
- * per call, under the account's profile lock), each with its `SourceProfileChanged` in the outbox; the
- * list, read on every `ListSources`, is one plain statement through the service's pool.
+ * Every statement of the source-profile aggregate, through the service's one pool: each write, under the
+ * account's profile lock, stores the profile (the database numbers its new revision) and writes that
+ * revision's `SourceProfileChanged` to the outbox in the same transaction.
  */
 export class SourceProfileRepository {
   constructor(
-    private readonly orm: MikroORM,
     private readonly pool: pg.Pool,
     private readonly eventOf: ProfileEventOf,
   ) {}
 
   async list(accountId: bigint): Promise<SourceProfileRecord[]> {
-    const res = await this.pool.query(`select * from "calculation".source_profile where account_id = $1 order by active desc, source_key asc`, [accountId.toString()]);
+    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 order by active desc, source_key asc`, [accountId.toString()]);
     return res.rows.map(toRecord);
   }
 
   /**
-   * Runs `work` in one transaction holding the account's profile lock, so the caps cannot be raced
-   * past; the profile it returns is stored (the database numbers its new revision) and that revision
-   * written to the outbox in the same transaction.
+   * Runs `work` in one transaction holding the account's profile lock, so the caps cannot be raced past;
+   * the profile it returns (created or updated through `profiles`) is published in the same transaction.
    */
   withAccountLock(accountId: bigint, now: Date, work: (profiles: LockedProfiles) => Promise<SourceProfileRecord>): Promise<SourceProfileRecord> {
-    return this.orm.em.fork().transactional((em) => transactionScope(async () => {
-      await lockAccount(em, accountId);
+    const account = accountId.toString();
+    return inTransaction(this.pool, async (client) => {
+      await lockAccount(client, accountId);
+      const one = async (st: Statement) => toRecord((await client.query(`${st.text} returning *`, st.values)).rows[0]);
       const profile = await work({
-        keys: () => em.find(SourceProfile, { accountId }, { fields: ['sourceKey', 'active'] }),
-        activeCount: () => em.count(SourceProfile, { accountId, active: true }),
-        find: (id) => em.findOne(SourceProfile, { id, accountId }),
+        keys: async () => (await client.query(`select source_key, active from ${TABLE} where account_id = $1`, [account])).rows.map((r) => ({ sourceKey: r.source_key, active: r.active })),
+        activeCount: async () => (await client.query(`select count(*)::int as n from ${TABLE} where account_id = $1 and active`, [account])).rows[0].n,
+        find: async (id) => {
+          const res = await client.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [account, id.toString()]);
+          return res.rows[0] ? toRecord(res.rows[0]) : null;
+        },
         create: (v, at) =>
-          em.create(SourceProfile, {
-            accountId,
-            sourceKey: v.sourceKey,
-            displayName: v.displayName,
-            channelType: v.channelType,
-            platform: v.platform ?? null,
-            defaultCountry: v.defaultCountry ?? null,
-            defaultCurrency: v.defaultCurrency ?? null,
-            supplierEstablishmentCountry: v.supplierEstablishmentCountry ?? null,
-            dispatchCountry: v.dispatchCountry ?? null,
-            marketplaceDeemedSupplier: v.marketplaceDeemedSupplier ?? false,
-            active: v.active ?? true,
-            createdAt: at,
-            updatedAt: at,
-          }),
+          one(
+            insertStatement(TABLE, {
+              ...columnsOf({ platform: null, defaultCountry: null, defaultCurrency: null, supplierEstablishmentCountry: null, dispatchCountry: null, marketplaceDeemedSupplier: false, active: true }),
+              ...columnsOf(v),
+              account_id: account,
+              created_at: at,
+              updated_at: at,
+            }),
+          ),
+        update: (id, changes, at) => one(updateStatement(TABLE, { ...columnsOf(changes), updated_at: at }, { account_id: account, id: id.toString() })),
       });
-      await em.flush();
-      await this.publishLatest(em, profile, now);
+      await this.publishLatest(client, profile, now);
       return profile;
-    }));
+    });
   }
 
   /**
@@ -110,37 +131,44 @@ export class SourceProfileRepository {
    */
   async publishUnpublished(now: Date): Promise<number> {
     const res = await this.pool.query(
-      `select distinct p.account_id::text as account_id from "calculation".source_profile p
-         left join "calculation".source_profile_publication m on m.profile_id = p.id
-        where m.revision is null or m.revision < (select max(r.revision) from "calculation".source_profile_revision r where r.profile_id = p.id)`,
+      `select distinct p.account_id::text as account_id from ${TABLE} p
+         left join ${PUBLICATION} m on m.profile_id = p.id
+        where m.revision is null or m.revision < (select max(r.revision) from ${REVISION} r where r.profile_id = p.id)`,
     );
     let published = 0;
     for (const row of res.rows as { account_id: string }[]) {
-      const accountId = BigInt(row.account_id);
-      published += await this.orm.em.fork().transactional((em) => transactionScope(async () => {
-        await lockAccount(em, accountId);
+      published += await inTransaction(this.pool, async (client) => {
+        await lockAccount(client, BigInt(row.account_id));
         let n = 0;
-        for (const profile of await em.find(SourceProfile, { accountId }, { orderBy: { id: 'asc' } })) if (await this.publishLatest(em, profile, now)) n++;
+        const profiles = await client.query(`select * from ${TABLE} where account_id = $1 order by id`, [row.account_id]);
+        for (const profile of profiles.rows.map(toRecord)) if (await this.publishLatest(client, profile, now)) n++;
         return n;
-      }));
+      });
     }
     return published;
   }
 
   /** Writes the profile's latest revision to the outbox unless it is published already; true when written. */
-  private async publishLatest(em: EntityManager, profile: SourceProfileRecord, now: Date): Promise<boolean> {
-    const latest = await em.findOneOrFail(SourceProfileRevision, { profileId: profile.id }, { orderBy: { revision: 'desc' }, fields: ['revision'] });
-    const published = await em.findOne(SourceProfilePublication, { profileId: profile.id });
-    if (published && published.revision >= latest.revision) return false;
-    const event = this.eventOf(profile, latest.revision);
-    em.create(Outbox, { id: event.id, subject: event.subject, payload: Buffer.from(event.payload), createdAt: now, publishedAt: null, claimedUntil: null, attempts: 0 });
-    if (published) em.assign(published, { revision: latest.revision, eventId: event.id, recordedAt: now });
-    else em.create(SourceProfilePublication, { profileId: profile.id, revision: latest.revision, eventId: event.id, recordedAt: now });
-    await em.flush();
+  private async publishLatest(client: pg.PoolClient, profile: SourceProfileRecord, now: Date): Promise<boolean> {
+    const id = profile.id.toString();
+    const latest = (await client.query(`select max(revision) as revision from ${REVISION} where profile_id = $1`, [id])).rows[0]?.revision as number | null;
+    if (latest === null || latest === undefined) throw new Error(`source profile ${id} has no stored revision`);
+    const published = (await client.query(`select revision from ${PUBLICATION} where profile_id = $1`, [id])).rows[0] as { revision: number } | undefined;
+    if (published && published.revision >= latest) return false;
+    const event = this.eventOf(profile, latest);
+    await client.query(`insert into "calculation".outbox (id, subject, payload, created_at, attempts) values ($1, $2, $3, $4, 0)`, [event.id, event.subject, Buffer.from(event.payload), now]);
+    await client.query(
+      `insert into ${PUBLICATION} (profile_id, revision, event_id, recorded_at) values ($1, $2, $3, $4)
+       on conflict (profile_id) do update set revision = excluded.revision, event_id = excluded.event_id, recorded_at = excluded.recorded_at`,
+      [id, latest, event.id, now],
+    );
     return true;
   }
 }
 
-async function lockAccount(em: EntityManager, accountId: bigint): Promise<void> {
-  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`source-profiles:${accountId}`], 'all', em.getTransactionContext());
+const PUBLICATION = '"calculation".source_profile_publication';
+const REVISION = '"calculation".source_profile_revision';
+
+async function lockAccount(client: pg.PoolClient, accountId: bigint): Promise<void> {
+  await client.query('select pg_advisory_xact_lock(hashtext($1))', [`source-profiles:${accountId}`]);
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { insertStatement, pgTimestamp, type Queryable } from '@vat/platform/sql';
 import type { TreatmentReleaseContent } from '../domain/treatment-release';
-import { latestRateRelease } from '../reference/rate-repository';
+import { latestRateRelease } from './rate-releases';
 
 const TABLE = '"calculation".treatment_release';
 

@@ -8,7 +8,7 @@ import { OperatorRefusal, type AdminDeps } from './admin-deps';
 import { consumeStep, refuse, requireOperator, secondOperator } from './operators';
 import { createHash } from 'node:crypto';
 
-export type CatalogImportInput = {
+type CatalogImportInput = {
   scheme: string;
   edition: string;
   fileName: string;
@@ -20,7 +20,7 @@ export type CatalogImportInput = {
   operator: string;
 };
 
-export type Progress = (stage: string, done: number, total: number) => void;
+type Progress = (stage: string, done: number, total: number) => void;
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
@@ -30,7 +30,7 @@ function editionDigest(e: { scheme: string; version: string; revision: number; l
   return `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
 }
 
-export function editionSummary(e: EditionRecord) {
+function editionSummary(e: EditionRecord) {
   return {
     id: e.id.toString(),
     scheme: e.scheme,

@@ -8,7 +8,7 @@ import { consumeStep, refuse, requireOperator, secondOperator } from './operator
 
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-export function manifestSummary(m: ManifestRecord) {
+function manifestSummary(m: ManifestRecord) {
   return {
     id: m.id.toString(),
     name: m.name,

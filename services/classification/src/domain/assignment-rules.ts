@@ -7,7 +7,7 @@ import { requireCode, requireDate, requireScheme } from './catalog-choice';
 import type { Scheme } from './codes';
 
 /** Revisions an account may keep (submissions, validations and archivals all count); then 422. */
-export const ASSIGNMENT_REVISION_LIMIT = 10_000;
+const ASSIGNMENT_REVISION_LIMIT = 10_000;
 
 export const ASSIGNMENT_STATES = ['submitted', 'validated', 'archived'] as const;
 
@@ -29,7 +29,7 @@ function attestation(a: Attestation | undefined): { statement: string; attested_
   return { statement: a.statement, attested_by: a.attestedBy };
 }
 
-export type AssignmentRequest = {
+type AssignmentRequest = {
   scheme: Scheme;
   code: string;
   product: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hasControlCharacterBesidesLineBreaks } from '@vat/platform/control-characters';
+import { csvRecords, CsvSyntaxError } from '@vat/platform/csv-reader';
 import { cnParentCandidates, cpaParent, displayCode, levelOf, normalizeCode, type Scheme } from './codes';
-import { csvRecords, CsvSyntaxError } from './csv-records';
 
 /** One code as parsed from an official file. */
 export type CatalogRow = {
@@ -17,9 +17,9 @@ export type CatalogRow = {
   position: number;
 };
 
-export type CatalogIssue = { line: number; error: string; detail: string };
+type CatalogIssue = { line: number; error: string; detail: string };
 
-export type ParsedCatalog = {
+type ParsedCatalog = {
   layout: string;
   rows: CatalogRow[];
   levelCounts: Record<string, number>;

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isCalendarDate } from '@vat/platform/http-inputs';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import { CATALOG_VERSIONS, isScheme, normalizeCode, type Scheme } from './codes';
 
 export const COVERAGE_MANIFEST = 'classification_coverage_v1';
 
 export const SUPPLY_KINDS = ['goods', 'services', 'imported_goods', 'new_means_of_transport', 'installed_goods'] as const;
-export const RULE_STATUSES = ['approved', 'review_only', 'withdrawn'] as const;
-export const COVERAGES = ['full', 'ex'] as const;
+const RULE_STATUSES = ['approved', 'review_only', 'withdrawn'] as const;
+const COVERAGES = ['full', 'ex'] as const;
 
 export type CoverageRuleInput = {
   ruleId: string;
@@ -25,7 +25,7 @@ export type CoverageRuleInput = {
   legalReference: string;
 };
 
-export type ManifestIssue = { rule: number | null; field: string; error: string; detail: string };
+type ManifestIssue = { rule: number | null; field: string; error: string; detail: string };
 
 export class ManifestError extends Error {
   constructor(readonly issues: ManifestIssue[]) {

@@ -4,7 +4,7 @@ export type Decision =
   | { status: 'resolved'; rule: CoverageRuleInput; matchedBy: MatchedBy }
   | { status: 'needs_review'; reason: string; rule?: CoverageRuleInput; matchedBy?: MatchedBy };
 
-export type MatchedBy = 'exact' | 'ancestor' | 'eu_exact' | 'eu_ancestor';
+type MatchedBy = 'exact' | 'ancestor' | 'eu_exact' | 'eu_ancestor';
 
 /**
  * The spec's lookup order over the rules in force: the jurisdiction's rule on the exact code, then on its

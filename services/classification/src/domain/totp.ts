@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 parameters every authenticator app supports: HMAC-SHA1, 6 digits, 30-second steps. */
-export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_PERIOD_SECONDS = 30;
 const DIGITS = 6;
 const ISSUER = 'EU VAT service';
 
@@ -15,7 +15,7 @@ export function newTotpSecret(operator: string): { secret: string; uri: string }
   return { secret, uri: totp(secret, operator).toString() };
 }
 
-export type TotpCheck = { ok: true; step: number } | { ok: false; reason: 'totp_invalid' | 'totp_stale' };
+type TotpCheck = { ok: true; step: number } | { ok: false; reason: 'totp_invalid' | 'totp_stale' };
 
 /**
  * Checks a code inside the re-authentication window: only the code of the current 30-second step is

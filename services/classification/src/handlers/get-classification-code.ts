@@ -12,7 +12,7 @@ import type { EditionRecord } from '../repositories/catalogs';
  * The approved revision that answers for a legal date: the named edition (approved and covering the date),
  * or the approved edition whose legal interval covers the date. Errors name the date and the edition.
  */
-export async function editionFor(deps: ClassificationDeps, scheme: Scheme, legalDate: string, version: string | undefined): Promise<EditionRecord> {
+async function editionFor(deps: ClassificationDeps, scheme: Scheme, legalDate: string, version: string | undefined): Promise<EditionRecord> {
   const label = scheme.toUpperCase();
   if (version !== undefined) {
     const served = await deps.catalogs.servedRevision(scheme, version);

@@ -3,7 +3,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { ResolveTaxClassResponseSchema, type ResolveTaxClassRequest } from '@vat/gen/vat/classification/v1/classification_service_pb';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import { isIsoCountry } from '@vat/platform/countries';
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { isEuMemberState } from '@vat/platform/countries';
 import type { ClassificationDeps } from '../context';
 import { covers, requireCatalogVersion, requireCode, requireDate, requireScheme } from '../domain/catalog-choice';
 import { COVERAGE_MANIFEST } from '../domain/coverage-manifest';
@@ -30,7 +30,7 @@ export async function resolveMapping(deps: ClassificationDeps, req: Pick<Resolve
   const manifest = await deps.coverage.published(COVERAGE_MANIFEST);
   if (!manifest) return review('coverage_manifest_unpublished');
   const manifestFields = { coverageManifestVersion: manifest.version, coverageManifestDigest: manifest.digest };
-  if (!(EU_MEMBER_STATES as readonly string[]).includes(req.jurisdiction)) return review('jurisdiction_outside_eu', manifestFields);
+  if (!isEuMemberState(req.jurisdiction)) return review('jurisdiction_outside_eu', manifestFields);
   const edition = await deps.catalogs.servedRevision(scheme, version);
   if (!edition || !covers(edition, legalDate)) return review('catalog_unavailable', manifestFields);
   const catalogFields = { ...manifestFields, catalogVersion: edition.version, catalogDigest: edition.digest };

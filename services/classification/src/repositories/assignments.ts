@@ -9,7 +9,7 @@ const REVISION = '"classification".assignment_revision';
 const JOB = '"classification".reprocess_job';
 const OUTBOX = '"classification".outbox';
 
-export type AssignmentState = 'submitted' | 'validated' | 'archived';
+type AssignmentState = 'submitted' | 'validated' | 'archived';
 
 export type RevisionRecord = {
   id: string;
@@ -174,10 +174,5 @@ export class AssignmentRepository {
        ) h where state <> 'archived'`,
     );
     return r.rows.map((row) => ({ accountId: BigInt(row.account_id), integrationId: BigInt(row.integration_id), productReference: row.product_reference }));
-  }
-
-  async pendingJobs(accountId: bigint): Promise<{ integrationId: bigint; productReference: string; reason: string }[]> {
-    const r = await this.pool.query(`select integration_id, product_reference, reason from ${JOB} where account_id = $1 and status = 'pending' order by id`, [accountId.toString()]);
-    return r.rows.map((row) => ({ integrationId: BigInt(row.integration_id), productReference: row.product_reference, reason: row.reason }));
   }
 }

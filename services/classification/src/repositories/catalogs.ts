@@ -33,9 +33,9 @@ export type EditionRecord = {
   approvedAt: Date | null;
 };
 
-export type NewEdition = Omit<EditionRecord, 'id' | 'status' | 'approvedBy' | 'approvedAt'> & { rawFile: Uint8Array };
+type NewEdition = Omit<EditionRecord, 'id' | 'status' | 'approvedBy' | 'approvedAt'> & { rawFile: Uint8Array };
 
-export type CodeRecord = Omit<CatalogRow, 'position'>;
+type CodeRecord = Omit<CatalogRow, 'position'>;
 
 const EDITION_COLUMNS = `id, scheme, version, revision, status, legal_from::text as legal_from, legal_to::text as legal_to, legal_act, source_url, file_name, file_sha256,
   layout, codes_digest, digest, row_count, level_counts, diff, base_edition_id, imported_by, retrieved_at, approved_by, approved_at`;

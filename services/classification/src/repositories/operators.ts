@@ -7,8 +7,8 @@ const AUDIT = '"classification".audit_entry';
 
 export type OperatorRecord = { id: bigint; name: string; totpSecret: Buffer; lastTotpStep: number | null; createdAt: Date };
 
-export type AuditInput = { operator: string; action: string; target?: string | null; outcome: 'ok' | 'refused'; reason?: string | null; detail?: Record<string, unknown> };
-export type AuditRecord = AuditInput & { id: string; at: Date };
+type AuditInput = { operator: string; action: string; target?: string | null; outcome: 'ok' | 'refused'; reason?: string | null; detail?: Record<string, unknown> };
+type AuditRecord = AuditInput & { id: string; at: Date };
 
 function operator(r: Record<string, any>): OperatorRecord {
   return { id: BigInt(r.id), name: r.name, totpSecret: r.totp_secret, lastTotpStep: r.last_totp_step === null ? null : Number(r.last_totp_step), createdAt: pgTimestamp(r.created_at) };

@@ -11,7 +11,7 @@ export type RegistrationWindow = {
   status: string;
 };
 
-export type CoverageStatus = 'counted' | 'pending' | 'excluded' | 'cleanup_required';
+type CoverageStatus = 'counted' | 'pending' | 'excluded' | 'cleanup_required';
 export type Coverage = { status: CoverageStatus; counts: boolean; conflictingIds: bigint[] };
 
 const END_OF_TIME = '9999-12-31';
@@ -62,7 +62,7 @@ export function parseQuarter(key: string): Quarter | undefined {
   return { key, start: `${m[1]}-${first}-01`, end: `${m[1]}-${last}` };
 }
 
-export type QuarterEligibility<R extends RegistrationWindow> =
+type QuarterEligibility<R extends RegistrationWindow> =
   | { ok: true; registration: R }
   | { ok: false; reason: 'registration_required'; detail: string; blockingIds: bigint[] }
   | { ok: false; reason: 'registration_conflict'; detail: string; blockingIds: bigint[] };

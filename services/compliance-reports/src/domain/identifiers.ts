@@ -71,7 +71,7 @@ export function normalizeIdentifier(raw: string): string {
 
 export type SchemeType = 'union_oss' | 'non_union_oss' | 'ioss';
 
-export type IdentifierCheck = { ok: true; value: string } | { ok: false; expected: string };
+type IdentifierCheck = { ok: true; value: string } | { ok: false; expected: string };
 
 function check(value: string, pattern: RegExp, expected: string): IdentifierCheck {
   return value.length <= MAX_IDENTIFIER_LENGTH && pattern.test(value) ? { ok: true, value } : { ok: false, expected };

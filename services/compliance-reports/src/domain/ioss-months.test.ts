@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ecbRate, currencyToEurMinor } from '@vat/platform/fx';
-import { iossDueDate, iossMonth, monthsOfQuarter, type IossFact, type IossRegistration, type MonthEndConversion } from './ioss-months';
+import { iossMonth, type IossFact } from '../../test/ioss-month-model';
+import { iossDueDate, monthsOfQuarter, type IossRegistration, type MonthEndConversion } from './ioss-months';
 
 let seq = 0n;
 function fact(eventId: string, day: string, over: Partial<IossFact> = {}): IossFact {

@@ -33,27 +33,6 @@
 
 export const IOSS_CONSIGNMENT_CEILING_EUR_MINOR = 15000n;
 
-export type IossFact = {
-  eventId: string;
-  sequence: bigint;
-  eventType: 'sale' | 'refund' | 'cancellation' | 'credit_note' | 'adjustment' | string;
-  originalEventId?: string | null;
-  /** The tax point, UTC. */
-  occurredAt: Date;
-  supplyKind: string;
-  customerType: string;
-  countryOfConsumption: string;
-  currency: string;
-  netAmountMinor: bigint;
-  vatAmountMinor: bigint;
-  vatRateBps: number;
-  rateCategory: string;
-  classificationStatus: string;
-  intrinsicValueEurMinor?: bigint | null;
-  thirdCountryOrigin?: string | null;
-  exciseGoods?: boolean | null;
-};
-
 export type IossRegistration = {
   id: bigint;
   status: string;
@@ -82,11 +61,11 @@ export type IossExclusionCode =
   | 'correction_reference_missing_excluded'
   | 'correction_reference_invalid_excluded';
 
-export type IossMonthStatus = 'not_covered' | 'registration_conflict' | 'nil_return_candidate' | 'review_required' | 'ready';
+type IossMonthStatus = 'not_covered' | 'registration_conflict' | 'nil_return_candidate' | 'review_required' | 'ready';
 
 export type IossRow = { member_state_of_consumption: string; vat_rate_bps: number; taxable_amount_minor: bigint; vat_amount_minor: bigint; source_event_count: number };
 export type IossCorrection = { member_state_of_consumption: string; original_period: string; vat_amount_minor: bigint };
-export type IossBalance = { member_state_of_consumption: string; current_vat_minor: bigint; correction_vat_minor: bigint; balance_minor: bigint; payable_vat_minor: bigint; included_in_grand_total: boolean };
+type IossBalance = { member_state_of_consumption: string; current_vat_minor: bigint; correction_vat_minor: bigint; balance_minor: bigint; payable_vat_minor: bigint; included_in_grand_total: boolean };
 
 export type IossMonth = {
   period_key: string;
@@ -105,14 +84,11 @@ export type IossMonth = {
 };
 
 const COUNTING = new Set(['active', 'ended']);
-const CORRECTION_TYPES = new Set(['refund', 'cancellation', 'credit_note', 'adjustment']);
 
 /** YYYY-MM of a UTC instant. */
 export function monthOf(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
-
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** First and last day (YYYY-MM-DD) of a YYYY-MM month. */
 export function monthBounds(month: string): { first: string; last: string } {
@@ -135,7 +111,8 @@ export function iossDueDate(month: string): string {
   return new Date(Date.UTC(y, m + 1, 0)).toISOString().slice(0, 10);
 }
 
-function registrationsTouching(month: string, regs: readonly IossRegistration[]): IossRegistration[] {
+/** The counting registrations whose window touches the month. */
+export function registrationsTouching(month: string, regs: readonly IossRegistration[]): IossRegistration[] {
   const { first, last } = monthBounds(month);
   return regs.filter((r) => COUNTING.has(r.status) && r.effectiveFrom <= last && (r.effectiveTo == null || r.effectiveTo >= first));
 }
@@ -144,24 +121,8 @@ function covering(day: string, regs: readonly IossRegistration[]): IossRegistrat
   return regs.filter((r) => r.effectiveFrom <= day && (r.effectiveTo == null || r.effectiveTo >= day));
 }
 
-/** Why a sale is not an IOSS supply of its month, or undefined when it is (coverage is checked separately). */
-function saleExclusion(sale: IossFact): IossExclusionCode | undefined {
-  if (sale.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
-  if (sale.classificationStatus === 'needs_review') return 'needs_review_excluded';
-  if (sale.classificationStatus !== 'classified') return 'classification_excluded';
-  if (sale.rateCategory === 'zero' || sale.rateCategory === 'exempt') return 'unsupported_rate_category_excluded';
-  if (sale.exciseGoods === true) return 'excise_goods_excluded';
-  if (!sale.thirdCountryOrigin) return 'third_country_origin_missing_excluded';
-  let value = sale.intrinsicValueEurMinor ?? undefined;
-  if (value === undefined) {
-    if (sale.currency !== 'EUR') return 'unverified_eur_value_excluded';
-    value = sale.netAmountMinor < 0n ? -sale.netAmountMinor : sale.netAmountMinor;
-  }
-  if (value > IOSS_CONSIGNMENT_CEILING_EUR_MINOR) return 'consignment_above_150_eur_excluded';
-  return undefined;
-}
-
-function coverageExclusion(day: string, touching: readonly IossRegistration[]): IossExclusionCode | undefined {
+/** Why a day's event is outside IOSS coverage (none, two or no covering registration), or undefined when covered. */
+export function coverageExclusion(day: string, touching: readonly IossRegistration[]): IossExclusionCode | undefined {
   if (touching.length === 0) return 'ioss_registration_missing_excluded';
   const cover = covering(day, touching);
   if (cover.length > 1) return 'ioss_registration_overlap_excluded';
@@ -170,80 +131,53 @@ function coverageExclusion(day: string, touching: readonly IossRegistration[]): 
 }
 
 /**
- * One IOSS month. `facts` are the account's imported-goods events of the month (others are
- * ignored); `originals` resolves a correction's `original_event_id` to its event (any month).
+ * One month being summed, event by event or group by group: its rows (by State of consumption and rate),
+ * its corrections of earlier months (by State and original month, VAT only) and its exclusions.
  */
-export function iossMonth(month: string, facts: readonly IossFact[], originals: ReadonlyMap<string, IossFact>, registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
-  const iossRegs = registrations;
-  const touching = registrationsTouching(month, iossRegs);
-  const warnings = new Map<IossExclusionCode, number>();
-  const rows = new Map<string, IossRow>();
-  const corrections = new Map<string, IossCorrection>();
-  let total = 0;
-  let included = 0;
-  const exclude = (code: IossExclusionCode) => warnings.set(code, (warnings.get(code) ?? 0) + 1);
+export class IossMonthTotals {
+  private readonly warnings = new Map<IossExclusionCode, number>();
+  private readonly rows = new Map<string, IossRow>();
+  private readonly corrections = new Map<string, IossCorrection>();
+  private total = 0;
+  private included = 0;
 
-  const monthFacts = facts.filter((f) => f.supplyKind === 'imported_goods' && monthOf(f.occurredAt) === month);
-  for (const f of [...monthFacts].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0))) {
-    total++;
-    // Outside the scheme nothing is reported through it, corrections included: after leaving IOSS a
-    // correction is made directly with the Member State of consumption (Art. 61(2) of Reg. 282/2011).
-    if (touching.length === 0) {
-      exclude('ioss_registration_missing_excluded');
-      continue;
-    }
-    const isCorrection = CORRECTION_TYPES.has(f.eventType);
-    let sale: IossFact = f;
-    let rateMonth = month;
-    let originalMonth: string | undefined;
-    if (isCorrection) {
-      const original = f.originalEventId ? originals.get(f.originalEventId) : undefined;
-      if (!original) {
-        exclude('correction_reference_missing_excluded');
-        continue;
-      }
-      originalMonth = monthOf(original.occurredAt);
-      if (original.eventType !== 'sale' || original.supplyKind !== 'imported_goods' || original.countryOfConsumption !== f.countryOfConsumption || original.currency !== f.currency || originalMonth > month) {
-        exclude('correction_reference_invalid_excluded');
-        continue;
-      }
-      sale = original;
-      rateMonth = originalMonth;
-    } else if (f.eventType !== 'sale') {
-      exclude('correction_reference_invalid_excluded');
-      continue;
-    }
-    // The consignment's own facts decide eligibility; a correction follows its sale.
-    const why = saleExclusion(sale) ?? (isCorrection ? undefined : coverageExclusion(dayOf(f.occurredAt), touching));
-    const correctionCoverage = isCorrection ? coverageExclusion(dayOf(sale.occurredAt), registrationsTouching(originalMonth!, iossRegs)) : undefined;
-    if (why ?? correctionCoverage) {
-      exclude((why ?? correctionCoverage)!);
-      continue;
-    }
-    const vat = f.currency === 'EUR' ? f.vatAmountMinor : convert(f.vatAmountMinor, f.currency, rateMonth);
-    const net = f.currency === 'EUR' ? f.netAmountMinor : convert(f.netAmountMinor, f.currency, rateMonth);
-    if (vat === undefined || net === undefined) {
-      exclude('missing_exchange_rate_excluded');
-      continue;
-    }
-    included++;
-    if (isCorrection && originalMonth !== month) {
-      const key = `${f.countryOfConsumption}|${originalMonth}`;
-      const c = corrections.get(key) ?? { member_state_of_consumption: f.countryOfConsumption, original_period: originalMonth!, vat_amount_minor: 0n };
-      c.vat_amount_minor += vat;
-      corrections.set(key, c);
-      continue;
-    }
-    // Current month: a same-month correction nets into its sale's row (the sale's rate).
-    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
-    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
-    row.taxable_amount_minor += net;
-    row.vat_amount_minor += vat;
-    row.source_event_count++;
-    rows.set(key, row);
+  constructor(
+    private readonly month: string,
+    private readonly touching: readonly IossRegistration[],
+  ) {}
+
+  /** `n` events of the month, whatever becomes of them. */
+  count(n: number): void {
+    this.total += n;
   }
 
-  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
+  exclude(code: IossExclusionCode, n: number): void {
+    this.warnings.set(code, (this.warnings.get(code) ?? 0) + n);
+  }
+
+  /** `n` corrections of sales of `originalMonth`, an earlier month. */
+  addCorrection(country: string, originalMonth: string, vat: bigint, n: number): void {
+    this.included += n;
+    const key = `${country}|${originalMonth}`;
+    const c = this.corrections.get(key) ?? { member_state_of_consumption: country, original_period: originalMonth, vat_amount_minor: 0n };
+    c.vat_amount_minor += vat;
+    this.corrections.set(key, c);
+  }
+
+  /** `n` events counted in the month's own row (a same-month correction nets into its sale's row). */
+  addRow(country: string, vatRateBps: number, net: bigint, vat: bigint, n: number): void {
+    this.included += n;
+    const key = `${country}|${vatRateBps}`;
+    const row = this.rows.get(key) ?? { member_state_of_consumption: country, vat_rate_bps: vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
+    row.taxable_amount_minor += net;
+    row.vat_amount_minor += vat;
+    row.source_event_count += n;
+    this.rows.set(key, row);
+  }
+
+  finish(): IossMonth {
+    return assembleMonth(this.month, this.touching, this.rows, this.corrections, this.warnings, this.total, this.included);
+  }
 }
 
 function assembleMonth(
@@ -288,7 +222,7 @@ function assembleMonth(
 }
 
 /** The facts of a sale that decide whether it is an IOSS consignment (the grouped read computes them in SQL). */
-export type IossSaleTraits = {
+type IossSaleTraits = {
   customerType: string;
   classificationStatus: string;
   rateCategory: string;
@@ -330,7 +264,7 @@ export function coverageBoundaries(registrations: readonly IossRegistration[]): 
 }
 
 /** The README order of the sale's own exclusions. */
-function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
+export function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
   if (t.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
   if (t.classificationStatus === 'needs_review') return 'needs_review_excluded';
   if (t.classificationStatus !== 'classified') return 'classification_excluded';
@@ -343,38 +277,33 @@ function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
 }
 
 /**
- * One IOSS month from the grouped read: the same answer as `iossMonth` over the month's events (the
- * property test in test/ioss-facts.test.ts compares them on random quarters), with work and memory
+ * One IOSS month from the grouped read: the same answer as the event-by-event model over the month's events
+ * (test/ioss-month-model.ts; the property test in test/ioss-facts.test.ts compares them on random quarters), with work and memory
  * following the number of groups, not of events.
  */
 export function iossMonthFromGroups(month: string, groups: readonly IossGroup[], registrations: readonly IossRegistration[], convert: MonthEndConversion): IossMonth {
   const touching = registrationsTouching(month, registrations);
-  const warnings = new Map<IossExclusionCode, number>();
-  const rows = new Map<string, IossRow>();
-  const corrections = new Map<string, IossCorrection>();
-  let total = 0;
-  let included = 0;
-  const exclude = (code: IossExclusionCode, n: number) => warnings.set(code, (warnings.get(code) ?? 0) + n);
+  const m = new IossMonthTotals(month, touching);
   for (const g of groups) {
     if (g.month !== month) continue;
-    total += g.count;
+    m.count(g.count);
     if (touching.length === 0) {
-      exclude('ioss_registration_missing_excluded', g.count);
+      m.exclude('ioss_registration_missing_excluded', g.count);
       continue;
     }
     if (g.kind === 'other' || g.link === 'invalid') {
-      exclude('correction_reference_invalid_excluded', g.count);
+      m.exclude('correction_reference_invalid_excluded', g.count);
       continue;
     }
     if (g.link === 'missing') {
-      exclude('correction_reference_missing_excluded', g.count);
+      m.exclude('correction_reference_missing_excluded', g.count);
       continue;
     }
     const sale = g.sale!;
     const saleMonth = sale.day.slice(0, 7);
     const why = traitsExclusion(sale.traits) ?? coverageExclusion(sale.day, g.kind === 'sale' ? touching : registrationsTouching(saleMonth, registrations));
     if (why) {
-      exclude(why, g.count);
+      m.exclude(why, g.count);
       continue;
     }
     let net: bigint | undefined = g.netSum;
@@ -385,26 +314,11 @@ export function iossMonthFromGroups(month: string, groups: readonly IossGroup[],
       net = unitNet === undefined ? undefined : unitNet * BigInt(g.count);
       vat = unitVat === undefined ? undefined : unitVat * BigInt(g.count);
     }
-    if (vat === undefined || net === undefined) {
-      exclude('missing_exchange_rate_excluded', g.count);
-      continue;
-    }
-    included += g.count;
-    if (g.kind === 'correction' && saleMonth !== month) {
-      const key = `${g.countryOfConsumption}|${saleMonth}`;
-      const c = corrections.get(key) ?? { member_state_of_consumption: g.countryOfConsumption, original_period: saleMonth, vat_amount_minor: 0n };
-      c.vat_amount_minor += vat;
-      corrections.set(key, c);
-      continue;
-    }
-    const key = `${sale.countryOfConsumption}|${sale.vatRateBps}`;
-    const row = rows.get(key) ?? { member_state_of_consumption: sale.countryOfConsumption, vat_rate_bps: sale.vatRateBps, taxable_amount_minor: 0n, vat_amount_minor: 0n, source_event_count: 0 };
-    row.taxable_amount_minor += net;
-    row.vat_amount_minor += vat;
-    row.source_event_count += g.count;
-    rows.set(key, row);
+    if (vat === undefined || net === undefined) m.exclude('missing_exchange_rate_excluded', g.count);
+    else if (g.kind === 'correction' && saleMonth !== month) m.addCorrection(g.countryOfConsumption, saleMonth, vat, g.count);
+    else m.addRow(sale.countryOfConsumption, sale.vatRateBps, net, vat, g.count);
   }
-  return assembleMonth(month, touching, rows, corrections, warnings, total, included);
+  return m.finish();
 }
 
 /** True when two of the registrations share a day inside the month. */

@@ -3,13 +3,13 @@ import { isValidDate } from '@vat/platform/http-inputs';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import { checkIntermediaryNumber, checkRegistrationNumber, MAX_IDENTIFIER_LENGTH, memberState, type MemberState, type SchemeType } from './identifiers';
 
-export const SCHEME_TYPES = ['union_oss', 'non_union_oss', 'ioss'] as const satisfies readonly SchemeType[];
+const SCHEME_TYPES = ['union_oss', 'non_union_oss', 'ioss'] as const satisfies readonly SchemeType[];
 export const STATUSES = ['active', 'pending', 'ended', 'excluded'] as const;
 export type Status = (typeof STATUSES)[number];
 
 /** IOSS exists from 1 July 2021 (Council Directive (EU) 2017/2455 as amended by (EU) 2020/1756). */
-export const IOSS_START = '2021-07-01';
-export const MAX_INTERMEDIARY_NAME = 200;
+const IOSS_START = '2021-07-01';
+const MAX_INTERMEDIARY_NAME = 200;
 
 /** A full identifier in a change: absent keeps, null clears, a string replaces (checked against the final Member State). */
 type IdentifierChange = string | null | undefined;
@@ -26,7 +26,7 @@ export type RegistrationChanges = {
 };
 
 /** What the rules need to know of a stored row (never its identifiers, only whether it has them). */
-export type StoredRegistration = {
+type StoredRegistration = {
   memberStateIdentification: string;
   hasVatRegistrationNumber: boolean;
   iossIntermediaryName?: string | null;

@@ -5,6 +5,7 @@
  */
 import { csvRow, type CsvKind, type CsvValue } from '@vat/platform/csv';
 import { requireMinorUnits } from '@vat/platform/currencies';
+import { jsonText } from '@vat/platform/json-text';
 import { minorToMajor } from '@vat/platform/money';
 import { countryBreakdownOf, filingDueDate, type Balance, type CorrectionRow, type ReturnRow, type UnionOssReturn } from './union-oss-return';
 
@@ -28,15 +29,9 @@ export type ReturnContext = {
 
 export const CONVERSION_RULE =
   'Amounts in other currencies are converted per event, half-up, at the ECB euro reference rate of the last day of the quarter or, when none was published that day, of the next publication day (Art. 366(2) of Directive 2006/112/EC); corrections at the rate of their original period.';
-export const SCOPE_NOTE =
+const SCOPE_NOTE =
   'Union OSS preview from committed supply events (Annex III of Implementing Regulation (EU) 2020/194, Art. 369g of Directive 2006/112/EC). Not a filed return and not legal advice; previews and exports never lock a period.';
 const LOCKED_SCOPE_NOTE = 'Locked Union OSS snapshot from committed supply events at the stated ledger position; immutable. Not legal advice.';
-
-/** JSON text in which bigints are written as exact numbers. */
-export function jsonText(value: unknown): string {
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `\u0000big:${v.toString()}` : v));
-  return text.replace(/"\\u0000big:(-?\d+)"/g, '$1');
-}
 
 const rowMinor = (r: ReturnRow) => ({
   section: r.section,
@@ -175,14 +170,14 @@ function breakdownMajor(r: UnionOssReturn) {
 
 export type ExportView = 'summary' | 'country_breakdown';
 
-export const EXPORT_KINDS = {
+const EXPORT_KINDS = {
   summary: 'union_oss_quarterly_summary_preview',
   country_breakdown: 'union_oss_country_vat_breakdown_preview',
   accountant_report: 'union_oss_accountant_report_preview',
 } as const;
 
 /** The manifest every export and the accountant report carry. */
-export function manifestOf(c: ReturnContext, exportKind: string, locked = false) {
+function manifestOf(c: ReturnContext, exportKind: string, locked = false) {
   const r = c.ret;
   return {
     export_kind: exportKind,

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
-import { buildUnionOssReturn, countryBreakdownOf, filingDueDate, periodOfDate, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type ReturnInputs, type SourceDefaults } from './union-oss-return';
+import { buildUnionOssReturn } from '../../test/union-oss-return-of';
+import { countryBreakdownOf, filingDueDate, periodOfDate, returnCurrencyOf, StandardRateUnavailable, type FactGroup, type ReturnInputs, type SourceDefaults } from './union-oss-return';
 
 /** One classified B2C EUR sale group of 2026-Q1, services from the MSI (DE) to FR at 20 %. */
 function g(over: Partial<FactGroup> = {}): FactGroup {

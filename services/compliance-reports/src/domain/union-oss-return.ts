@@ -6,6 +6,7 @@
  * Money is bigint minor units of the return currency; conversion is per event, half-up, so a group
  * in another currency carries the amounts its events share (`unitNet`, `unitVat`) and its count.
  */
+import { isEuMemberState } from '@vat/platform/countries';
 import { convertMinor, type RateOrEur } from '@vat/platform/fx';
 import { requireMinorUnits } from '@vat/platform/currencies';
 
@@ -13,7 +14,7 @@ export type Section = '2a' | '2b' | '2c' | '2d';
 export type RateType = 'STANDARD' | 'REDUCED';
 export type LinkStatus = 'none' | 'missing' | 'invalid' | 'ok';
 
-export const WARNING_CODES = [
+const WARNING_CODES = [
   'classification_excluded',
   'needs_review_excluded',
   'missing_exchange_rate_excluded',
@@ -22,12 +23,7 @@ export const WARNING_CODES = [
   'unsupported_rate_category_excluded',
   'unsupported_supply_kind_excluded',
 ] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
-
-/** The Member States (Greece is GR). Union OSS supplies go from and to these only. */
-export const EU_MEMBER_STATES = new Set([
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-]);
+type WarningCode = (typeof WARNING_CODES)[number];
 
 /** The first quarter of the Union OSS scheme (in force from 1 July 2021). */
 export const FIRST_UNION_OSS_PERIOD = '2021-Q3';
@@ -106,7 +102,7 @@ export type Balance = {
 };
 
 export type Totals = { taxableAmountMinor: bigint; currentVatMinor: bigint; correctionVatMinor: bigint; payableVatMinor: bigint };
-export type Warning = { code: WarningCode; count: number };
+type Warning = { code: WarningCode; count: number };
 
 export type UnionOssReturn = {
   periodKey: string;
@@ -148,21 +144,21 @@ const EXCLUDED_RATE_CATEGORIES = new Set(['zero', 'exempt']);
 type Placement = { section: Section; origin: string | null } | { excluded: WarningCode };
 
 /** Section and origin State of a supply, or why it is not a Union OSS supply. */
-export function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
+function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
   const unsupported = { excluded: 'unsupported_supply_kind_excluded' as const };
-  if (UNSUPPORTED_KINDS.has(g.supplyKind) || g.customerType !== 'b2c' || !EU_MEMBER_STATES.has(g.countryOfConsumption)) return unsupported;
+  if (UNSUPPORTED_KINDS.has(g.supplyKind) || g.customerType !== 'b2c' || !isEuMemberState(g.countryOfConsumption)) return unsupported;
   const profile = g.sourceId === null ? undefined : defaults.get(g.sourceId);
   if (g.supplyKind === 'services') {
     // Art. 369a(2): an EU-established trader is identified where its business is established, so a
     // service without a stated establishment is supplied from the Member State of identification.
     const origin = g.supplierEstablishmentCountry ?? profile?.supplierEstablishmentCountry ?? msi;
-    if (!EU_MEMBER_STATES.has(origin) || origin === g.countryOfConsumption) return unsupported;
+    if (!isEuMemberState(origin) || origin === g.countryOfConsumption) return unsupported;
     return origin === msi ? { section: '2a', origin: null } : { section: '2c', origin };
   }
   if (g.supplyKind === 'goods') {
     // A distance sale needs a known dispatch State: without one it cannot be reported (fail closed).
     const origin = g.dispatchCountry ?? profile?.dispatchCountry;
-    if (origin === undefined || !EU_MEMBER_STATES.has(origin) || origin === g.countryOfConsumption) return unsupported;
+    if (origin === undefined || !isEuMemberState(origin) || origin === g.countryOfConsumption) return unsupported;
     return origin === msi ? { section: '2b', origin: null } : { section: '2d', origin };
   }
   return unsupported;
@@ -189,7 +185,7 @@ type Target = { kind: 'row'; key: string; row: RowTemplate } | { kind: 'correcti
 /** Events in another currency, waiting for their rate: converted per event when the builder finishes. */
 type Pending = { target: Target; currency: string; period: string; unitNet: bigint; unitVat: bigint; count: number };
 
-export type ReturnSettings = Omit<ReturnInputs, 'groups' | 'exchangeRate'>;
+type ReturnSettings = Omit<ReturnInputs, 'groups' | 'exchangeRate'>;
 
 /**
  * Builds a return from groups fed in any order and in batches (memory follows rows, not events);
@@ -319,14 +315,6 @@ export class UnionOssReturnBuilder {
   }
 }
 
-/** Builds the quarter's return from its fact groups. */
-export function buildUnionOssReturn(input: ReturnInputs): UnionOssReturn {
-  const { groups, exchangeRate, ...settings } = input;
-  const b = new UnionOssReturnBuilder(settings);
-  for (const g of groups) b.add(g);
-  return b.finish(exchangeRate);
-}
-
 /** Per Member State of consumption: a negative balance is shown and never offsets another State. */
 export function balancesOf(rows: readonly ReturnRow[], corrections: readonly CorrectionRow[]): Balance[] {
   const by = new Map<string, { current: bigint; correction: bigint }>();
@@ -348,7 +336,7 @@ export function balancesOf(rows: readonly ReturnRow[], corrections: readonly Cor
     });
 }
 
-export type CountryBreakdown = Balance & { taxableAmountMinor: bigint; rows: ReturnRow[]; corrections: CorrectionRow[] };
+type CountryBreakdown = Balance & { taxableAmountMinor: bigint; rows: ReturnRow[]; corrections: CorrectionRow[] };
 
 /** The same return per Member State of consumption, with its current and correction rows nested. */
 export function countryBreakdownOf(ret: UnionOssReturn): CountryBreakdown[] {

@@ -26,7 +26,7 @@ export async function createTaxRegistration(deps: ComplianceReportsDeps, req: Cr
     if (rows.length >= MAX_REGISTRATIONS_PER_SCHEME) throw limitReached(scheme);
     const conflicts = overlappingRows({ schemeType: scheme, ...resolved }, rows);
     if (conflicts.length > 0) throw overlapError(scheme, conflicts as typeof rows);
-    const row = locked.create(
+    const row = await locked.create(
       {
         schemeType: scheme,
         memberStateIdentification: resolved.memberStateIdentification,

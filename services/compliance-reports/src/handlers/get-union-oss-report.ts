@@ -4,7 +4,8 @@ import { GetUnionOssReportResponseSchema, type GetUnionOssReportRequest } from '
 import { callerOf } from '@vat/platform/principal';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from '../context';
-import { accountantReport, countryBreakdownPreview, jsonText, summaryPreview } from '../domain/union-oss-documents';
+import { jsonText } from '@vat/platform/json-text';
+import { accountantReport, countryBreakdownPreview, summaryPreview } from '../domain/union-oss-documents';
 import { JSON_TYPE, reportDocument } from '../union-oss-messages';
 import { buildReturn, unionOssQuarter } from '../union-oss-report';
 

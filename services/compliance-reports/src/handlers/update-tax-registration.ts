@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { UpdateTaxRegistrationResponseSchema, type UpdateTaxRegistrationRequest } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { isRowId } from '@vat/platform/http-inputs';
 import { callerOf } from '@vat/platform/principal';
 import { invalidArgument, notFound } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from '../context';
@@ -19,7 +20,7 @@ const notFoundError = () => notFound('registration_not_found', 'No such tax regi
  */
 export async function updateTaxRegistration(deps: ComplianceReportsDeps, req: UpdateTaxRegistrationRequest, ctx: HandlerContext) {
   const { accountId } = callerOf(ctx);
-  if (!/^[1-9][0-9]{0,17}$/.test(req.id)) throw notFoundError();
+  if (!isRowId(req.id)) throw notFoundError();
   if (req.schemeType !== undefined) throw invalidArgument('scheme_type_immutable', 'scheme_type cannot change; exclude this registration and create a new one for the other scheme.');
   const changes = registrationChanges(req);
   const id = BigInt(req.id);
@@ -32,15 +33,19 @@ export async function updateTaxRegistration(deps: ComplianceReportsDeps, req: Up
     const resolved = resolveRegistration(scheme, { ...row, hasVatRegistrationNumber: row.vatRegistrationNumberEncrypted != null, hasIossIntermediaryNumber: row.iossIntermediaryNumberEncrypted != null }, changes);
     const conflicts = overlappingRows({ id, schemeType: scheme, ...resolved }, rows);
     if (conflicts.length > 0) throw overlapError(scheme, conflicts as typeof rows);
-    Object.assign(row, identifierColumns(deps, accountId, resolved), {
-      memberStateIdentification: resolved.memberStateIdentification,
-      iossIntermediaryName: resolved.iossIntermediaryName,
-      effectiveFrom: resolved.effectiveFrom,
-      effectiveTo: resolved.effectiveTo,
-      status: resolved.status,
-      updatedAt: deps.now(),
-    });
-    return { row, rows };
+    const updated = await locked.update(
+      id,
+      {
+        ...identifierColumns(deps, accountId, resolved),
+        memberStateIdentification: resolved.memberStateIdentification,
+        iossIntermediaryName: resolved.iossIntermediaryName,
+        effectiveFrom: resolved.effectiveFrom,
+        effectiveTo: resolved.effectiveTo,
+        status: resolved.status,
+      },
+      deps.now(),
+    );
+    return { row: updated, rows: rows.map((r) => (r.id === id ? updated : r)) };
   });
   return create(UpdateTaxRegistrationResponseSchema, { registration: registrationMessage(row, coverageOf(row, rows)) });
 }

@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { quarterInstants } from '@vat/platform/quarters';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
 
 const PERIOD = '"compliance_reports".union_oss_locked_period';
 const EXPORT = '"compliance_reports".union_oss_export';
@@ -26,7 +28,7 @@ export type LockedPeriodRecord = {
   filedByApiKeyId: bigint | null;
 };
 
-export type NewLockedPeriod = Omit<LockedPeriodRecord, 'id' | 'status' | 'filedAt' | 'filedByApiKeyId'>;
+type NewLockedPeriod = Omit<LockedPeriodRecord, 'id' | 'status' | 'filedAt' | 'filedByApiKeyId'>;
 
 export type ExportMeta = {
   id: string;
@@ -100,13 +102,10 @@ export class UnionOssLockRepository {
    * the sum of their applied generations, compared with the ledger's count at the fence.
    */
   async appliedDecisionCount(accountId: bigint, periodKey: string): Promise<bigint> {
-    const year = Number(periodKey.slice(0, 4));
-    const q = Number(periodKey.slice(6));
-    const at = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01T00:00:00Z`;
     const res = await this.pool.query(
       `select coalesce(sum(decision_generation), 0)::text as n from "compliance_reports".supply_fact
         where account_id = $1 and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz and supply_kind <> 'imported_goods'`,
-      [accountId.toString(), at(year, q * 3 - 2), q === 4 ? at(year + 1, 1) : at(year, q * 3 + 1)],
+      [accountId.toString(), ...quarterInstants(periodKey)],
     );
     return BigInt(res.rows[0].n);
   }
@@ -128,9 +127,7 @@ export class UnionOssLockRepository {
 
   /** Stores the period and its artifacts in one transaction; false when the quarter was already locked. */
   async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[]): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.pool, async (client) => {
       const row: Record<string, unknown> = {
         account_id: accountId.toString(),
         period_key: period.periodKey,
@@ -152,10 +149,7 @@ export class UnionOssLockRepository {
       };
       const ins = insertStatement(PERIOD, row);
       const created = await client.query(`${ins.text} on conflict (account_id, period_key) do nothing returning id::text`, ins.values);
-      if (created.rowCount === 0) {
-        await client.query('rollback');
-        return false;
-      }
+      if (created.rowCount === 0) return false; // nothing was written
       const periodId = created.rows[0].id as string;
       for (const a of artifacts) {
         const st = insertStatement(EXPORT, {
@@ -174,14 +168,8 @@ export class UnionOssLockRepository {
         });
         await client.query(st.text, st.values);
       }
-      await client.query('commit');
       return true;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** `locked` -> `filed` with the filing audit; a filed quarter keeps its first audit. Undefined when not locked. */

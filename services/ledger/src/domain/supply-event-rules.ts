@@ -1,8 +1,8 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
-import { isIsoCountry } from '@vat/platform/countries';
+import { isEuMemberState, isIsoCountry } from '@vat/platform/countries';
 import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
-import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
+import { isRowId, isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 
 /**
  * The supply-event contract: every rule an event must satisfy to be committed, in one place.
@@ -11,16 +11,14 @@ import { isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/htt
 
 export const EVENT_TYPES = ['sale', 'refund', 'cancellation', 'credit_note', 'adjustment'] as const;
 export const SUPPLY_KINDS = ['goods', 'services', 'imported_goods', 'new_means_of_transport', 'installed_goods'] as const;
-export const CUSTOMER_TYPES = ['b2c', 'b2b'] as const;
-export const RATE_CATEGORIES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
+const CUSTOMER_TYPES = ['b2c', 'b2b'] as const;
+const RATE_CATEGORIES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'] as const;
 export const CLASSIFICATION_STATUSES = ['classified', 'needs_review', 'excluded'] as const;
 /** The largest amount of one event in minor units; sums over many events stay exact in bigint. */
 export const MAX_EVENT_AMOUNT_MINOR = 1_000_000_000_000_000n;
 export const MAX_RATE_BPS = 10_000;
 
 const EVENT_ID = /^[A-Za-z0-9_\-/.:]{1,100}$/;
-/** Member States as ISO 3166-1 codes (GR for Greece, as in the rest of the API). */
-export const EU_MEMBER_STATES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK']);
 
 /** A validated event, normalized (UTC tax point), as the ledger stores and publishes it. */
 export type NormalizedSupplyEvent = {
@@ -170,7 +168,7 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
   const orderReference = text('order_reference', i.orderReference, 200);
   let integrationId: bigint | null = null;
   if (i.integrationId !== undefined) {
-    if (!/^[1-9][0-9]{0,17}$/.test(i.integrationId)) bad('integration_id', 'integration_id must be the id of one of the account\'s integrations.');
+    if (!isRowId(i.integrationId)) bad('integration_id', 'integration_id must be the id of one of the account\'s integrations.');
     else integrationId = BigInt(i.integrationId);
   }
   let sourceId: string | null = null;
@@ -202,7 +200,7 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
   let thirdCountryOrigin: string | null = null;
   if (imported && i.thirdCountryOrigin !== undefined) {
     const c = country('third_country_origin', i.thirdCountryOrigin, false);
-    if (c !== null && EU_MEMBER_STATES.has(c)) bad('third_country_origin', 'third_country_origin must be a country outside the EU.');
+    if (isEuMemberState(c)) bad('third_country_origin', 'third_country_origin must be a country outside the EU.');
     else thirdCountryOrigin = c;
   }
 
@@ -238,11 +236,4 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
       exciseGoods: imported ? (i.exciseGoods ?? null) : null,
     },
   };
-}
-
-/** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
-export function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
-  const out: Record<string, string | number | boolean | null> = {};
-  for (const [k, val] of Object.entries(e)) out[k] = typeof val === 'bigint' ? val.toString() : val;
-  return out;
 }

@@ -10,7 +10,7 @@ import { CLASSIFICATION_STATUSES } from '../domain/supply-event-rules';
 import type { AppendedDecision, DecisionInput, ProductEventRecord } from '../repositories/classification-decisions';
 
 /** An order with more events than this is never reclassified automatically: it goes to correction review. */
-export const MAX_REPROCESSED_ORDER_EVENTS = 500;
+const MAX_REPROCESSED_ORDER_EVENTS = 500;
 const MAX_DECISIONS = 10_000;
 const SOURCES = ['assignment', 'restored'];
 
@@ -104,7 +104,7 @@ export async function appendClassificationDecisions(deps: LedgerDeps, req: Appen
   let routed = 0;
   let stale = 0;
   for (const { orderReference, items } of orders.values()) {
-    const review = (reason: string) => deps.decisions.routeToReview(accountId, items.map(({ d, e }) => ({ supplyEventId: e.id, orderReference, proposed: { ...d } })), reason, now);
+    const review = (reason: string) => deps.corrections.routeToReview(accountId, items.map(({ d, e }) => ({ supplyEventId: e.id, orderReference, proposed: { ...d } })), reason, now);
     if (orderReference !== null && (await deps.decisions.orderSize(accountId, orderReference)) > MAX_REPROCESSED_ORDER_EVENTS) {
       await review('order_too_large');
       routed += items.length;

@@ -14,6 +14,6 @@ import type { LedgerDeps } from '../context';
 export async function fenceReturnPeriod(deps: LedgerDeps, req: FenceReturnPeriodRequest, ctx: HandlerContext) {
   const { accountId } = callerOf(ctx);
   if (!/^\d{4}-Q[1-4]$/.test(req.periodKey)) throw invalidArgument('invalid_period', 'period_key must be YYYY-Qn.');
-  const at = await deps.decisions.fence(accountId, req.periodKey, deps.now());
+  const at = await deps.fences.fence(accountId, req.periodKey, deps.now());
   return create(FenceReturnPeriodResponseSchema, { sequence: at.sequence, decisionCount: at.decisionCount, periodDecisionCount: at.periodDecisionCount });
 }

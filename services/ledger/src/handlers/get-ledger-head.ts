@@ -7,5 +7,5 @@ import type { LedgerDeps } from '../context';
 /** The account's ledger position; a projection is current when it has applied this many events. */
 export async function getLedgerHead(deps: LedgerDeps, _req: GetLedgerHeadRequest, ctx: HandlerContext) {
   const { accountId } = callerOf(ctx);
-  return create(GetLedgerHeadResponseSchema, await deps.decisions.head(accountId));
+  return create(GetLedgerHeadResponseSchema, await deps.supplyEvents.head(accountId));
 }

@@ -6,12 +6,12 @@ import { pageLimit } from '@vat/platform/paging';
 import { callerOf } from '@vat/platform/principal';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { LedgerDeps } from '../context';
-import type { CorrectionRecord, CorrectionStatus } from '../repositories/classification-decisions';
+import type { CorrectionRecord, CorrectionStatus } from '../repositories/classification-corrections';
 
 /** Why a reclassification waits for a person (`classification_correction.reason`). */
-export const CORRECTION_REASONS = ['order_too_large', 'manual_decision', 'union_oss_period_locked'] as const;
+const CORRECTION_REASONS = ['order_too_large', 'manual_decision', 'union_oss_period_locked'] as const;
 /** Where an entry stands: no resolution yet, or resolved by `apply` or `dismiss`. */
-export const CORRECTION_STATUSES: readonly CorrectionStatus[] = ['open', 'applied', 'dismissed'];
+const CORRECTION_STATUSES: readonly CorrectionStatus[] = ['open', 'applied', 'dismissed'];
 
 /** The proposal as the API names it (stored with the decision's field names). */
 function proposedJson(p: Record<string, unknown>): string {
@@ -44,7 +44,7 @@ export async function listClassificationCorrections(deps: LedgerDeps, req: ListC
   if (req.status !== undefined && !(CORRECTION_STATUSES as readonly string[]).includes(req.status)) throw invalidArgument('invalid_status', `status must be one of ${CORRECTION_STATUSES.join(', ')}.`);
   if (req.supplyEventId !== undefined && !isUuid(req.supplyEventId)) throw invalidArgument('invalid_supply_event_id', 'supply_event_id must be the id of a supply event (a UUID).');
   const q = { reason: req.reason, orderReference: text(req.orderReference, 'order_reference'), productReference: text(req.productReference, 'product_reference'), supplyEventId: req.supplyEventId?.toLowerCase(), status: req.status as CorrectionStatus | undefined };
-  const rows = await deps.decisions.corrections(accountId, q, req.cursor?.toLowerCase(), limit + 1);
+  const rows = await deps.corrections.list(accountId, q, req.cursor?.toLowerCase(), limit + 1);
   const page = rows.slice(0, limit);
   return create(ListClassificationCorrectionsResponseSchema, { items: page.map(correctionMessage), nextCursor: rows.length > limit ? page.at(-1)!.id : undefined });
 }

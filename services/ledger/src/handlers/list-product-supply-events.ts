@@ -8,7 +8,7 @@ import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { LedgerDeps } from '../context';
 import type { ProductEventRecord } from '../repositories/classification-decisions';
 
-export function productEventMessage(r: ProductEventRecord) {
+function productEventMessage(r: ProductEventRecord) {
   return create(ProductSupplyEventSchema, {
     id: r.id,
     eventId: r.eventId,

@@ -30,9 +30,9 @@ export async function resolveClassificationCorrection(deps: LedgerDeps, req: Res
   if (length < 1 || length > MAX_NOTE || req.note.trim() === '' || hasControlCharacter(req.note)) throw invalidArgument('invalid_note', `note is required: 1 to ${MAX_NOTE} characters, not only spaces, without control characters.`);
   if (!isUuid(req.id)) throw REFUSALS.not_found();
   const id = req.id.toLowerCase();
-  const outcome = await deps.decisions.resolve(accountId, { id, action: req.action as (typeof ACTIONS)[number], note: req.note, apiKeyId }, deps.now(), decidedEvent);
+  const outcome = await deps.corrections.resolve(accountId, { id, action: req.action as (typeof ACTIONS)[number], note: req.note, apiKeyId }, deps.now(), decidedEvent);
   if (outcome.kind !== 'resolved' && outcome.kind !== 'replayed') throw REFUSALS[outcome.kind]();
   if (outcome.kind === 'resolved' && req.action === 'apply') deps.relay.kick();
-  const [entry] = await deps.decisions.corrections(accountId, { id }, undefined, 1);
+  const [entry] = await deps.corrections.list(accountId, { id }, undefined, 1);
   return create(ResolveClassificationCorrectionResponseSchema, { correction: correctionMessage(entry!), resolvedWith: outcome.kind === 'resolved' ? outcome.ids.slice(1) : [] });
 }

@@ -1,18 +1,18 @@
 import type pg from 'pg';
+import type { OutboxEvent } from '@vat/platform/outbox';
 import { pgTimestamp, Where } from '@vat/platform/sql';
 import { uuidv7 } from '@vat/platform/uuid7';
 import type { NormalizedSupplyEvent } from '../domain/supply-event-rules';
+import { HEAD, underHeadLock, type LedgerHead } from './ledger-head';
 
 const TABLE = '"ledger".supply_event';
-const HEAD = '"ledger".ledger_head';
 const OUTBOX = '"ledger".outbox';
 
 /** A stored event: the normalized content plus the ledger's id, position and knowledge time. */
 export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string };
 
-export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
 
-export type CommitOutcome =
+type CommitOutcome =
   | { ok: true; items: { record: SupplyEventRecord; created: boolean }[] }
   | { ok: false; conflicts: { index: number; eventId: string }[] };
 
@@ -54,8 +54,6 @@ const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['exciseGoods', 'excise_goods', 'boolean'],
 ];
 const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
-const LOCK_HEAD_SQL = `insert into ${HEAD} (account_id, sequence) values ($1, 0)
-  on conflict (account_id) do update set sequence = ${HEAD}.sequence returning sequence`;
 const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
 /** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
 const WRITE_SQL = `with events as (
@@ -109,13 +107,10 @@ export class SupplyEventRepository {
   async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
     const account = accountId.toString();
     const ids = [...new Set(batch.map((b) => b.event.eventId))];
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const head = await client.query(LOCK_HEAD_SQL, [account]);
+    return underHeadLock<CommitOutcome>(this.pool, accountId, async (client, head, refuse) => {
       // A statement of its own, started once the lock is granted: it sees every earlier commit.
       const found = await client.query(EXISTING_SQL, [account, ids]);
-      let sequence = BigInt(head.rows[0].sequence as string);
+      let sequence = head.sequence;
       const known = new Map<string, SupplyEventRecord>(found.rows.map((r: Record<string, unknown>) => [r.event_id as string, toRecord(r)]));
       const items: { record: SupplyEventRecord; created: boolean }[] = [];
       const fresh: SupplyEventRecord[] = [];
@@ -133,21 +128,13 @@ export class SupplyEventRepository {
         fresh.push(record);
         items.push({ record, created: true });
       });
-      if (conflicts.length || !fresh.length) {
-        await client.query(conflicts.length ? 'rollback' : 'commit');
-        return conflicts.length ? { ok: false, conflicts } : { ok: true, items };
-      }
+      if (conflicts.length) return refuse({ ok: false, conflicts });
+      if (!fresh.length) return { ok: true, items };
       const outbox = fresh.map(outboxOf);
       const params = [JSON.stringify(fresh.map(toJsonRow)), outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString()];
       await client.query(WRITE_SQL, params);
-      await client.query('commit');
       return { ok: true, items };
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async byId(accountId: bigint, id: string): Promise<SupplyEventRecord | undefined> {
@@ -164,9 +151,10 @@ export class SupplyEventRepository {
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
-  async head(accountId: bigint): Promise<bigint> {
-    const res = await this.pool.query(`select sequence from ${HEAD} where account_id = $1`, [accountId.toString()]);
-    return res.rows[0] ? BigInt(res.rows[0].sequence as string) : 0n;
+  /** The account's ledger head and published-decision count in one read (0 and 0 when none). */
+  async head(accountId: bigint): Promise<LedgerHead> {
+    const r = await this.pool.query(`select sequence::text as s, decision_count::text as n from ${HEAD} where account_id = $1`, [accountId.toString()]);
+    return r.rows[0] ? { sequence: BigInt(r.rows[0].s), decisionCount: BigInt(r.rows[0].n) } : { sequence: 0n, decisionCount: 0n };
   }
 
   async count(accountId: bigint, q: SupplyEventQuery): Promise<bigint> {

@@ -1,13 +1,8 @@
-import { GOODS_DISPATCH_RULE_FROM_YEAR, isMemberState } from './policy';
+import { isEuMemberState } from '@vat/platform/countries';
+import { GOODS_DISPATCH_RULE_FROM_YEAR } from './policy';
 
-/** The facts of one candidate event (or of a group of events sharing them) that decide its disposition. */
-export type CandidateFacts = {
-  /** `sale`, or `correction` for refund, cancellation, credit note and adjustment. */
-  eventClass: 'sale' | 'correction';
-  /** A correction's link to its original sale: `linked`, `missing` (not received) or `invalid`; `none` for a sale. */
-  linkState: 'none' | 'linked' | 'missing' | 'invalid';
-  /** The statutory calendar year the amount belongs to (a linked correction's is its original's). */
-  year: number;
+/** The facts of a supply event, as committed, that its disposition depends on. */
+export type EventFacts = {
   supplyKind: string;
   customerType: string;
   classificationStatus: string;
@@ -18,16 +13,26 @@ export type CandidateFacts = {
   sourceId: string | null;
 };
 
+/** The facts of one candidate event (or of a group of events sharing them) that decide its disposition. */
+export type CandidateFacts = EventFacts & {
+  /** `sale`, or `correction` for refund, cancellation, credit note and adjustment. */
+  eventClass: 'sale' | 'correction';
+  /** A correction's link to its original sale: `linked`, `missing` (not received) or `invalid`; `none` for a sale. */
+  linkState: 'none' | 'linked' | 'missing' | 'invalid';
+  /** The statutory calendar year the amount belongs to (a linked correction's is its original's). */
+  year: number;
+};
+
 /** Source-profile defaults of the event's `source_id`: used only where the event lacks the fact. */
 export type ProfileDefaults = { supplierEstablishmentCountry?: string; dispatchCountry?: string };
 
 /** The threshold of an establishment State, or why there is none to compare with. */
 export type ThresholdLookup = (country: string) => { currency: string; amountMinor: bigint } | undefined;
 
-export type Disposition = 'counted' | 'excluded' | 'unresolved';
+type Disposition = 'counted' | 'excluded' | 'unresolved';
 
 /** The three separate dimensions of one candidate, plus the facts used. */
-export type Classification = {
+type Classification = {
   reason: string;
   disposition: Disposition;
   evidenceQuality: string;
@@ -45,8 +50,8 @@ function evidenceQuality(f: CandidateFacts, establishment: string | null, dispat
   if (f.classificationStatus === 'needs_review') return 'classification_needs_review';
   if (establishment === null) return 'supplier_establishment_country_missing';
   if (f.supplyKind === 'goods' && dispatch === null) return 'dispatch_country_missing';
-  const t = isMemberState(establishment) ? threshold(establishment) : undefined;
-  if (isMemberState(establishment) && t === undefined) return 'threshold_unavailable';
+  const t = isEuMemberState(establishment) ? threshold(establishment) : undefined;
+  if (isEuMemberState(establishment) && t === undefined) return 'threshold_unavailable';
   if (t !== undefined && t.currency !== f.currency) return 'currency_not_threshold_currency';
   return defaulted ? 'profile_default_applied' : 'complete';
 }
@@ -75,16 +80,16 @@ export function classifyCandidate(f: CandidateFacts, defaults: ProfileDefaults |
   if (f.classificationStatus === 'excluded') return out('excluded', 'classification_excluded');
   if (f.customerType === 'b2b') return out('excluded', 'b2b');
   if (CONCLUSIVE_KIND_EXCLUSIONS.has(f.supplyKind)) return out('excluded', f.supplyKind);
-  if (!isMemberState(f.countryOfConsumption)) return out('excluded', 'consumption_outside_eu');
+  if (!isEuMemberState(f.countryOfConsumption)) return out('excluded', 'consumption_outside_eu');
   if (establishment !== null && establishment === f.countryOfConsumption) return out('excluded', 'domestic');
   if (f.classificationStatus === 'needs_review') return out('unresolved', 'classification_needs_review');
   if (f.eventClass === 'correction' && f.linkState === 'missing') return out('unresolved', 'correction_reference_missing');
   if (f.eventClass === 'correction' && f.linkState === 'invalid') return out('unresolved', 'correction_reference_invalid');
   if (establishment === null) return out('unresolved', 'supplier_establishment_country_missing');
-  if (!isMemberState(establishment)) return out('excluded', 'established_outside_eu');
+  if (!isEuMemberState(establishment)) return out('excluded', 'established_outside_eu');
   if (f.supplyKind === 'goods') {
     if (dispatch === null) return out('unresolved', 'dispatch_country_missing');
-    if (!isMemberState(dispatch)) return out('excluded', 'dispatch_outside_eu');
+    if (!isEuMemberState(dispatch)) return out('excluded', 'dispatch_outside_eu');
     if (dispatch === f.countryOfConsumption) return out('excluded', 'domestic');
     if (f.year >= GOODS_DISPATCH_RULE_FROM_YEAR && dispatch !== establishment) return out('excluded', 'dispatch_not_from_establishment_state');
   } else if (f.supplyKind !== 'services') {

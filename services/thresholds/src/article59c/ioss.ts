@@ -1,6 +1,6 @@
 import { IOSS_CEILING_MINOR, WARNING_BAND_PERCENT } from './policy';
 
-export type IossCheck = { thresholdMinor: bigint; currentMinor: bigint; remainingMinor: bigint; percentageUsed: number; exceeded: boolean; warning: boolean };
+type IossCheck = { thresholdMinor: bigint; currentMinor: bigint; remainingMinor: bigint; percentageUsed: number; exceeded: boolean; warning: boolean };
 
 /** One consignment's intrinsic value (EUR cents) against EUR 150; no aggregation across consignments. */
 export function checkIossConsignment(amountMinor: bigint): IossCheck {

@@ -6,14 +6,6 @@
 /** Names the rule set below; answers carry it as `policy_version`. */
 export const POLICY_VERSION = 'article59c-policy/v1';
 
-/** EU Member States (ISO 3166-1 alpha-2; Greece is GR in events). */
-export const EU_MEMBER_STATES = [
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU',
-  'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
-] as const;
-const EU = new Set<string>(EU_MEMBER_STATES);
-export const isMemberState = (c: string | null | undefined): c is string => c !== null && c !== undefined && EU.has(c);
-
 /**
  * From this year on, goods count only when their dispatch begins in the supplier's establishment State
  * (Art. 59c(1)(b) as amended by Council Directive (EU) 2025/516, applying from 1 January 2027).

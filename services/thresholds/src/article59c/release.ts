@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { EU_MEMBER_STATES } from './policy';
+import { EU_MEMBER_STATES, isEuMemberState } from '@vat/platform/countries';
 
 /**
  * Strict loader and validator for seeds/article59c-thresholds/article59c-thresholds.json: a complete EU-27
@@ -31,8 +31,8 @@ const ReleaseDocument = z
   })
   .strict();
 
-export type ReleaseDocument = z.infer<typeof ReleaseDocument>;
-export type ThresholdRow = { currency: string; amountMinor: bigint; scale: number };
+type ReleaseDocument = z.infer<typeof ReleaseDocument>;
+type ThresholdRow = { currency: string; amountMinor: bigint; scale: number };
 export type ThresholdRelease = { version: string; document: ReleaseDocument; thresholds: Map<string, ThresholdRow> };
 
 export class ReleaseRejected extends Error {}
@@ -45,7 +45,7 @@ export function parseRelease(raw: unknown): ThresholdRelease {
   const seen = new Set<string>();
   const sourceIds = new Set(doc.sources.map((s) => s.id));
   for (const row of doc.member_states) {
-    if (!(EU_MEMBER_STATES as readonly string[]).includes(row.country)) throw new ReleaseRejected(`invalid Article 59c release: ${row.country} is not an EU Member State`);
+    if (!isEuMemberState(row.country)) throw new ReleaseRejected(`invalid Article 59c release: ${row.country} is not an EU Member State`);
     if (seen.has(row.country)) throw new ReleaseRejected(`invalid Article 59c release: ${row.country} is listed twice`);
     seen.add(row.country);
     for (const id of row.source_ids) if (!sourceIds.has(id)) throw new ReleaseRejected(`invalid Article 59c release: ${row.country} cites unknown source ${id}`);

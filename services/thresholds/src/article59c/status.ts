@@ -1,4 +1,5 @@
-import { DISCLAIMER, isMemberState, POLICY_VERSION, WARNING_BAND_PERCENT } from './policy';
+import { isEuMemberState } from '@vat/platform/countries';
+import { DISCLAIMER, POLICY_VERSION, WARNING_BAND_PERCENT } from './policy';
 import type { CoverageRow, YearSummary } from './summarize';
 
 /** A crossing as stored (immutable): the event, its contribution and the cumulative amount it reached. */
@@ -18,9 +19,9 @@ export type StoredCrossing = {
   provenAt: string;
 };
 
-export type ReleaseThreshold = { currency: string; amountMinor: bigint; scale: number };
+type ReleaseThreshold = { currency: string; amountMinor: bigint; scale: number };
 
-export type StatusInput = {
+type StatusInput = {
   currentYear: number;
   current: YearSummary;
   preceding: YearSummary;
@@ -33,7 +34,7 @@ export type StatusInput = {
   decisionsLagging?: boolean;
 };
 
-export type CheckEntry = {
+type CheckEntry = {
   currency: string;
   currencyScale: number;
   thresholdMinor: bigint;
@@ -82,14 +83,14 @@ export type ThresholdStatusView = {
 const INT32_MAX = 2147483647n;
 
 /** floor(amount × 100 / threshold), held to the int32 range of the wire field. */
-export function percentageOf(amount: bigint, threshold: bigint): number {
+function percentageOf(amount: bigint, threshold: bigint): number {
   const p = (amount * 100n) / threshold;
   return Number(p > INT32_MAX ? INT32_MAX : p < -INT32_MAX ? -INT32_MAX : p);
 }
 
 function applicability(establishments: Set<string>, anyCandidates: boolean, establishmentMissing: boolean): string {
   if (establishments.size > 1) return 'multiple_establishment_countries';
-  if (establishments.size === 1) return isMemberState([...establishments][0]) ? 'sole_establishment' : 'established_outside_eu';
+  if (establishments.size === 1) return isEuMemberState([...establishments][0]) ? 'sole_establishment' : 'established_outside_eu';
   if (establishmentMissing) return 'establishment_unknown';
   return anyCandidates ? 'no_in_scope_supplies' : 'no_candidate_events';
 }
@@ -116,7 +117,7 @@ export function thresholdStatus(i: StatusInput): ThresholdStatusView {
   let evidence: 'resolved' | 'incomplete_evidence' | 'conflicting_evidence' | 'not_applicable';
   if (establishments.size > 1) evidence = 'conflicting_evidence';
   else if (blocking || lagging) evidence = 'incomplete_evidence';
-  else if (establishments.size === 0 || !isMemberState([...establishments][0])) evidence = 'not_applicable';
+  else if (establishments.size === 0 || !isEuMemberState([...establishments][0])) evidence = 'not_applicable';
   else if (i.thresholdOf([...establishments][0]!) === undefined) {
     // The release has no reviewed amount for this State (never guessed): nothing can be compared.
     evidence = 'incomplete_evidence';

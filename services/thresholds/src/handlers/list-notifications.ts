@@ -22,7 +22,7 @@ export async function listNotifications(deps: ThresholdsDeps, req: ListNotificat
   const { accountId } = callerOf(ctx);
   const limit = pageLimit(req.limit, MAX_PAGE, DEFAULT_PAGE);
   const afterId = req.cursor === undefined ? undefined : decodeCursor(req.cursor);
-  const page = await deps.article59c.listNotifications(accountId, { afterId, unread: req.unread, limit });
+  const page = await deps.notifications.list(accountId, { afterId, unread: req.unread, limit });
   const last = page.rows[page.rows.length - 1];
   return create(ListNotificationsResponseSchema, { items: page.rows.map(notificationMessage), nextCursor: page.more && last ? encodeCursor(last.id) : undefined });
 }

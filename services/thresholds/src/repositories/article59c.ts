@@ -3,41 +3,18 @@ import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
 import { firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
+import { bucketKeyOf, candidateOf, iso, lacksProfileFact, rawOfEvent, type Original, type RawFacts } from '../article59c/facts';
 import { POLICY_VERSION } from '../article59c/policy';
 import type { ThresholdRelease } from '../article59c/release';
-import type { StoredCrossing } from '../article59c/status';
-import { summarizeYear, type Bucket } from '../article59c/summarize';
+import { summarizeYear } from '../article59c/summarize';
+import { Article59cStatusRepository, eventFactsOfRow } from './article59c-status';
+import { NOTIFICATION_KINDS, recordNotification } from './threshold-notifications';
 
 const S = '"thresholds"';
 type Db = Pick<pg.PoolClient, 'query'>;
 
-/** The facts of a supply event or projected fact that its bucket needs, before linking. */
-type RawFacts = {
-  factId: string;
-  accountId: string;
-  eventId: string;
-  sequence: bigint;
-  eventType: string;
-  originalEventId: string | null;
-  occurredAt: string;
-  recordedAt: string;
-  supplyKind: string;
-  customerType: string;
-  classificationStatus: string;
-  countryOfConsumption: string;
-  dispatchCountry: string | null;
-  supplierEstablishmentCountry: string | null;
-  currency: string;
-  sourceId: string | null;
-  netMinor: bigint;
-};
-type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string };
-
 /** The account's source-profile defaults by `source_key` (read only when an event lacks a fact). */
 export type ProfileDefaultsOf = (accountId: string) => Promise<Map<string, ProfileDefaults>>;
-
-/** Whether a profile could supply a fact the event lacks. */
-const lacksProfileFact = (f: CandidateFacts) => f.sourceId !== null && (f.supplierEstablishmentCountry === null || (f.supplyKind === 'goods' && f.dispatchCountry === null));
 
 /** Profile defaults by account, read at most once per batch and only once some fact needs one. */
 function profileLookup(profiles: ProfileDefaultsOf) {
@@ -46,31 +23,6 @@ function profileLookup(profiles: ProfileDefaultsOf) {
     if (!byAccount.has(accountId) && facts.some(lacksProfileFact)) byAccount.set(accountId, await profiles(accountId));
     const m = byAccount.get(accountId);
     return (sourceId: string | null) => (sourceId === null || !m ? undefined : m.get(sourceId));
-  };
-}
-
-const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
-const utcYear = (t: string) => Number(iso(t).slice(0, 4));
-
-function rawOfEvent(e: SupplyEvent): RawFacts {
-  return {
-    factId: e.id,
-    accountId: e.accountId.toString(),
-    eventId: e.eventId,
-    sequence: e.sequence,
-    eventType: e.eventType,
-    originalEventId: e.originalEventId ?? null,
-    occurredAt: iso(e.occurredAt),
-    recordedAt: iso(e.recordedAt),
-    supplyKind: e.supplyKind,
-    customerType: e.customerType,
-    classificationStatus: e.classificationStatus,
-    countryOfConsumption: e.countryOfConsumption,
-    dispatchCountry: e.dispatchCountry ?? null,
-    supplierEstablishmentCountry: e.supplierEstablishmentCountry ?? null,
-    currency: e.currency,
-    sourceId: e.sourceId ?? null,
-    netMinor: e.netAmountMinor,
   };
 }
 
@@ -92,51 +44,9 @@ function rawOfRow(r: Record<string, any>): RawFacts {
     originalEventId: r.original_event_id,
     occurredAt: iso(r.occurred_at),
     recordedAt: iso(r.recorded_at),
-    supplyKind: r.supply_kind,
-    customerType: r.customer_type,
-    classificationStatus: r.classification_status,
-    countryOfConsumption: r.country_of_consumption,
-    dispatchCountry: r.dispatch_country,
-    supplierEstablishmentCountry: r.supplier_establishment_country,
-    currency: r.currency,
-    sourceId: r.source_id,
+    ...eventFactsOfRow(r),
     netMinor: BigInt(r.net_amount_minor),
   };
-}
-
-/**
- * A correction is linked when its original is a sale of the same country and currency; its amount then
- * belongs to the original's statutory year. A missing original leaves it in its own year, unresolved.
- */
-export function candidateOf(raw: RawFacts, original: Original | undefined): CandidateFacts {
-  const isSale = raw.eventType === 'sale';
-  let linkState: CandidateFacts['linkState'] = 'none';
-  let year = utcYear(raw.occurredAt);
-  if (!isSale) {
-    if (!original || raw.originalEventId === null) linkState = 'missing';
-    else if (original.eventType !== 'sale' || original.countryOfConsumption !== raw.countryOfConsumption || original.currency !== raw.currency) linkState = 'invalid';
-    else {
-      linkState = 'linked';
-      year = utcYear(original.occurredAt);
-    }
-  }
-  return {
-    eventClass: isSale ? 'sale' : 'correction',
-    linkState,
-    year,
-    supplyKind: raw.supplyKind,
-    customerType: raw.customerType,
-    classificationStatus: raw.classificationStatus,
-    countryOfConsumption: raw.countryOfConsumption,
-    dispatchCountry: raw.dispatchCountry,
-    supplierEstablishmentCountry: raw.supplierEstablishmentCountry,
-    currency: raw.currency,
-    sourceId: raw.sourceId,
-  };
-}
-
-export function bucketKeyOf(f: CandidateFacts, occurredOn: string): string {
-  return [f.year, occurredOn, f.eventClass, f.linkState, f.supplyKind, f.customerType, f.classificationStatus, f.countryOfConsumption, f.dispatchCountry ?? '-', f.supplierEstablishmentCountry ?? '-', f.currency, f.sourceId ?? ''].join('|');
 }
 
 type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string };
@@ -157,141 +67,15 @@ function deltaSet() {
   return { deltas, add };
 }
 
-function bucketOfRow(r: Record<string, any>): Bucket {
-  return {
-    facts: {
-      eventClass: r.event_class,
-      linkState: r.link_state,
-      year: r.year,
-      supplyKind: r.supply_kind,
-      customerType: r.customer_type,
-      classificationStatus: r.classification_status,
-      countryOfConsumption: r.country_of_consumption,
-      dispatchCountry: r.dispatch_country,
-      supplierEstablishmentCountry: r.supplier_establishment_country,
-      currency: r.currency,
-      sourceId: r.source_id,
-    },
-    occurredOn: r.occurred_on,
-    eventCount: BigInt(r.event_count),
-    netMinor: BigInt(r.net_minor),
-    maxRecordedAt: iso(r.max_recorded_at),
-  };
-}
-
-function crossingOfRow(r: Record<string, any>): StoredCrossing {
-  return {
-    year: r.year,
-    eventId: r.event_id,
-    sequence: BigInt(r.sequence),
-    occurredAt: iso(r.occurred_at),
-    recordedAt: iso(r.recorded_at),
-    eventAmountMinor: BigInt(r.event_amount_minor),
-    cumulativeMinor: BigInt(r.cumulative_minor),
-    thresholdMinor: BigInt(r.threshold_minor),
-    currency: r.currency,
-    establishmentCountry: r.establishment_country,
-    releaseVersion: r.release_version,
-    policyVersion: r.policy_version,
-    provenAt: iso(r.proven_at),
-  };
-}
-
-export type NotificationRow = {
-  id: bigint;
-  kind: string;
-  year: number;
-  eventId: string;
-  cumulativeMinor: bigint;
-  thresholdMinor: bigint;
-  currency: string;
-  occurredAt: string;
-  recordedAt: string;
-  createdAt: string;
-  readAt: string | undefined;
-};
-
-const NOTIFICATION_COLUMNS = `id::text, kind, year, event_id, cumulative_minor::text, threshold_minor::text, currency, occurred_at, recorded_at, created_at, read_at`;
-function notificationOfRow(r: Record<string, any>): NotificationRow {
-  return {
-    id: BigInt(r.id),
-    kind: r.kind,
-    year: r.year,
-    eventId: r.event_id,
-    cumulativeMinor: BigInt(r.cumulative_minor),
-    thresholdMinor: BigInt(r.threshold_minor),
-    currency: r.currency,
-    occurredAt: iso(r.occurred_at),
-    recordedAt: iso(r.recorded_at),
-    createdAt: iso(r.created_at),
-    readAt: r.read_at ? iso(r.read_at) : undefined,
-  };
-}
-
-export const NOTIFICATION_KINDS = { warning: 'article_59c_warning_band_entered', crossing: 'article_59c_threshold_crossed' } as const;
-
-/** Every statement of the Article 59c running totals, crossings and notifications. */
+/**
+ * The projection's writes to the Article 59c running totals: fresh events and reclassifications, the
+ * corrections waiting for their original, and the crossings and notifications they prove.
+ */
 export class Article59cRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly status: Article59cStatusRepository;
 
-  /** The running totals of the account's `years`, one row per distinct fact combination (days summed). */
-  async buckets(accountId: bigint, years: number[], db: Db = this.pool): Promise<Bucket[]> {
-    const res = await db.query(
-      `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
-         dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
-         max(max_recorded_at) as max_recorded_at
-       from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])
-       group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
-         supplier_establishment_country, currency, source_id`,
-      [accountId.toString(), years],
-    );
-    return res.rows.map(bucketOfRow);
-  }
-
-  async crossings(accountId: bigint, years: number[], db: Db = this.pool): Promise<StoredCrossing[]> {
-    const res = await db.query(
-      `select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
-        establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])`,
-      [accountId.toString(), years],
-    );
-    return res.rows.map(crossingOfRow);
-  }
-
-  /** The account's projection position (events applied). */
-  async position(accountId: bigint, db: Db = this.pool): Promise<bigint> {
-    const res = await db.query(`select applied::text from ${S}.supply_projection_position where account_id = $1`, [accountId.toString()]);
-    return res.rows[0] ? BigInt(res.rows[0].applied) : 0n;
-  }
-
-  /**
-   * Position, running totals (summed over days up to `cutoffDay`, so one row per distinct fact combination)
-   * and crossings of `years`, in one statement: one snapshot, so the totals are exactly those of the
-   * position reported (a batch commits all three together).
-   */
-  async snapshot(accountId: bigint, years: number[], cutoffDay: string): Promise<{ position: bigint; decisionsApplied: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
-    const res = await this.pool.query(
-      `select
-         (select applied::text from ${S}.supply_projection_position where account_id = $1) as position,
-         (select decisions_applied::text from ${S}.supply_projection_position where account_id = $1) as decisions_applied,
-         (select coalesce(jsonb_agg(b), '[]'::jsonb) from (
-            select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
-              dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
-              max(max_recorded_at) as max_recorded_at
-            from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[]) and occurred_on <= $3
-            group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
-              supplier_establishment_country, currency, source_id) b) as buckets,
-         (select coalesce(jsonb_agg(c), '[]'::jsonb) from (
-            select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
-              establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])) c) as crossings`,
-      [accountId.toString(), years, cutoffDay],
-    );
-    const row = res.rows[0]!;
-    return {
-      position: row.position === null ? 0n : BigInt(row.position),
-      decisionsApplied: row.decisions_applied === null ? 0n : BigInt(row.decisions_applied),
-      buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
-      crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
-    };
+  constructor(pool: pg.Pool) {
+    this.status = new Article59cStatusRepository(pool);
   }
 
   /**
@@ -472,7 +256,7 @@ export class Article59cRepository {
     if (have.has(NOTIFICATION_KINDS.warning) && have.has('crossing')) return;
     const lookup = (c: string) => release.thresholds.get(c);
     // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
-    const sales = (await this.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
+    const sales = (await this.status.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
     const summary = summarizeYear(year, sales, await defaultsFor(sales.map((b) => b.facts)), lookup, '9999-12-31');
     if (summary.establishments.size !== 1) return;
     const establishment = [...summary.establishments][0]!;
@@ -483,12 +267,8 @@ export class Article59cRepository {
     const needCrossing = total > t.amountMinor && !have.has('crossing');
     if (!needWarning && !needCrossing) return;
     const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
-    const notify = async (kind: string, m: Mark) =>
-      db.query(
-        `insert into ${S}.threshold_notification (account_id, year, kind, event_id, cumulative_minor, threshold_minor, currency, occurred_at, recorded_at, created_at)
-         values ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10) on conflict (account_id, year, kind) do nothing`,
-        [accountId.toString(), year, kind, m.event.eventId, m.cumulativeMinor.toString(), t.amountMinor.toString(), t.currency, m.event.occurredAt, m.event.recordedAt, now],
-      );
+    const notify = (kind: string, m: Mark) =>
+      recordNotification(db, { accountId, year, kind, eventId: m.event.eventId, cumulativeMinor: m.cumulativeMinor, thresholdMinor: t.amountMinor, currency: t.currency, occurredAt: m.event.occurredAt, recordedAt: m.event.recordedAt, createdAt: now });
     if (needWarning && marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
     if (needCrossing && marks.crossing) {
       const c = marks.crossing;
@@ -527,25 +307,5 @@ export class Article59cRepository {
       }
     }
     return out;
-  }
-
-  async listNotifications(accountId: bigint, q: { afterId?: bigint; unread?: boolean; limit: number }): Promise<{ rows: NotificationRow[]; more: boolean }> {
-    const res = await this.pool.query(
-      `select ${NOTIFICATION_COLUMNS} from ${S}.threshold_notification
-       where account_id = $1 and ($2::bigint is null or id > $2) and ($3::boolean is null or ($3 = (read_at is null)))
-       order by id limit $4`,
-      [accountId.toString(), q.afterId?.toString() ?? null, q.unread ?? null, q.limit + 1],
-    );
-    const rows = res.rows.map(notificationOfRow);
-    return { rows: rows.slice(0, q.limit), more: rows.length > q.limit };
-  }
-
-  /** Marks the account's notification read (the first read time is kept); undefined when not the account's. */
-  async markRead(accountId: bigint, id: bigint, now: Date): Promise<NotificationRow | undefined> {
-    const res = await this.pool.query(
-      `update ${S}.threshold_notification set read_at = coalesce(read_at, $3) where account_id = $1 and id = $2 returning ${NOTIFICATION_COLUMNS}`,
-      [accountId.toString(), id.toString(), now],
-    );
-    return res.rows[0] ? notificationOfRow(res.rows[0]) : undefined;
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { Article59cRepository } from './article59c';
+import type { Article59cStatusRepository } from './article59c-status';
 
-export type Snapshot = Awaited<ReturnType<Article59cRepository['snapshot']>>;
+type Snapshot = Awaited<ReturnType<Article59cStatusRepository['snapshot']>>;
 
 /**
  * The status snapshot (position, running totals summed over days, crossings) of an account, year pair
@@ -22,7 +22,7 @@ export class StatusSnapshots {
 
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
-    private readonly repo: Pick<Article59cRepository, 'snapshot'>,
+    private readonly repo: Pick<Article59cStatusRepository, 'snapshot'>,
     private readonly max = 2000,
   ) {}
 

@@ -29,27 +29,27 @@ const isoDate = z.string().refine(isIsoCalendarDate, { message: 'must be a YYYY-
 const wholeUnits = z.number().int().nonnegative().refine(Number.isSafeInteger, { message: 'must be a safe integer' });
 const currencyCode = z.string().regex(/^[A-Z]{3}$/);
 
-export const SmeSourceSchema = z.strictObject({
+const SmeSourceSchema = z.strictObject({
   id: z.string().min(1),
   title: z.string().min(1),
   url: z.url(),
   as_of: isoDate,
 });
 
-export const SmePolicySchema = z.strictObject({
+const SmePolicySchema = z.strictObject({
   one_national_annual_threshold: z.boolean().nullable(),
   exclusion_article288_quarantine_period: z.string().min(1).nullable(),
   voluntary_cessation_article290: z.boolean().nullable(),
 });
 
-export const SmeSectoralSchema = z.strictObject({
+const SmeSectoralSchema = z.strictObject({
   sector: z.string().min(1).nullable(),
   exemption_threshold_eur: wholeUnits.nullable(),
   exemption_threshold_nac: wholeUnits.nullable(),
   comment: z.string().nullable(),
 });
 
-export const SmeRowSchema = z.strictObject({
+const SmeRowSchema = z.strictObject({
   country: z.string().regex(/^[A-Z]{2}$/),
   valid_from: isoDate,
   valid_to: isoDate.nullable(),
@@ -65,20 +65,18 @@ export const SmeRowSchema = z.strictObject({
   note: z.string().min(1),
 });
 
-export const SmeDocumentSchema = z.strictObject({
+const SmeDocumentSchema = z.strictObject({
   schema_version: z.literal('sme-thresholds/v1'),
   sources: z.array(SmeSourceSchema).min(1),
   notes: z.string().min(1),
   rows: z.array(SmeRowSchema).min(1),
 });
 
-export type SmeSource = z.infer<typeof SmeSourceSchema>;
 export type SmePolicy = z.infer<typeof SmePolicySchema>;
-export type SmeSectoral = z.infer<typeof SmeSectoralSchema>;
 export type SmeThresholdRow = z.infer<typeof SmeRowSchema>;
 export type SmeDocument = z.infer<typeof SmeDocumentSchema>;
 
-export interface SmeValidationReport {
+interface SmeValidationReport {
   errors: string[];
   /** Rows whose window spans a national-currency change (e.g. a BGN row still open in 2026). */
   transitionGapRows: Array<{ country: string; valid_from: string; currency: string; currencies: string[] }>;
@@ -89,7 +87,7 @@ function rowLabel(r: SmeThresholdRow): string {
 }
 
 /** Semantic validation of a schema-valid document. Never throws. */
-export function validateSmeDocument(doc: SmeDocument, options: { requireAllMemberStates?: boolean } = {}): SmeValidationReport {
+function validateSmeDocument(doc: SmeDocument, options: { requireAllMemberStates?: boolean } = {}): SmeValidationReport {
   const errors: string[] = [];
   const transitionGapRows: SmeValidationReport['transitionGapRows'] = [];
   const sourceIds = new Set<string>();
@@ -135,7 +133,7 @@ export function validateSmeDocument(doc: SmeDocument, options: { requireAllMembe
   return { errors, transitionGapRows };
 }
 
-export type ParseSmeDocumentResult =
+type ParseSmeDocumentResult =
   | { ok: true; document: SmeDocument; report: SmeValidationReport }
   | { ok: false; errors: string[] };
 

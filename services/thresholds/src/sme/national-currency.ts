@@ -12,7 +12,7 @@
  * the table is internally consistent.
  */
 
-export interface CurrencyWindow {
+interface CurrencyWindow {
   readonly currency: string;
   /** inclusive, YYYY-MM-DD */
   readonly from: string;
@@ -85,7 +85,7 @@ export const KNOWN_NATIONAL_CURRENCIES: ReadonlySet<string> = new Set(
  * ISO 4217 minor units of the currencies above. All are 2 (HUF included: ISO 4217
  * lists 2 minor units for HUF even though fillér coins are no longer used).
  */
-export const MINOR_UNITS: Readonly<Record<string, number>> = Object.freeze({
+const MINOR_UNITS: Readonly<Record<string, number>> = Object.freeze({
   EUR: 2, BGN: 2, HRK: 2, CZK: 2, DKK: 2, HUF: 2, PLN: 2, RON: 2, SEK: 2,
   CYP: 2, EEK: 2, GRD: 2, LTL: 2, LVL: 2, MTL: 2, SIT: 2, SKK: 2,
 });
@@ -105,7 +105,7 @@ export function nationalCurrencyOn(country: string, date: string): string | unde
 }
 
 /** All currency windows of a country (empty array for unknown codes). */
-export function currencyWindowsOf(country: string): readonly CurrencyWindow[] {
+function currencyWindowsOf(country: string): readonly CurrencyWindow[] {
   return Object.hasOwn(NATIONAL_CURRENCY_WINDOWS, country) ? (NATIONAL_CURRENCY_WINDOWS[country] ?? []) : [];
 }
 

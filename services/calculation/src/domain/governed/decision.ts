@@ -5,13 +5,13 @@
 export const SCHEMA_VERSION = 'governed-calculation/v2';
 export const RESOLVER_VERSION = 'governed-treatment/v2';
 
-export const COMPONENT_KINDS = ['sales_vat', 'import_vat', 'customs_duty', 'fees'] as const;
-export type ComponentKind = (typeof COMPONENT_KINDS)[number];
+const COMPONENT_KINDS = ['sales_vat', 'import_vat', 'customs_duty', 'fees'] as const;
+type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 /** `resolved` settles the treatment; the others leave the obligation open (fail closed). */
-export type TreatmentStatus = 'resolved' | 'incomplete' | 'unsupported' | 'conflicting';
+type TreatmentStatus = 'resolved' | 'incomplete' | 'unsupported' | 'conflicting';
 /** `calculated` (an amount from the v1 arithmetic) or `zero_by_treatment` (no VAT charged by the merchant) settle it. */
-export type AmountStatus = 'calculated' | 'zero_by_treatment' | 'not_applicable' | 'incomplete' | 'unsupported' | 'conflicting';
+type AmountStatus = 'calculated' | 'zero_by_treatment' | 'not_applicable' | 'incomplete' | 'unsupported' | 'conflicting';
 export type DecisionStatus = 'complete' | 'partial' | 'incomplete' | 'conflicting' | 'unsupported';
 
 export type Component = {
@@ -37,7 +37,7 @@ export type Component = {
 };
 
 /** Settled: a resolved treatment with a calculated amount, an evidence-proven zero or a proven not-applicable outcome. */
-export function isSettled(c: Component): boolean {
+function isSettled(c: Component): boolean {
   return c.treatment_status === 'resolved' && (c.amount_status === 'calculated' || c.amount_status === 'zero_by_treatment' || c.amount_status === 'not_applicable');
 }
 

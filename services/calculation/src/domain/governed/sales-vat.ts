@@ -1,4 +1,4 @@
-import { EU_MEMBER_STATES } from '@vat/seeds/vat-rates';
+import { isEuMemberState } from '@vat/platform/countries';
 import type { RuleId } from '../treatment-release';
 
 /** What the supply is, from the classification mapping's governed `supply_kind`; `unknown` without one. */
@@ -21,12 +21,12 @@ export type SalesVatFacts = {
  * applies but cannot be settled from the facts (`open`, with findings), or a need for the Article 59c
  * position (`needs_threshold`).
  */
-export type RuleOutcome =
+type RuleOutcome =
   | { kind: 'settled'; rule: RuleId; jurisdiction: string }
   | { kind: 'open'; rule: RuleId | null; status: 'incomplete' | 'unsupported'; jurisdiction: string | null; findings: string[] }
   | { kind: 'needs_threshold' };
 
-const inEu = (c: string | null): c is string => c !== null && (EU_MEMBER_STATES as readonly string[]).includes(c);
+const inEu = isEuMemberState;
 
 /** From 2027 Art. 59c(1)(b) (Directive (EU) 2025/516) also needs dispatch to begin in the establishment State. */
 const VIDA_59C_FROM = '2027-01-01';
@@ -76,7 +76,7 @@ export function salesVatRule(f: SalesVatFacts, threshold?: ThresholdPosition): R
 }
 
 /** The parts of the thresholds service's Article 59c status the rule walk reads. */
-export type Article59cView = {
+type Article59cView = {
   currentYear: number;
   checks: { establishmentCountry: string; currentComparison: string; previousComparison: string; currentYearCrossingOccurredAt?: string }[];
 };

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { HttpError } from './errors';
+import { HttpError } from '../errors';
 
 type PropertySchema = { 'x-error'?: string; 'x-error-missing'?: string; 'x-error-null'?: string };
 type ObjectSchema = { properties?: Record<string, PropertySchema>; 'x-error'?: string };

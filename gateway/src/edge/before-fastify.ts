@@ -3,8 +3,8 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { HttpError } from './errors';
-import { SECURITY_HEADERS } from './headers';
+import { HttpError } from '../errors';
+import { SECURITY_HEADERS } from '../headers';
 
 /**
  * Answers to what Node's HTTP parser refuses before Fastify sees a request (the `clientError` event):

@@ -17,7 +17,7 @@ export const WIRE = 'x-wire';
 
 type Schema = Record<string, unknown>;
 
-export function wireSchema(schema: unknown): unknown {
+function wireSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(wireSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
   const s = schema as Schema;

@@ -5,7 +5,8 @@
  */
 import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
-import { planEcbImport, type EcbDay } from './ecb-days';
+import { inTransaction } from '@vat/platform/transaction';
+import { planEcbImport, type EcbDay } from '../reference/ecb-days';
 
 const DAYS = '"calculation".ecb_rate_day';
 const RELEASES = '"calculation".reference_release';
@@ -34,7 +35,7 @@ export async function loadEcbDays(db: Queryable): Promise<EcbDay[]> {
   return res.rows.map((r) => ({ date: r.rate_date, rates: r.rates }));
 }
 
-export type EcbRelease = { digest: string; version: string; rowCount: number };
+type EcbRelease = { digest: string; version: string; rowCount: number };
 export type EcbStoreResult = { inserted: number; updated: number; unchanged: number };
 
 /**
@@ -43,9 +44,7 @@ export type EcbStoreResult = { inserted: number; updated: number; unchanged: num
  * kept), and records the file's release row. `onProgress(done, total)` counts imported rates after each batch.
  */
 export async function storeEcbImport(pool: pg.Pool, days: readonly EcbDay[], release: EcbRelease, onProgress?: (done: number, total: number) => void): Promise<EcbStoreResult> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     await client.query(`lock table ${DAYS} in share row exclusive mode`);
     const stored = await storedDaysBetween(client, days[0]?.date, days.at(-1)?.date);
     const result: EcbStoreResult = { inserted: 0, updated: 0, unchanged: 0 };
@@ -65,14 +64,8 @@ export async function storeEcbImport(pool: pg.Pool, days: readonly EcbDay[], rel
       `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing`,
       [release.digest, release.version, release.rowCount],
     );
-    await client.query('commit');
     return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function storedDaysBetween(db: Queryable, from: string | undefined, to: string | undefined): Promise<Map<string, Record<string, string>>> {

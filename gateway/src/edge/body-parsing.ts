@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError, printable } from './errors';
+import { HttpError, printable } from '../errors';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors';
-import { DOCS_HEADERS, isDocsPath, SECURITY_HEADERS } from './headers';
-import { checkQueryString, pathOf } from './parameters';
+import { HttpError } from '../errors';
+import { DOCS_HEADERS, isDocsPath, SECURITY_HEADERS } from '../headers';
+import { checkQueryString, pathOf } from './pre-validation';
 
 /**
  * The gateway's access-log view of a request: method, path and client address. Never the query

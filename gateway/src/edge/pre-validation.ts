@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { hasControlCharacter } from '@vat/platform/control-characters';
-import { HttpError, printable } from './errors';
-import type { RouteDef } from './route';
+import { HttpError, printable } from '../errors';
+import type { RouteDef } from '../route';
 
 /** Parameter names an API key is commonly sent under, compared without case, `-`, `_` or `.`. */
 const KEY_NAMES = new Set(['apikey', 'xapikey', 'key']);

@@ -5,7 +5,39 @@
  */
 import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
-import type { RateRelease, RateWindow, TaxClassRecord } from './rate-store';
+import { inTransaction } from '@vat/platform/transaction';
+import type { RateSource } from '../entities/index';
+
+export type RateWindow = {
+  id: bigint;
+  country: string;
+  taxClassId: string;
+  rateBps: number;
+  validFrom: string;
+  validTo: string | null;
+  rateType: string;
+  conditional: boolean;
+  conditions: string | null;
+  sources: RateSource[];
+  legalRef: string | null;
+  tedbCategory: string | null;
+  reviewStatus: string;
+  note: string | null;
+  rowDigest: string;
+};
+
+export type TaxClassRecord = {
+  id: string;
+  name: string;
+  description: string;
+  source: string;
+  groupSlug: string;
+  groupName: string;
+  tags: string[];
+  annexIiiPoints: string[];
+};
+
+export type RateRelease = { id: bigint; digest: string; version: string; approvedAt: Date | null; approvedBy: string | null };
 
 const RELEASES = '"calculation".reference_release';
 const CLASSES = '"calculation".tax_class';
@@ -45,8 +77,8 @@ export async function storedTaxClasses(db: Queryable): Promise<TaxClassRecord[]>
   return res.rows.map((r) => ({ id: r.id, name: r.name, description: r.description, source: r.source, groupSlug: r.group_slug, groupName: r.group_name, tags: r.tags, annexIiiPoints: r.annex_iii_points }));
 }
 
-type WindowRow = {
-  id: string;
+/** The columns of a rate window that rate evidence seals, as stored. */
+export type RateWindowColumns = {
   country: string;
   tax_class_id: string;
   rate_bps: number;
@@ -54,14 +86,28 @@ type WindowRow = {
   valid_to: string | null;
   rate_type: string;
   conditional: boolean;
-  conditions: string | null;
-  sources: RateWindow['sources'];
+  review_status: string;
   legal_ref: string | null;
   tedb_category: string | null;
-  review_status: string;
-  note: string | null;
-  row_digest: string;
 };
+
+/** A window's sealed columns, by column name. */
+export function windowColumns(w: Omit<RateWindow, 'id'>): RateWindowColumns {
+  return {
+    country: w.country,
+    tax_class_id: w.taxClassId,
+    rate_bps: w.rateBps,
+    valid_from: w.validFrom,
+    valid_to: w.validTo,
+    rate_type: w.rateType,
+    conditional: w.conditional,
+    review_status: w.reviewStatus,
+    legal_ref: w.legalRef,
+    tedb_category: w.tedbCategory,
+  };
+}
+
+type WindowRow = RateWindowColumns & { id: string; conditions: string | null; sources: RateWindow['sources']; note: string | null; row_digest: string };
 
 /** Every rate window of one release. */
 export async function rateWindowsOf(db: Queryable, releaseId: bigint): Promise<RateWindow[]> {
@@ -117,48 +163,21 @@ const WINDOW_COLUMNS = {
  * release's classes. False when a concurrent start stored the same digest first.
  */
 export async function storeRateRelease(pool: pg.Pool, release: NewRateRelease): Promise<boolean> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     const res = await client.query<{ id: string }>(
       `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('vat_rates', $1, $2, $3, $4)
        on conflict (kind, digest) do nothing returning id::text as id`,
       [release.digest, release.version, release.windows.length, release.loadedAt],
     );
     const id = res.rows[0]?.id;
-    if (id === undefined) {
-      await client.query('rollback');
-      return false;
-    }
+    if (id === undefined) return false; // nothing was written
     await client.query(`delete from ${CLASSES}`);
     const classes = release.classes.map((c, i) => ({ id: c.id, name: c.name, description: c.description, source: c.source, group_slug: c.groupSlug, group_name: c.groupName, tags: c.tags, annex_iii_points: c.annexIiiPoints, sort_order: i }));
     await insertRows(client, CLASSES, CLASS_COLUMNS, classes);
-    const windows = release.windows.map((w) => ({
-      release_id: id,
-      country: w.country,
-      tax_class_id: w.taxClassId,
-      rate_bps: w.rateBps,
-      valid_from: w.validFrom,
-      valid_to: w.validTo,
-      rate_type: w.rateType,
-      conditional: w.conditional,
-      conditions: w.conditions,
-      sources: w.sources,
-      legal_ref: w.legalRef,
-      tedb_category: w.tedbCategory,
-      review_status: w.reviewStatus,
-      note: w.note,
-      row_digest: w.rowDigest,
-    }));
+    const windows = release.windows.map((w) => ({ release_id: id, ...windowColumns(w), conditions: w.conditions, sources: w.sources, note: w.note, row_digest: w.rowDigest }));
     await insertRows(client, WINDOWS, WINDOW_COLUMNS, windows);
-    await client.query('commit');
     return true;
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Records a reviewer's approval of the newest release (a first approval stays); returns the release, if any. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketKeyOf, candidateOf } from './article59c';
+import { bucketKeyOf, candidateOf } from './facts';
 
 const refund = {
   factId: '00000000-0000-0000-0000-000000000001',

@@ -1,0 +1,82 @@
+import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import type { CandidateFacts, EventFacts } from './classify';
+
+/** The facts of a supply event or projected fact that its bucket needs, before linking. */
+export type RawFacts = EventFacts & {
+  factId: string;
+  accountId: string;
+  eventId: string;
+  sequence: bigint;
+  eventType: string;
+  originalEventId: string | null;
+  occurredAt: string;
+  recordedAt: string;
+  netMinor: bigint;
+};
+
+/** What linking a correction needs of its original. */
+export type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string };
+
+export const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
+const utcYear = (t: string) => Number(iso(t).slice(0, 4));
+
+/** Whether a profile could supply a fact the event lacks. */
+export const lacksProfileFact = (f: CandidateFacts) => f.sourceId !== null && (f.supplierEstablishmentCountry === null || (f.supplyKind === 'goods' && f.dispatchCountry === null));
+
+export function rawOfEvent(e: SupplyEvent): RawFacts {
+  return {
+    factId: e.id,
+    accountId: e.accountId.toString(),
+    eventId: e.eventId,
+    sequence: e.sequence,
+    eventType: e.eventType,
+    originalEventId: e.originalEventId ?? null,
+    occurredAt: iso(e.occurredAt),
+    recordedAt: iso(e.recordedAt),
+    supplyKind: e.supplyKind,
+    customerType: e.customerType,
+    classificationStatus: e.classificationStatus,
+    countryOfConsumption: e.countryOfConsumption,
+    dispatchCountry: e.dispatchCountry ?? null,
+    supplierEstablishmentCountry: e.supplierEstablishmentCountry ?? null,
+    currency: e.currency,
+    sourceId: e.sourceId ?? null,
+    netMinor: e.netAmountMinor,
+  };
+}
+
+/**
+ * A correction is linked when its original is a sale of the same country and currency; its amount then
+ * belongs to the original's statutory year. A missing original leaves it in its own year, unresolved.
+ */
+export function candidateOf(raw: RawFacts, original: Original | undefined): CandidateFacts {
+  const isSale = raw.eventType === 'sale';
+  let linkState: CandidateFacts['linkState'] = 'none';
+  let year = utcYear(raw.occurredAt);
+  if (!isSale) {
+    if (!original || raw.originalEventId === null) linkState = 'missing';
+    else if (original.eventType !== 'sale' || original.countryOfConsumption !== raw.countryOfConsumption || original.currency !== raw.currency) linkState = 'invalid';
+    else {
+      linkState = 'linked';
+      year = utcYear(original.occurredAt);
+    }
+  }
+  return {
+    eventClass: isSale ? 'sale' : 'correction',
+    linkState,
+    year,
+    supplyKind: raw.supplyKind,
+    customerType: raw.customerType,
+    classificationStatus: raw.classificationStatus,
+    countryOfConsumption: raw.countryOfConsumption,
+    dispatchCountry: raw.dispatchCountry,
+    supplierEstablishmentCountry: raw.supplierEstablishmentCountry,
+    currency: raw.currency,
+    sourceId: raw.sourceId,
+  };
+}
+
+/** The running-total row a candidate's amount is counted in. */
+export function bucketKeyOf(f: CandidateFacts, occurredOn: string): string {
+  return [f.year, occurredOn, f.eventClass, f.linkState, f.supplyKind, f.customerType, f.classificationStatus, f.countryOfConsumption, f.dispatchCountry ?? '-', f.supplierEstablishmentCountry ?? '-', f.currency, f.sourceId ?? ''].join('|');
+}
