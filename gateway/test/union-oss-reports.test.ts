@@ -216,6 +216,18 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       expect((await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [k.a!.accountId])).rows[0].s).toBe(head);
     });
 
+    it('the running quarter and a future one cannot be locked or filed (409 period_not_ended); nothing is fenced or stored', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const running = `${today.slice(0, 4)}-Q${Math.floor((Number(today.slice(5, 7)) - 1) / 3) + 1}`;
+      for (const period of [running, '2030-Q1']) {
+        const body = expectError(await post(`${LOCKED}?period=${period}`), 409, 'period_not_ended');
+        expect(body.detail).toMatch(/after its last day has passed/);
+        expectError(await post(`${LOCKED}/filed?period=${period}`), 409, 'period_not_ended');
+      }
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_locked_period where period_key in ($1, '2030-Q1')`, [running])).rows[0].n).toBe(0);
+      expect((await db.query(`select count(*)::int as n from ledger.return_period_fence where period_key in ($1, '2030-Q1')`, [running])).rows[0].n).toBe(0);
+    });
+
     it('late events after the lock go to the next open quarter as corrections; the locked artifacts stay byte-identical', async () => {
       await commit(k.a!.key, k.a!.accountId, [
         // recorded after 2025-Q4 was locked: +10.00 VAT for 2025-Q4

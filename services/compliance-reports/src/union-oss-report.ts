@@ -18,6 +18,19 @@ export function unionOssQuarter(periodKey: string): Quarter {
   return q;
 }
 
+/**
+ * A quarter can be locked (and filed) only once its last day has passed (UTC): the return covers the
+ * whole period (Art. 369f of Directive 2006/112/EC) and is submitted after it ends; 409 `period_not_ended`.
+ */
+export function requireEndedQuarter(periodKey: string, now: Date): Quarter {
+  const q = unionOssQuarter(periodKey);
+  const today = now.toISOString().slice(0, 10);
+  if (q.end >= today) {
+    throw rpcError(Code.Aborted, 'period_not_ended', `${periodKey} ends on ${q.end}: a quarter can be locked or filed only after its last day has passed (from ${dayAfter(q.end)}, UTC).`, { period_end: q.end });
+  }
+  return q;
+}
+
 const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 const previousPeriod = (p: string) => {
   const y = Number(p.slice(0, 4));
