@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RateSource } from '../entities/index';
-import { latestRateRelease, rateWindowsOf, storedTaxClasses } from './rate-repository';
+import { latestRateRelease, rateWindowsOf, regionalRateWindowsOf, storedTaxClasses } from './rate-repository';
 
 export type RateWindow = {
   id: bigint;
@@ -15,6 +15,21 @@ export type RateWindow = {
   sources: RateSource[];
   legalRef: string | null;
   tedbCategory: string | null;
+  reviewStatus: string;
+  note: string | null;
+  rowDigest: string;
+};
+
+/** A rate in force only in one region of a Member State (ISO 3166-2), whatever the class. */
+export type RegionalRateWindow = {
+  country: string;
+  region: string;
+  rateBps: number;
+  validFrom: string;
+  validTo: string | null;
+  rateType: string;
+  sources: RateSource[];
+  legalRef: string | null;
   reviewStatus: string;
   note: string | null;
   rowDigest: string;
@@ -43,7 +58,7 @@ export class RateSnapshot {
   private readonly byKey = new Map<string, RateWindow[]>();
   readonly classById: Map<string, TaxClassRecord>;
 
-  constructor(readonly release: RateRelease, readonly classes: TaxClassRecord[], readonly windows: RateWindow[]) {
+  constructor(readonly release: RateRelease, readonly classes: TaxClassRecord[], readonly windows: RateWindow[], readonly regional: RegionalRateWindow[] = []) {
     this.classById = new Map(classes.map((c) => [c.id, c]));
     for (const w of windows) {
       const key = `${w.country}:${w.taxClassId}`;
@@ -98,7 +113,7 @@ export class RateStore {
     const latest = await latestRateRelease(this.pool);
     if (!latest) throw new Error('no VAT rate release loaded');
     const same = this.snapshot?.release.id === latest.id && this.snapshot.release.approvedAt?.getTime() === latest.approvedAt?.getTime();
-    if (!same) this.snapshot = new RateSnapshot(latest, await storedTaxClasses(this.pool), await rateWindowsOf(this.pool, latest.id));
+    if (!same) this.snapshot = new RateSnapshot(latest, await storedTaxClasses(this.pool), await rateWindowsOf(this.pool, latest.id), await regionalRateWindowsOf(this.pool, latest.id));
     this.checkedAt = Date.now();
     return this.snapshot!;
   }
