@@ -22,15 +22,18 @@ export type ServiceHarness<D extends ServiceDeps = ServiceDeps> = {
 };
 
 /**
- * One service alone on a fresh PostgreSQL database (cloned from the migrated, seeded template),
- * reached through `createRouterTransport` with the same server interceptors as production.
+ * One service on a fresh PostgreSQL database (cloned from the migrated, seeded template), reached
+ * through `createRouterTransport` with the same server interceptors as production; `uses` starts the
+ * services it calls beside it (the ledger asks calculation for the rates in force).
  */
-export async function startServiceHarness<D extends ServiceDeps = ServiceDeps>(name: ServiceName): Promise<ServiceHarness<D>> {
+export async function startServiceHarness<D extends ServiceDeps = ServiceDeps>(name: ServiceName, opts: { uses?: ServiceName[] } = {}): Promise<ServiceHarness<D>> {
   const db = await freshDatabase();
   const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OUTBOX_POLL_MS: '50', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
   const bus = new InProcessBus();
   const running: RunningService[] = [];
-  const service = await startService(MODULES[name], config, db.url, bus, pino({ level: 'silent' }), 4, createClients(routerTransports(running, config)));
+  const clients = createClients(routerTransports(running, config));
+  for (const used of opts.uses ?? []) running.push(await startService(MODULES[used], config, db.url, bus, pino({ level: 'silent' }), 2, clients));
+  const service = await startService(MODULES[name], config, db.url, bus, pino({ level: 'silent' }), 4, clients);
   running.push(service);
   const transport = createRouterTransport(service.routes, { router: { interceptors: serviceInterceptors(config) } });
   return {
@@ -41,6 +44,7 @@ export async function startServiceHarness<D extends ServiceDeps = ServiceDeps>(n
     as: (p) => ({ headers: principalHeaders({ apiKeyId: 1n, keyKind: 'v2', scope: 'full', ...p }) }),
     async close() {
       await service.stop();
+      for (const other of running) if (other !== service) await other.stop();
       await bus.close();
       await db.drop();
     },

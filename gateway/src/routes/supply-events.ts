@@ -47,6 +47,7 @@ export function supplyEventJson(e: SupplyEvent) {
     intrinsic_value_eur_minor: e.intrinsicValueEurMinor === undefined ? null : num(e.intrinsicValueEurMinor),
     third_country_origin: opt(e.thirdCountryOrigin),
     excise_goods: opt(e.exciseGoods),
+    region: opt(e.region),
   };
 }
 

@@ -42,7 +42,7 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
   const append = (decisions: Partial<ProposedClassificationDecision>[]) => client.appendClassificationDecisions({ integrationId: 7n, productReference: 'sku-beef', decisions: decisions as ProposedClassificationDecision[] }, as());
 
   beforeAll(async () => {
-    h = await startServiceHarness<LedgerDeps>('ledger');
+    h = await startServiceHarness<LedgerDeps>('ledger', { uses: ['calculation'] });
     client = clientOf(h);
     await client.commitSupplyEvents({ events: [event(1), event(2), event(3, { orderReference: 'order-2' }), event(4, { productReference: 'sku-other' }), event(5, { orderReference: undefined })] as SupplyEventInput[] }, as());
     await client.commitSupplyEvents({ events: [event(1, { integrationId: '7' })] as SupplyEventInput[] }, h.as({ accountId: 42n }));

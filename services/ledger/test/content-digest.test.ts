@@ -15,7 +15,7 @@ const event: fc.Arbitrary<NormalizedSupplyEvent> = fc.record({
   netAmountMinor: amount, vatAmountMinor: amount, vatRateBps: fc.integer({ min: 0, max: 10_000 }), rateCategory: text,
   classificationStatus: text, taxClassId: opt(text), productReference: opt(text), variantReference: opt(text), orderReference: opt(text),
   integrationId: opt(fc.bigInt({ min: 1n, max: 10n ** 18n })), sourceId: opt(text), calculationId: opt(text), consignmentReference: opt(text),
-  intrinsicValueEurMinor: opt(amount), thirdCountryOrigin: opt(text), exciseGoods: opt(fc.boolean()),
+  intrinsicValueEurMinor: opt(amount), thirdCountryOrigin: opt(text), exciseGoods: opt(fc.boolean()), region: opt(text),
 }) as fc.Arbitrary<NormalizedSupplyEvent>;
 
 describe('contentDigest', () => {
@@ -23,6 +23,13 @@ describe('contentDigest', () => {
     fc.assert(fc.property(event, (e) => {
       expect(contentDigest(e)).toBe(digestOf(canonicalContent(e)));
     }), { numRuns: 2000 });
+  });
+
+  it('an event without a region keeps the digest it had before regions existed', () => {
+    const e = { ...fc.sample(event, 1)[0]!, region: null };
+    const { region: _none, ...before } = e;
+    expect(contentDigest(e)).toBe(digestOf(canonicalContent(before as NormalizedSupplyEvent)));
+    expect(contentDigest({ ...e, region: 'PT-30' })).not.toBe(contentDigest(e));
   });
 
   it('refuses a lone surrogate like the generic serialiser', () => {

@@ -47,7 +47,7 @@ describe.skipIf(!backends.ok)('resolving correction-review entries in the ledger
     (await h.deps.pool.query(`insert into ledger.classification_decision (id, account_id, supply_event_id, supersedes, classification_status, tax_class_id, source, decided_at) values (gen_random_uuid(), 51, $1, null, 'classified', 'standard', 'manual', now()) returning id`, [supplyEventId])).rows[0].id as string;
 
   beforeAll(async () => {
-    h = await startServiceHarness<LedgerDeps>('ledger');
+    h = await startServiceHarness<LedgerDeps>('ledger', { uses: ['calculation'] });
     client = clientOf(h);
     const big = Array.from({ length: 501 }, (_, i) => event(`big-${i}`, { orderReference: 'order-big', productReference: i < 2 ? 'sku-r' : 'sku-filler' }));
     await client.commitSupplyEvents({ events: big as SupplyEventInput[] }, as());

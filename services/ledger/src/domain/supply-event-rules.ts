@@ -51,6 +51,8 @@ export type NormalizedSupplyEvent = {
   intrinsicValueEurMinor: bigint | null;
   thirdCountryOrigin: string | null;
   exciseGoods: boolean | null;
+  /** ISO 3166-2 region with rates of its own (PT-20, PT-30); null = the general territory. */
+  region: string | null;
 };
 
 export type RuleViolation = { field?: string; error: string; detail: string };
@@ -204,6 +206,13 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
     else thirdCountryOrigin = c;
   }
 
+  let region: string | null = null;
+  if (i.region !== undefined) {
+    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(i.region)) bad('region', `${shown(i.region)} is not an ISO 3166-2 subdivision code (for example PT-30 for Madeira).`);
+    else if (countryOfConsumption !== null && !i.region.startsWith(`${countryOfConsumption}-`)) bad('region', `${i.region} is not a region of country_of_consumption ${countryOfConsumption}.`);
+    else region = i.region;
+  }
+
   if (v.length) return { violations: v };
   return {
     violations: [],
@@ -234,6 +243,7 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
       intrinsicValueEurMinor,
       thirdCountryOrigin,
       exciseGoods: imported ? (i.exciseGoods ?? null) : null,
+      region,
     },
   };
 }
@@ -241,6 +251,7 @@ export function validateSupplyEvent(i: SupplyEventInput): { event?: NormalizedSu
 /** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
 export function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
   const out: Record<string, string | number | boolean | null> = {};
-  for (const [k, val] of Object.entries(e)) out[k] = typeof val === 'bigint' ? val.toString() : val;
+  // `region` came later: absent when null, so the digests of events stored before it are unchanged.
+  for (const [k, val] of Object.entries(e)) if (k !== 'region' || val !== null) out[k] = typeof val === 'bigint' ? val.toString() : val;
   return out;
 }

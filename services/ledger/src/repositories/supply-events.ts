@@ -52,6 +52,7 @@ const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['intrinsicValueEurMinor', 'intrinsic_value_eur_minor', 'bigint'],
   ['thirdCountryOrigin', 'third_country_origin', 'text'],
   ['exciseGoods', 'excise_goods', 'boolean'],
+  ['region', 'region', 'text'],
 ];
 const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
 const LOCK_HEAD_SQL = `insert into ${HEAD} (account_id, sequence) values ($1, 0)
@@ -148,6 +149,15 @@ export class SupplyEventRepository {
     } finally {
       client.release();
     }
+  }
+
+  /** The committed rate of each of these event_ids (the originals corrections must carry). */
+  async ratesOf(accountId: bigint, eventIds: string[]): Promise<{ eventId: string; vatRateBps: number; rateCategory: string; region: string | null }[]> {
+    const res = await this.pool.query<{ event_id: string; vat_rate_bps: number; rate_category: string; region: string | null }>(
+      `select event_id, vat_rate_bps, rate_category, region from ${TABLE} where account_id = $1 and event_id = any($2::text[])`,
+      [accountId.toString(), eventIds],
+    );
+    return res.rows.map((r) => ({ eventId: r.event_id, vatRateBps: r.vat_rate_bps, rateCategory: r.rate_category, region: r.region }));
   }
 
   async byId(accountId: bigint, id: string): Promise<SupplyEventRecord | undefined> {
