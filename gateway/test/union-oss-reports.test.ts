@@ -56,6 +56,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['none', 'oss-none', 'full'],
       ['split', 'oss-split', 'full'],
       ['dk', 'oss-dk', 'full'],
+      ['stale', 'oss-stale', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -64,6 +65,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     db.on('error', () => undefined);
     await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.stale!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'FR', effective_from: '2025-08-16', status: 'active' });
@@ -129,12 +131,38 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     expect(a.manifest.export_kind).toBe('union_oss_accountant_report_preview');
   });
 
+  it('events stored before the ledger checked rates, at a rate not in force, are excluded (unsupported_rate_category_excluded), never reported', async () => {
+    // As committed before issue 19: FR at 19 % "standard" and at 0 % "standard", beside a real FR 20 % sale.
+    const facts = [
+      ['stale-19', 1900, 'standard', 1900],
+      ['stale-0', 0, 'standard', 0],
+      ['stale-550-std', 550, 'standard', 550],
+      ['real-20', 2000, 'standard', 2000],
+      ['real-550', 550, 'reduced', 550],
+    ] as const;
+    for (const [i, [eventId, bps, category, vat]] of facts.entries()) {
+      await db.query(
+        `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, occurred_at, supply_kind, customer_type, country_of_consumption,
+           supplier_establishment_country, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status)
+         values (gen_random_uuid(), $1, $2, $3, now(), 'sale', '2025-02-10', 'services', 'b2c', 'FR', 'DE', 'EUR', 10000, $4, $5, $6, 'classified')`,
+        [k.stale!.accountId, i + 1, eventId, vat, bps, category],
+      );
+    }
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2025-Q1`, k.stale!.key)).json();
+    expect(s.rows.map((r: Json) => [r.vat_rate_bps, r.rate_type, r.source_event_count])).toEqual([[2000, 'STANDARD', 1], [550, 'REDUCED', 1]]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_rate_category_excluded', count: 3 }]);
+    const a = (await ok(`${R}/oss-accountant-report?period=2025-Q1`, k.stale!.key)).json();
+    expect(a.filing_context.status).toBe('ready_with_warnings');
+    expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 2, excluded: 3 });
+  });
+
   it('events that are all excluded: review_required, warnings with counts, not nil-return eligible', async () => {
     await commit(k.a!.key, k.a!.accountId, [
       ev('q2-review', { occurred_at: '2025-05-02', classification_status: 'needs_review' }),
       ev('q2-b2b', { occurred_at: '2025-05-03', customer_type: 'b2b' }),
       ev('q2-domestic', { occurred_at: '2025-05-04', country_of_consumption: 'DE', vat_rate_bps: 1900, vat_amount_minor: 1900 }),
-      ev('q2-zero', { occurred_at: '2025-05-05', rate_category: 'zero', vat_rate_bps: 0, vat_amount_minor: 0 }),
+      // Ireland zero-rates some supplies (France has no zero rate: the ledger refuses one there).
+      ev('q2-zero', { occurred_at: '2025-05-05', country_of_consumption: 'IE', rate_category: 'zero', vat_rate_bps: 0, vat_amount_minor: 0 }),
       ev('q2-orphan', { occurred_at: '2025-05-06', event_type: 'refund', original_event_id: 'never-sent', net_amount_minor: -100, vat_amount_minor: -20 }),
     ]);
     const a = (await ok(`${R}/oss-accountant-report?period=2025-Q2`)).json();

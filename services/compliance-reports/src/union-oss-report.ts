@@ -8,7 +8,7 @@ import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
 import { EU_MEMBER_STATES, FIRST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
-import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
+import type { LateWindow, RateInForceWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
 /** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q4), or 400 `invalid_period`. */
@@ -78,10 +78,10 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const msi = registration.memberStateIdentification;
   const returnCurrency = returnCurrencyOf(msi, periodKey);
   const headers = { headers: principalHeaders(caller) };
-  const [standardRateWindows, sourceDefaults] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers)]);
+  const [standardRateWindows, sourceDefaults, ratesInForce] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers), ratesInForceOf(deps, headers)]);
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
-  const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
+  const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
   try {
     await deps.unionOssFacts.forEachGroup(scope, (groups) => {
       for (const g of groups) builder.add(g);
@@ -120,6 +120,12 @@ async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promi
     }),
   );
   return histories.flat();
+}
+
+/** Every rate in force in the Member States and their regions with rates of their own (one call). */
+async function ratesInForceOf(deps: ComplianceReportsDeps, call: CallOpts): Promise<RateInForceWindow[]> {
+  const res = await deps.clients.taxClasses.listRatesInForce({}, call);
+  return res.rates.map((r) => ({ country: r.country, region: r.region ?? null, rateBps: r.rateBps, rateType: r.rateType, validFrom: r.validFrom, validTo: r.validTo ?? null }));
 }
 
 /** Art. 366(2) rates (the last day of each period, or the next publication day) of what the return converts. */
