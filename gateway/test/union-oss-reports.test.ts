@@ -57,6 +57,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['split', 'oss-split', 'full'],
       ['dk', 'oss-dk', 'full'],
       ['stale', 'oss-stale', 'full'],
+      ['late', 'oss-late', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -65,6 +66,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     db.on('error', () => undefined);
     await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.late!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.stale!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
@@ -307,6 +309,35 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`)).json();
       expect(q4).toMatchObject({ period_status: 'locked', ledger_position: locked.ledger_position, totals: { current_vat_minor: 2000, payable_vat_minor: 2000 } });
       for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+    });
+
+    it('a new event of a locked quarter is answered with a notice naming the quarter it corrects and the earliest open return', async () => {
+      const acct = k.late!;
+      await commit(acct.key, acct.accountId, [ev('l-sale', { occurred_at: '2025-04-10' })]);
+      for (const p of ['2025-Q2', '2025-Q3']) expect((await post(`${LOCKED}?period=${p}`, acct.key)).statusCode).toBe(201);
+      const r = await post('/v1/supply-events', acct.key, {
+        events: [
+          ev('l-late', { occurred_at: '2025-05-10' }),
+          ev('l-refund', { occurred_at: '2025-08-01', event_type: 'refund', original_event_id: 'l-sale', net_amount_minor: -5000, vat_amount_minor: -1000 }),
+          ev('l-open', { occurred_at: '2025-10-05' }),
+          ev('l-ioss', { occurred_at: '2025-05-11', supply_kind: 'imported_goods', supplier_establishment_country: null, intrinsic_value_eur_minor: 10000, third_country_origin: 'CN' }),
+        ],
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      const items = r.json().items;
+      expect(items[0].notice).toEqual({ code: 'late_for_locked_period', corrects_period: '2025-Q2', reported_in_period: '2025-Q4', detail: expect.stringMatching(/correction of 2025-Q2 in the 2025-Q4 Union OSS return/) });
+      // A refund dated in locked 2025-Q3 corrects its sale's quarter, 2025-Q2.
+      expect(items[1].notice).toMatchObject({ corrects_period: '2025-Q2', reported_in_period: '2025-Q4' });
+      expect(items[2].notice).toBeUndefined();
+      expect(items[3].notice).toBeUndefined();
+      // A repeat is not new: no notice. The single-event form carries it too.
+      expect((await post('/v1/supply-events', acct.key, ev('l-late', { occurred_at: '2025-05-10' }))).json().notice).toBeUndefined();
+      const single = (await post('/v1/supply-events', acct.key, ev('l-late-2', { occurred_at: '2025-06-30' }))).json();
+      expect(single.notice).toMatchObject({ corrects_period: '2025-Q2', reported_in_period: '2025-Q4' });
+      // The return named reports them: 2025-Q4 corrects 2025-Q2 by +20.00 +20.00 -10.00 VAT.
+      await caughtUp(acct.accountId);
+      const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`, acct.key)).json();
+      expect(q4.corrections).toEqual([expect.objectContaining({ member_state_of_consumption: 'FR', original_period: '2025-Q2', vat_amount_minor: 3000 })]);
     });
 
     it('the artifacts and the lock are immutable in the database, whatever the role', async () => {

@@ -11,7 +11,7 @@ import type { NormalizedSupplyEvent, RuleViolation } from './supply-event-rules'
 
 export type RateKind = { rateBps: number; rateType: string };
 /** What the ledger knows of a corrected original: its rate as committed. */
-export type OriginalRate = { eventId: string; vatRateBps: number; rateCategory: string; region: string | null };
+export type OriginalRate = { eventId: string; vatRateBps: number; rateCategory: string; region: string | null; occurredAt: string };
 
 const endOf = (d: string | undefined) => d ?? '9999-12-31';
 const pct = (bps: number) => `${(bps / 100).toFixed(2)} %`;

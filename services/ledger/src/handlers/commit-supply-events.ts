@@ -12,6 +12,7 @@ import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
 import type { LedgerDeps } from '../context';
 import { linkCalculation } from '../domain/calculation-link';
 import { contentDigest } from '../domain/content-digest';
+import { lateNotice } from '../domain/late-events';
 import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in-force';
 import { EU_MEMBER_STATES, validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
 import { supplyEventMessage } from '../messages';
@@ -50,14 +51,15 @@ async function originalsOf(deps: LedgerDeps, accountId: bigint, events: Normaliz
   const out = new Map<string, OriginalRate>();
   if (!wanted.size) return out;
   for (const r of await deps.supplyEvents.ratesOf(accountId, [...wanted])) out.set(r.eventId, r);
-  for (const e of events) if (wanted.has(e.eventId) && !out.has(e.eventId)) out.set(e.eventId, { eventId: e.eventId, vatRateBps: e.vatRateBps, rateCategory: e.rateCategory, region: e.region });
+  for (const e of events) if (wanted.has(e.eventId) && !out.has(e.eventId)) out.set(e.eventId, { eventId: e.eventId, vatRateBps: e.vatRateBps, rateCategory: e.rateCategory, region: e.region, occurredAt: e.occurredAt });
   return out;
 }
 
 /**
  * Commits 1 to 1,000 supply events all-or-nothing. Every item is checked and every refusal is
  * listed; nothing is stored unless all pass. A repeated event_id with the same canonical content
- * returns the stored event (created=false); other content is 409 supply_event_conflict.
+ * returns the stored event (created=false); other content is 409 supply_event_conflict. A new event of
+ * a locked quarter carries a notice naming the later return that reports it.
  */
 export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEventsRequest, ctx: HandlerContext) {
   const principal = callerOf(ctx);
@@ -91,5 +93,6 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
   }
   if (outcome.items.some((i) => i.created)) deps.relay.kick();
-  return create(CommitSupplyEventsResponseSchema, { items: outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created })) });
+  const items = outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created, notice: i.created ? lateNotice(i.record, originals.get(i.record.originalEventId ?? ''), outcome.fencedPeriods) : undefined }));
+  return create(CommitSupplyEventsResponseSchema, { items });
 }

@@ -13,7 +13,7 @@ export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId:
 export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
 
 export type CommitOutcome =
-  | { ok: true; items: { record: SupplyEventRecord; created: boolean }[] }
+  | { ok: true; items: { record: SupplyEventRecord; created: boolean }[]; fencedPeriods: Set<string> }
   | { ok: false; conflicts: { index: number; eventId: string }[] };
 
 /** Validated list filters. */
@@ -58,6 +58,8 @@ const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) =>
 const LOCK_HEAD_SQL = `insert into ${HEAD} (account_id, sequence) values ($1, 0)
   on conflict (account_id) do update set sequence = ${HEAD}.sequence returning sequence`;
 const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
+/** Union OSS quarters fenced for a lock (FenceReturnPeriod takes the same head lock: read under it, the answer is exact). */
+const FENCED_SQL = `select period_key from "ledger".return_period_fence where account_id = $1`;
 /** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
 const WRITE_SQL = `with events as (
     insert into ${TABLE} (${COLUMNS.map(([, c]) => c).join(', ')})
@@ -116,6 +118,7 @@ export class SupplyEventRepository {
       const head = await client.query(LOCK_HEAD_SQL, [account]);
       // A statement of its own, started once the lock is granted: it sees every earlier commit.
       const found = await client.query(EXISTING_SQL, [account, ids]);
+      const fencedPeriods = new Set((await client.query<{ period_key: string }>(FENCED_SQL, [account])).rows.map((r) => r.period_key));
       let sequence = BigInt(head.rows[0].sequence as string);
       const known = new Map<string, SupplyEventRecord>(found.rows.map((r: Record<string, unknown>) => [r.event_id as string, toRecord(r)]));
       const items: { record: SupplyEventRecord; created: boolean }[] = [];
@@ -136,13 +139,13 @@ export class SupplyEventRepository {
       });
       if (conflicts.length || !fresh.length) {
         await client.query(conflicts.length ? 'rollback' : 'commit');
-        return conflicts.length ? { ok: false, conflicts } : { ok: true, items };
+        return conflicts.length ? { ok: false, conflicts } : { ok: true, items, fencedPeriods };
       }
       const outbox = fresh.map(outboxOf);
       const params = [JSON.stringify(fresh.map(toJsonRow)), outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString()];
       await client.query(WRITE_SQL, params);
       await client.query('commit');
-      return { ok: true, items };
+      return { ok: true, items, fencedPeriods };
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
@@ -152,12 +155,12 @@ export class SupplyEventRepository {
   }
 
   /** The committed rate of each of these event_ids (the originals corrections must carry). */
-  async ratesOf(accountId: bigint, eventIds: string[]): Promise<{ eventId: string; vatRateBps: number; rateCategory: string; region: string | null }[]> {
-    const res = await this.pool.query<{ event_id: string; vat_rate_bps: number; rate_category: string; region: string | null }>(
-      `select event_id, vat_rate_bps, rate_category, region from ${TABLE} where account_id = $1 and event_id = any($2::text[])`,
+  async ratesOf(accountId: bigint, eventIds: string[]): Promise<{ eventId: string; vatRateBps: number; rateCategory: string; region: string | null; occurredAt: string }[]> {
+    const res = await this.pool.query<{ event_id: string; vat_rate_bps: number; rate_category: string; region: string | null; occurred_at: unknown }>(
+      `select event_id, vat_rate_bps, rate_category, region, occurred_at from ${TABLE} where account_id = $1 and event_id = any($2::text[])`,
       [accountId.toString(), eventIds],
     );
-    return res.rows.map((r) => ({ eventId: r.event_id, vatRateBps: r.vat_rate_bps, rateCategory: r.rate_category, region: r.region }));
+    return res.rows.map((r) => ({ eventId: r.event_id, vatRateBps: r.vat_rate_bps, rateCategory: r.rate_category, region: r.region, occurredAt: pgTimestamp(r.occurred_at).toISOString() }));
   }
 
   async byId(accountId: bigint, id: string): Promise<SupplyEventRecord | undefined> {

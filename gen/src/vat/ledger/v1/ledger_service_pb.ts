@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/ledger/v1/ledger_service.proto.
  */
 export const file_vat_ledger_v1_ledger_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiQQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDEhYKDmRlY2lzaW9uX2NvdW50GAIgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAyKRAQoeTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEhMKBmN1cnNvchgDIAEoCUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQi+AMKElByb2R1Y3RTdXBwbHlFdmVudBIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYAyABKAlIAIgBARIeChF2YXJpYW50X3JlZmVyZW5jZRgEIAEoCUgBiAEBEhMKC29jY3VycmVkX29uGAUgASgJEh4KFmNvdW50cnlfb2ZfY29uc3VtcHRpb24YBiABKAkSJgoeb3JpZ2luYWxfY2xhc3NpZmljYXRpb25fc3RhdHVzGAcgASgJEiIKFW9yaWdpbmFsX3RheF9jbGFzc19pZBgIIAEoCUgCiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgJIAEoCRIZCgx0YXhfY2xhc3NfaWQYCiABKAlIA4gBARIfChJsYXRlc3RfZGVjaXNpb25faWQYCyABKAlIBIgBARIjChZsYXRlc3RfZGVjaXNpb25fc291cmNlGAwgASgJSAWIAQFCEgoQX29yZGVyX3JlZmVyZW5jZUIUChJfdmFyaWFudF9yZWZlcmVuY2VCGAoWX29yaWdpbmFsX3RheF9jbGFzc19pZEIPCg1fdGF4X2NsYXNzX2lkQhUKE19sYXRlc3RfZGVjaXNpb25faWRCGQoXX2xhdGVzdF9kZWNpc2lvbl9zb3VyY2UifQofTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRIwCgVpdGVtcxgBIAMoCzIhLnZhdC5sZWRnZXIudjEuUHJvZHVjdFN1cHBseUV2ZW50EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIvwDCh5Qcm9wb3NlZENsYXNzaWZpY2F0aW9uRGVjaXNpb24SFwoPc3VwcGx5X2V2ZW50X2lkGAEgASgJEigKG2V4cGVjdGVkX2xhdGVzdF9kZWNpc2lvbl9pZBgCIAEoCUgAiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgDIAEoCRIZCgx0YXhfY2xhc3NfaWQYBCABKAlIAYgBARIOCgZzb3VyY2UYBSABKAkSGgoNYXNzaWdubWVudF9pZBgGIAEoCUgCiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YByABKAVIA4gBARIUCgdydWxlX2lkGAggASgJSASIAQESEwoGcmVhc29uGAkgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GAogASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYCyABKAlIB4gBAUIeChxfZXhwZWN0ZWRfbGF0ZXN0X2RlY2lzaW9uX2lkQg8KDV90YXhfY2xhc3NfaWRCEAoOX2Fzc2lnbm1lbnRfaWRCFgoUX2Fzc2lnbm1lbnRfcmV2aXNpb25CCgoIX3J1bGVfaWRCCQoHX3JlYXNvbkIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdCKbAQokQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEkAKCWRlY2lzaW9ucxgDIAMoCzItLnZhdC5sZWRnZXIudjEuUHJvcG9zZWRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uIoABCiVBcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEhAKCGFwcGVuZGVkGAEgASgFEhEKCXVuY2hhbmdlZBgCIAEoBRIjChtyb3V0ZWRfdG9fY29ycmVjdGlvbl9yZXZpZXcYAyABKAUSDQoFc3RhbGUYBCABKAUiLgoYRmVuY2VSZXR1cm5QZXJpb2RSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkiZAoZRmVuY2VSZXR1cm5QZXJpb2RSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoAxIWCg5kZWNpc2lvbl9jb3VudBgCIAEoAxIdChVwZXJpb2RfZGVjaXNpb25fY291bnQYAyABKAMivgIKJExpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVxdWVzdBITCgZjdXJzb3IYASABKAlIAIgBARISCgVsaW1pdBgCIAEoBUgBiAEBEhMKBnJlYXNvbhgDIAEoCUgCiAEBEhwKD29yZGVyX3JlZmVyZW5jZRgEIAEoCUgDiAEBEhwKD3N1cHBseV9ldmVudF9pZBgFIAEoCUgEiAEBEh4KEXByb2R1Y3RfcmVmZXJlbmNlGAYgASgJSAWIAQESEwoGc3RhdHVzGAcgASgJSAaIAQFCCQoHX2N1cnNvckIICgZfbGltaXRCCQoHX3JlYXNvbkISChBfb3JkZXJfcmVmZXJlbmNlQhIKEF9zdXBwbHlfZXZlbnRfaWRCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlQgkKB19zdGF0dXMioQEKIkNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlc29sdXRpb24SDgoGYWN0aW9uGAEgASgJEgwKBG5vdGUYAiABKAkSEwoLcmVzb2x2ZWRfYXQYAyABKAkSHgoWcmVzb2x2ZWRfYnlfYXBpX2tleV9pZBgEIAEoAxIYCgtkZWNpc2lvbl9pZBgFIAEoCUgAiAEBQg4KDF9kZWNpc2lvbl9pZCKkAwoYQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEgoKAmlkGAEgASgJEhcKD3N1cHBseV9ldmVudF9pZBgCIAEoCRIQCghldmVudF9pZBgDIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYBCABKAlIAIgBARIeChFwcm9kdWN0X3JlZmVyZW5jZRgFIAEoCUgBiAEBEhsKDmludGVncmF0aW9uX2lkGAYgASgDSAKIAQESEwoLb2NjdXJyZWRfYXQYByABKAkSDgoGcmVhc29uGAggASgJEhUKDXByb3Bvc2VkX2pzb24YCSABKAkSEgoKY3JlYXRlZF9hdBgKIAEoCRIOCgZzdGF0dXMYCyABKAkSSgoKcmVzb2x1dGlvbhgMIAEoCzIxLnZhdC5sZWRnZXIudjEuQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVzb2x1dGlvbkgDiAEBQhIKEF9vcmRlcl9yZWZlcmVuY2VCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlQhEKD19pbnRlZ3JhdGlvbl9pZEINCgtfcmVzb2x1dGlvbiKJAQolTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXNwb25zZRI2CgVpdGVtcxgBIAMoCzInLnZhdC5sZWRnZXIudjEuQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIlIKJlJlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJEg4KBmFjdGlvbhgCIAEoCRIMCgRub3RlGAMgASgJIn0KJ1Jlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXNwb25zZRI7Cgpjb3JyZWN0aW9uGAEgASgLMicudmF0LmxlZGdlci52MS5DbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb24SFQoNcmVzb2x2ZWRfd2l0aBgCIAMoCTKXCQoTU3VwcGx5TGVkZ2VyU2VydmljZRJpChJDb21taXRTdXBwbHlFdmVudHMSKC52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QaKS52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEl0KDkdldFN1cHBseUV2ZW50EiQudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlcXVlc3QaJS52YXQubGVkZ2VyLnYxLkdldFN1cHBseUV2ZW50UmVzcG9uc2USYwoQTGlzdFN1cHBseUV2ZW50cxImLnZhdC5sZWRnZXIudjEuTGlzdFN1cHBseUV2ZW50c1JlcXVlc3QaJy52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXNwb25zZRJaCg1HZXRMZWRnZXJIZWFkEiMudmF0LmxlZGdlci52MS5HZXRMZWRnZXJIZWFkUmVxdWVzdBokLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlc3BvbnNlEmYKEUNvdW50U3VwcGx5RXZlbnRzEicudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1JlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVzcG9uc2USeAoXTGlzdFByb2R1Y3RTdXBwbHlFdmVudHMSLS52YXQubGVkZ2VyLnYxLkxpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVxdWVzdBouLnZhdC5sZWRnZXIudjEuTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRKKAQodQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnMSMy52YXQubGVkZ2VyLnYxLkFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVxdWVzdBo0LnZhdC5sZWRnZXIudjEuQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXNwb25zZRJmChFGZW5jZVJldHVyblBlcmlvZBInLnZhdC5sZWRnZXIudjEuRmVuY2VSZXR1cm5QZXJpb2RSZXF1ZXN0GigudmF0LmxlZGdlci52MS5GZW5jZVJldHVyblBlcmlvZFJlc3BvbnNlEooBCh1MaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9ucxIzLnZhdC5sZWRnZXIudjEuTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXF1ZXN0GjQudmF0LmxlZGdlci52MS5MaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9uc1Jlc3BvbnNlEpABCh9SZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEjUudmF0LmxlZGdlci52MS5SZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVxdWVzdBo2LnZhdC5sZWRnZXIudjEuUmVzb2x2ZUNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlc3BvbnNlYgZwcm90bzM", [file_vat_ledger_v1_resources]);
+  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IpIBChRDb21taXR0ZWRTdXBwbHlFdmVudBIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSDwoHY3JlYXRlZBgCIAEoCBIzCgZub3RpY2UYAyABKAsyHi52YXQubGVkZ2VyLnYxLkxhdGVFdmVudE5vdGljZUgAiAEBQgkKB19ub3RpY2UiZAoPTGF0ZUV2ZW50Tm90aWNlEgwKBGNvZGUYASABKAkSFwoPY29ycmVjdHNfcGVyaW9kGAIgASgJEhoKEnJlcG9ydGVkX2luX3BlcmlvZBgDIAEoCRIOCgZkZXRhaWwYBCABKAkiUAoaQ29tbWl0U3VwcGx5RXZlbnRzUmVzcG9uc2USMgoFaXRlbXMYASADKAsyIy52YXQubGVkZ2VyLnYxLkNvbW1pdHRlZFN1cHBseUV2ZW50IiMKFUdldFN1cHBseUV2ZW50UmVxdWVzdBIKCgJpZBgBIAEoCSJDChZHZXRTdXBwbHlFdmVudFJlc3BvbnNlEikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudCKBAwoXTGlzdFN1cHBseUV2ZW50c1JlcXVlc3QSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQESFwoKZXZlbnRfdHlwZRgDIAEoCUgCiAEBEiMKFmNvdW50cnlfb2ZfY29uc3VtcHRpb24YBCABKAlIA4gBARIYCgtzdXBwbHlfa2luZBgFIAEoCUgEiAEBEiIKFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgGIAEoCUgFiAEBEhYKCXNvdXJjZV9pZBgHIAEoCUgGiAEBEhMKBmN1cnNvchgIIAEoCUgHiAEBEhIKBWxpbWl0GAkgASgFSAiIAQFCBwoFX2Zyb21CBQoDX3RvQg0KC19ldmVudF90eXBlQhkKF19jb3VudHJ5X29mX2NvbnN1bXB0aW9uQg4KDF9zdXBwbHlfa2luZEIYChZfY2xhc3NpZmljYXRpb25fc3RhdHVzQgwKCl9zb3VyY2VfaWRCCQoHX2N1cnNvckIICgZfbGltaXQibwoYTGlzdFN1cHBseUV2ZW50c1Jlc3BvbnNlEikKBWl0ZW1zGAEgAygLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIWChRHZXRMZWRnZXJIZWFkUmVxdWVzdCJBChVHZXRMZWRnZXJIZWFkUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAMSFgoOZGVjaXNpb25fY291bnQYAiABKAMiTgoYQ291bnRTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBQgcKBV9mcm9tQgUKA190byIqChlDb3VudFN1cHBseUV2ZW50c1Jlc3BvbnNlEg0KBWNvdW50GAEgASgDIpEBCh5MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1JlcXVlc3QSFgoOaW50ZWdyYXRpb25faWQYASABKAMSGQoRcHJvZHVjdF9yZWZlcmVuY2UYAiABKAkSEwoGY3Vyc29yGAMgASgJSACIAQESEgoFbGltaXQYBCABKAVIAYgBAUIJCgdfY3Vyc29yQggKBl9saW1pdCL4AwoSUHJvZHVjdFN1cHBseUV2ZW50EgoKAmlkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJEhwKD29yZGVyX3JlZmVyZW5jZRgDIAEoCUgAiAEBEh4KEXZhcmlhbnRfcmVmZXJlbmNlGAQgASgJSAGIAQESEwoLb2NjdXJyZWRfb24YBSABKAkSHgoWY291bnRyeV9vZl9jb25zdW1wdGlvbhgGIAEoCRImCh5vcmlnaW5hbF9jbGFzc2lmaWNhdGlvbl9zdGF0dXMYByABKAkSIgoVb3JpZ2luYWxfdGF4X2NsYXNzX2lkGAggASgJSAKIAQESHQoVY2xhc3NpZmljYXRpb25fc3RhdHVzGAkgASgJEhkKDHRheF9jbGFzc19pZBgKIAEoCUgDiAEBEh8KEmxhdGVzdF9kZWNpc2lvbl9pZBgLIAEoCUgEiAEBEiMKFmxhdGVzdF9kZWNpc2lvbl9zb3VyY2UYDCABKAlIBYgBAUISChBfb3JkZXJfcmVmZXJlbmNlQhQKEl92YXJpYW50X3JlZmVyZW5jZUIYChZfb3JpZ2luYWxfdGF4X2NsYXNzX2lkQg8KDV90YXhfY2xhc3NfaWRCFQoTX2xhdGVzdF9kZWNpc2lvbl9pZEIZChdfbGF0ZXN0X2RlY2lzaW9uX3NvdXJjZSJ9Ch9MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjAKBWl0ZW1zGAEgAygLMiEudmF0LmxlZGdlci52MS5Qcm9kdWN0U3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3Ii/AMKHlByb3Bvc2VkQ2xhc3NpZmljYXRpb25EZWNpc2lvbhIXCg9zdXBwbHlfZXZlbnRfaWQYASABKAkSKAobZXhwZWN0ZWRfbGF0ZXN0X2RlY2lzaW9uX2lkGAIgASgJSACIAQESHQoVY2xhc3NpZmljYXRpb25fc3RhdHVzGAMgASgJEhkKDHRheF9jbGFzc19pZBgEIAEoCUgBiAEBEg4KBnNvdXJjZRgFIAEoCRIaCg1hc3NpZ25tZW50X2lkGAYgASgJSAKIAQESIAoTYXNzaWdubWVudF9yZXZpc2lvbhgHIAEoBUgDiAEBEhQKB3J1bGVfaWQYCCABKAlIBIgBARITCgZyZWFzb24YCSABKAlIBYgBARIlChhjb3ZlcmFnZV9tYW5pZmVzdF9kaWdlc3QYCiABKAlIBogBARIbCg5jYXRhbG9nX2RpZ2VzdBgLIAEoCUgHiAEBQh4KHF9leHBlY3RlZF9sYXRlc3RfZGVjaXNpb25faWRCDwoNX3RheF9jbGFzc19pZEIQCg5fYXNzaWdubWVudF9pZEIWChRfYXNzaWdubWVudF9yZXZpc2lvbkIKCghfcnVsZV9pZEIJCgdfcmVhc29uQhsKGV9jb3ZlcmFnZV9tYW5pZmVzdF9kaWdlc3RCEQoPX2NhdGFsb2dfZGlnZXN0IpsBCiRBcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1JlcXVlc3QSFgoOaW50ZWdyYXRpb25faWQYASABKAMSGQoRcHJvZHVjdF9yZWZlcmVuY2UYAiABKAkSQAoJZGVjaXNpb25zGAMgAygLMi0udmF0LmxlZGdlci52MS5Qcm9wb3NlZENsYXNzaWZpY2F0aW9uRGVjaXNpb24igAEKJUFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVzcG9uc2USEAoIYXBwZW5kZWQYASABKAUSEQoJdW5jaGFuZ2VkGAIgASgFEiMKG3JvdXRlZF90b19jb3JyZWN0aW9uX3JldmlldxgDIAEoBRINCgVzdGFsZRgEIAEoBSIuChhGZW5jZVJldHVyblBlcmlvZFJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSJkChlGZW5jZVJldHVyblBlcmlvZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDEhYKDmRlY2lzaW9uX2NvdW50GAIgASgDEh0KFXBlcmlvZF9kZWNpc2lvbl9jb3VudBgDIAEoAyK+AgokTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXF1ZXN0EhMKBmN1cnNvchgBIAEoCUgAiAEBEhIKBWxpbWl0GAIgASgFSAGIAQESEwoGcmVhc29uGAMgASgJSAKIAQESHAoPb3JkZXJfcmVmZXJlbmNlGAQgASgJSAOIAQESHAoPc3VwcGx5X2V2ZW50X2lkGAUgASgJSASIAQESHgoRcHJvZHVjdF9yZWZlcmVuY2UYBiABKAlIBYgBARITCgZzdGF0dXMYByABKAlIBogBAUIJCgdfY3Vyc29yQggKBl9saW1pdEIJCgdfcmVhc29uQhIKEF9vcmRlcl9yZWZlcmVuY2VCEgoQX3N1cHBseV9ldmVudF9pZEIUChJfcHJvZHVjdF9yZWZlcmVuY2VCCQoHX3N0YXR1cyKhAQoiQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVzb2x1dGlvbhIOCgZhY3Rpb24YASABKAkSDAoEbm90ZRgCIAEoCRITCgtyZXNvbHZlZF9hdBgDIAEoCRIeChZyZXNvbHZlZF9ieV9hcGlfa2V5X2lkGAQgASgDEhgKC2RlY2lzaW9uX2lkGAUgASgJSACIAQFCDgoMX2RlY2lzaW9uX2lkIqQDChhDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb24SCgoCaWQYASABKAkSFwoPc3VwcGx5X2V2ZW50X2lkGAIgASgJEhAKCGV2ZW50X2lkGAMgASgJEhwKD29yZGVyX3JlZmVyZW5jZRgEIAEoCUgAiAEBEh4KEXByb2R1Y3RfcmVmZXJlbmNlGAUgASgJSAGIAQESGwoOaW50ZWdyYXRpb25faWQYBiABKANIAogBARITCgtvY2N1cnJlZF9hdBgHIAEoCRIOCgZyZWFzb24YCCABKAkSFQoNcHJvcG9zZWRfanNvbhgJIAEoCRISCgpjcmVhdGVkX2F0GAogASgJEg4KBnN0YXR1cxgLIAEoCRJKCgpyZXNvbHV0aW9uGAwgASgLMjEudmF0LmxlZGdlci52MS5DbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXNvbHV0aW9uSAOIAQFCEgoQX29yZGVyX3JlZmVyZW5jZUIUChJfcHJvZHVjdF9yZWZlcmVuY2VCEQoPX2ludGVncmF0aW9uX2lkQg0KC19yZXNvbHV0aW9uIokBCiVMaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9uc1Jlc3BvbnNlEjYKBWl0ZW1zGAEgAygLMicudmF0LmxlZGdlci52MS5DbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb24SGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiUgomUmVzb2x2ZUNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlcXVlc3QSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEgwKBG5vdGUYAyABKAkifQonUmVzb2x2ZUNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlc3BvbnNlEjsKCmNvcnJlY3Rpb24YASABKAsyJy52YXQubGVkZ2VyLnYxLkNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbhIVCg1yZXNvbHZlZF93aXRoGAIgAygJMpcJChNTdXBwbHlMZWRnZXJTZXJ2aWNlEmkKEkNvbW1pdFN1cHBseUV2ZW50cxIoLnZhdC5sZWRnZXIudjEuQ29tbWl0U3VwcGx5RXZlbnRzUmVxdWVzdBopLnZhdC5sZWRnZXIudjEuQ29tbWl0U3VwcGx5RXZlbnRzUmVzcG9uc2USXQoOR2V0U3VwcGx5RXZlbnQSJC52YXQubGVkZ2VyLnYxLkdldFN1cHBseUV2ZW50UmVxdWVzdBolLnZhdC5sZWRnZXIudjEuR2V0U3VwcGx5RXZlbnRSZXNwb25zZRJjChBMaXN0U3VwcGx5RXZlbnRzEiYudmF0LmxlZGdlci52MS5MaXN0U3VwcGx5RXZlbnRzUmVxdWVzdBonLnZhdC5sZWRnZXIudjEuTGlzdFN1cHBseUV2ZW50c1Jlc3BvbnNlEloKDUdldExlZGdlckhlYWQSIy52YXQubGVkZ2VyLnYxLkdldExlZGdlckhlYWRSZXF1ZXN0GiQudmF0LmxlZGdlci52MS5HZXRMZWRnZXJIZWFkUmVzcG9uc2USZgoRQ291bnRTdXBwbHlFdmVudHMSJy52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBooLnZhdC5sZWRnZXIudjEuQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRJ4ChdMaXN0UHJvZHVjdFN1cHBseUV2ZW50cxItLnZhdC5sZWRnZXIudjEuTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0Gi4udmF0LmxlZGdlci52MS5MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1Jlc3BvbnNlEooBCh1BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9ucxIzLnZhdC5sZWRnZXIudjEuQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0GjQudmF0LmxlZGdlci52MS5BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEmYKEUZlbmNlUmV0dXJuUGVyaW9kEicudmF0LmxlZGdlci52MS5GZW5jZVJldHVyblBlcmlvZFJlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkZlbmNlUmV0dXJuUGVyaW9kUmVzcG9uc2USigEKHUxpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zEjMudmF0LmxlZGdlci52MS5MaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9uc1JlcXVlc3QaNC52YXQubGVkZ2VyLnYxLkxpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVzcG9uc2USkAEKH1Jlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb24SNS52YXQubGVkZ2VyLnYxLlJlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXF1ZXN0GjYudmF0LmxlZGdlci52MS5SZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_vat_ledger_v1_resources]);
 
 /**
  * @generated from message vat.ledger.v1.CommitSupplyEventsRequest
@@ -46,6 +46,14 @@ export type CommittedSupplyEvent = Message<"vat.ledger.v1.CommittedSupplyEvent">
    * @generated from field: bool created = 2;
    */
   created: boolean;
+
+  /**
+   * Set when a new event's tax point lies in a Union OSS quarter that is locked (or being locked):
+   * it is reported as a correction of that quarter in a later return.
+   *
+   * @generated from field: optional vat.ledger.v1.LateEventNotice notice = 3;
+   */
+  notice?: LateEventNotice | undefined;
 };
 
 /**
@@ -54,6 +62,47 @@ export type CommittedSupplyEvent = Message<"vat.ledger.v1.CommittedSupplyEvent">
  */
 export const CommittedSupplyEventSchema: GenMessage<CommittedSupplyEvent> = /*@__PURE__*/
   messageDesc(file_vat_ledger_v1_ledger_service, 1);
+
+/**
+ * A committed event that a locked quarter's return no longer contains (Art. 61 of Implementing
+ * Regulation (EU) No 282/2011: changes to a submitted return are made in a subsequent return).
+ *
+ * @generated from message vat.ledger.v1.LateEventNotice
+ */
+export type LateEventNotice = Message<"vat.ledger.v1.LateEventNotice"> & {
+  /**
+   * late_for_locked_period
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * YYYY-Qn: the locked quarter of the event's tax point, which it corrects
+   *
+   * @generated from field: string corrects_period = 2;
+   */
+  correctsPeriod: string;
+
+  /**
+   * YYYY-Qn: the earliest quarter not locked after it, whose return reports the correction
+   *
+   * @generated from field: string reported_in_period = 3;
+   */
+  reportedInPeriod: string;
+
+  /**
+   * @generated from field: string detail = 4;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message vat.ledger.v1.LateEventNotice.
+ * Use `create(LateEventNoticeSchema)` to create a new message.
+ */
+export const LateEventNoticeSchema: GenMessage<LateEventNotice> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 2);
 
 /**
  * @generated from message vat.ledger.v1.CommitSupplyEventsResponse
@@ -70,7 +119,7 @@ export type CommitSupplyEventsResponse = Message<"vat.ledger.v1.CommitSupplyEven
  * Use `create(CommitSupplyEventsResponseSchema)` to create a new message.
  */
 export const CommitSupplyEventsResponseSchema: GenMessage<CommitSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 2);
+  messageDesc(file_vat_ledger_v1_ledger_service, 3);
 
 /**
  * @generated from message vat.ledger.v1.GetSupplyEventRequest
@@ -87,7 +136,7 @@ export type GetSupplyEventRequest = Message<"vat.ledger.v1.GetSupplyEventRequest
  * Use `create(GetSupplyEventRequestSchema)` to create a new message.
  */
 export const GetSupplyEventRequestSchema: GenMessage<GetSupplyEventRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 3);
+  messageDesc(file_vat_ledger_v1_ledger_service, 4);
 
 /**
  * @generated from message vat.ledger.v1.GetSupplyEventResponse
@@ -104,7 +153,7 @@ export type GetSupplyEventResponse = Message<"vat.ledger.v1.GetSupplyEventRespon
  * Use `create(GetSupplyEventResponseSchema)` to create a new message.
  */
 export const GetSupplyEventResponseSchema: GenMessage<GetSupplyEventResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 4);
+  messageDesc(file_vat_ledger_v1_ledger_service, 5);
 
 /**
  * @generated from message vat.ledger.v1.ListSupplyEventsRequest
@@ -161,7 +210,7 @@ export type ListSupplyEventsRequest = Message<"vat.ledger.v1.ListSupplyEventsReq
  * Use `create(ListSupplyEventsRequestSchema)` to create a new message.
  */
 export const ListSupplyEventsRequestSchema: GenMessage<ListSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 5);
+  messageDesc(file_vat_ledger_v1_ledger_service, 6);
 
 /**
  * @generated from message vat.ledger.v1.ListSupplyEventsResponse
@@ -183,7 +232,7 @@ export type ListSupplyEventsResponse = Message<"vat.ledger.v1.ListSupplyEventsRe
  * Use `create(ListSupplyEventsResponseSchema)` to create a new message.
  */
 export const ListSupplyEventsResponseSchema: GenMessage<ListSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 6);
+  messageDesc(file_vat_ledger_v1_ledger_service, 7);
 
 /**
  * @generated from message vat.ledger.v1.GetLedgerHeadRequest
@@ -196,7 +245,7 @@ export type GetLedgerHeadRequest = Message<"vat.ledger.v1.GetLedgerHeadRequest">
  * Use `create(GetLedgerHeadRequestSchema)` to create a new message.
  */
 export const GetLedgerHeadRequestSchema: GenMessage<GetLedgerHeadRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 7);
+  messageDesc(file_vat_ledger_v1_ledger_service, 8);
 
 /**
  * @generated from message vat.ledger.v1.GetLedgerHeadResponse
@@ -222,7 +271,7 @@ export type GetLedgerHeadResponse = Message<"vat.ledger.v1.GetLedgerHeadResponse
  * Use `create(GetLedgerHeadResponseSchema)` to create a new message.
  */
 export const GetLedgerHeadResponseSchema: GenMessage<GetLedgerHeadResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 8);
+  messageDesc(file_vat_ledger_v1_ledger_service, 9);
 
 /**
  * @generated from message vat.ledger.v1.CountSupplyEventsRequest
@@ -244,7 +293,7 @@ export type CountSupplyEventsRequest = Message<"vat.ledger.v1.CountSupplyEventsR
  * Use `create(CountSupplyEventsRequestSchema)` to create a new message.
  */
 export const CountSupplyEventsRequestSchema: GenMessage<CountSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 9);
+  messageDesc(file_vat_ledger_v1_ledger_service, 10);
 
 /**
  * @generated from message vat.ledger.v1.CountSupplyEventsResponse
@@ -261,7 +310,7 @@ export type CountSupplyEventsResponse = Message<"vat.ledger.v1.CountSupplyEvents
  * Use `create(CountSupplyEventsResponseSchema)` to create a new message.
  */
 export const CountSupplyEventsResponseSchema: GenMessage<CountSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 10);
+  messageDesc(file_vat_ledger_v1_ledger_service, 11);
 
 /**
  * @generated from message vat.ledger.v1.ListProductSupplyEventsRequest
@@ -293,7 +342,7 @@ export type ListProductSupplyEventsRequest = Message<"vat.ledger.v1.ListProductS
  * Use `create(ListProductSupplyEventsRequestSchema)` to create a new message.
  */
 export const ListProductSupplyEventsRequestSchema: GenMessage<ListProductSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 11);
+  messageDesc(file_vat_ledger_v1_ledger_service, 12);
 
 /**
  * One event of a product and the classification currently in effect for it.
@@ -375,7 +424,7 @@ export type ProductSupplyEvent = Message<"vat.ledger.v1.ProductSupplyEvent"> & {
  * Use `create(ProductSupplyEventSchema)` to create a new message.
  */
 export const ProductSupplyEventSchema: GenMessage<ProductSupplyEvent> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 12);
+  messageDesc(file_vat_ledger_v1_ledger_service, 13);
 
 /**
  * @generated from message vat.ledger.v1.ListProductSupplyEventsResponse
@@ -397,7 +446,7 @@ export type ListProductSupplyEventsResponse = Message<"vat.ledger.v1.ListProduct
  * Use `create(ListProductSupplyEventsResponseSchema)` to create a new message.
  */
 export const ListProductSupplyEventsResponseSchema: GenMessage<ListProductSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 13);
+  messageDesc(file_vat_ledger_v1_ledger_service, 14);
 
 /**
  * @generated from message vat.ledger.v1.ProposedClassificationDecision
@@ -468,7 +517,7 @@ export type ProposedClassificationDecision = Message<"vat.ledger.v1.ProposedClas
  * Use `create(ProposedClassificationDecisionSchema)` to create a new message.
  */
 export const ProposedClassificationDecisionSchema: GenMessage<ProposedClassificationDecision> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 14);
+  messageDesc(file_vat_ledger_v1_ledger_service, 15);
 
 /**
  * @generated from message vat.ledger.v1.AppendClassificationDecisionsRequest
@@ -495,7 +544,7 @@ export type AppendClassificationDecisionsRequest = Message<"vat.ledger.v1.Append
  * Use `create(AppendClassificationDecisionsRequestSchema)` to create a new message.
  */
 export const AppendClassificationDecisionsRequestSchema: GenMessage<AppendClassificationDecisionsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 15);
+  messageDesc(file_vat_ledger_v1_ledger_service, 16);
 
 /**
  * @generated from message vat.ledger.v1.AppendClassificationDecisionsResponse
@@ -529,7 +578,7 @@ export type AppendClassificationDecisionsResponse = Message<"vat.ledger.v1.Appen
  * Use `create(AppendClassificationDecisionsResponseSchema)` to create a new message.
  */
 export const AppendClassificationDecisionsResponseSchema: GenMessage<AppendClassificationDecisionsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 16);
+  messageDesc(file_vat_ledger_v1_ledger_service, 17);
 
 /**
  * @generated from message vat.ledger.v1.FenceReturnPeriodRequest
@@ -548,7 +597,7 @@ export type FenceReturnPeriodRequest = Message<"vat.ledger.v1.FenceReturnPeriodR
  * Use `create(FenceReturnPeriodRequestSchema)` to create a new message.
  */
 export const FenceReturnPeriodRequestSchema: GenMessage<FenceReturnPeriodRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 17);
+  messageDesc(file_vat_ledger_v1_ledger_service, 18);
 
 /**
  * @generated from message vat.ledger.v1.FenceReturnPeriodResponse
@@ -580,7 +629,7 @@ export type FenceReturnPeriodResponse = Message<"vat.ledger.v1.FenceReturnPeriod
  * Use `create(FenceReturnPeriodResponseSchema)` to create a new message.
  */
 export const FenceReturnPeriodResponseSchema: GenMessage<FenceReturnPeriodResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 18);
+  messageDesc(file_vat_ledger_v1_ledger_service, 19);
 
 /**
  * @generated from message vat.ledger.v1.ListClassificationCorrectionsRequest
@@ -629,7 +678,7 @@ export type ListClassificationCorrectionsRequest = Message<"vat.ledger.v1.ListCl
  * Use `create(ListClassificationCorrectionsRequestSchema)` to create a new message.
  */
 export const ListClassificationCorrectionsRequestSchema: GenMessage<ListClassificationCorrectionsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 19);
+  messageDesc(file_vat_ledger_v1_ledger_service, 20);
 
 /**
  * How a person resolved a correction-review entry (stored append-only).
@@ -672,7 +721,7 @@ export type ClassificationCorrectionResolution = Message<"vat.ledger.v1.Classifi
  * Use `create(ClassificationCorrectionResolutionSchema)` to create a new message.
  */
 export const ClassificationCorrectionResolutionSchema: GenMessage<ClassificationCorrectionResolution> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 20);
+  messageDesc(file_vat_ledger_v1_ledger_service, 21);
 
 /**
  * A reclassification the ledger did not apply and that waits for a person.
@@ -750,7 +799,7 @@ export type ClassificationCorrection = Message<"vat.ledger.v1.ClassificationCorr
  * Use `create(ClassificationCorrectionSchema)` to create a new message.
  */
 export const ClassificationCorrectionSchema: GenMessage<ClassificationCorrection> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 21);
+  messageDesc(file_vat_ledger_v1_ledger_service, 22);
 
 /**
  * @generated from message vat.ledger.v1.ListClassificationCorrectionsResponse
@@ -772,7 +821,7 @@ export type ListClassificationCorrectionsResponse = Message<"vat.ledger.v1.ListC
  * Use `create(ListClassificationCorrectionsResponseSchema)` to create a new message.
  */
 export const ListClassificationCorrectionsResponseSchema: GenMessage<ListClassificationCorrectionsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 22);
+  messageDesc(file_vat_ledger_v1_ledger_service, 23);
 
 /**
  * @generated from message vat.ledger.v1.ResolveClassificationCorrectionRequest
@@ -803,7 +852,7 @@ export type ResolveClassificationCorrectionRequest = Message<"vat.ledger.v1.Reso
  * Use `create(ResolveClassificationCorrectionRequestSchema)` to create a new message.
  */
 export const ResolveClassificationCorrectionRequestSchema: GenMessage<ResolveClassificationCorrectionRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 23);
+  messageDesc(file_vat_ledger_v1_ledger_service, 24);
 
 /**
  * @generated from message vat.ledger.v1.ResolveClassificationCorrectionResponse
@@ -827,7 +876,7 @@ export type ResolveClassificationCorrectionResponse = Message<"vat.ledger.v1.Res
  * Use `create(ResolveClassificationCorrectionResponseSchema)` to create a new message.
  */
 export const ResolveClassificationCorrectionResponseSchema: GenMessage<ResolveClassificationCorrectionResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 24);
+  messageDesc(file_vat_ledger_v1_ledger_service, 25);
 
 /**
  * Committed supply events: the filing-grade, append-only record that reports and thresholds read.
