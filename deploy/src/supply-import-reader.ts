@@ -18,6 +18,24 @@ const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
+/** Separators a header row may use: comma (RFC 4180), semicolon (spreadsheets in German and other locales), tab, pipe. */
+export const CSV_DELIMITERS: Readonly<Record<string, number>> = { ',': COMMA, ';': 0x3b, '\t': 0x09, '|': 0x7c };
+
+/** The separator of a header line: the candidate it contains most (outside quotes); comma when none. */
+export function detectDelimiter(header: Buffer): number {
+  let best = COMMA;
+  let bestCount = 0;
+  for (const d of Object.values(CSV_DELIMITERS)) {
+    let count = 0;
+    let quoted = false;
+    for (const b of header) {
+      if (b === QUOTE) quoted = !quoted;
+      else if (b === d && !quoted) count++;
+    }
+    if (count > bestCount) [best, bestCount] = [d, count];
+  }
+  return best;
+}
 const BOM = [0xef, 0xbb, 0xbf];
 
 function countLf(buf: Buffer, from: number, to: number): number {
@@ -107,10 +125,24 @@ abstract class ChunkedReader<R extends { line: number }> {
   protected abstract next(eof: boolean): R | null | undefined;
 }
 
-/** RFC 4180 CSV: `,` separator, `"` quoting with `""` escapes, CRLF or LF line ends, UTF-8. */
+/**
+ * RFC 4180 CSV: `"` quoting with `""` escapes, CRLF or LF line ends, UTF-8. The separator is `delimiter`
+ * (a byte of CSV_DELIMITERS; a comma by default) or, with `'detect'`, the one the first line (the header) uses.
+ */
 export class CsvReader extends ChunkedReader<CsvRecord> {
   /** The next quote at or after `pos` in `buf` (-1: none), so quote-free files are scanned once. */
   private quoteAt = -2;
+  private sep: number | undefined;
+
+  constructor(delimiter: number | 'detect' = COMMA) {
+    super();
+    this.sep = delimiter === 'detect' ? undefined : delimiter;
+  }
+
+  /** The separator in use (after the header, when detected). */
+  get delimiter(): number | undefined {
+    return this.sep;
+  }
 
   protected override bufferChanged(): void {
     this.quoteAt = -2;
@@ -119,6 +151,10 @@ export class CsvReader extends ChunkedReader<CsvRecord> {
   protected next(eof: boolean): CsvRecord | null | undefined {
     const { buf, pos } = this;
     const nl = buf.indexOf(LF, pos);
+    if (this.sep === undefined) {
+      if (nl === -1 && !eof) return undefined;
+      this.sep = detectDelimiter(buf.subarray(pos, nl === -1 ? buf.length : nl));
+    }
     if (this.quoteAt === -2 || (this.quoteAt !== -1 && this.quoteAt < pos)) this.quoteAt = buf.indexOf(QUOTE, pos);
     const quote = this.quoteAt;
     if (nl !== -1 && (quote === -1 || quote > nl)) return this.plainLine(pos, nl);
@@ -136,7 +172,7 @@ export class CsvReader extends ChunkedReader<CsvRecord> {
     if (!isUtf8(this.buf.subarray(start, end))) return { line, error: 'invalid_encoding', detail: 'The line is not valid UTF-8.' };
     const fields: string[] = [];
     let from = start;
-    for (let c = this.buf.indexOf(COMMA, from); c !== -1 && c < end; c = this.buf.indexOf(COMMA, from)) {
+    for (let c = this.buf.indexOf(this.sep!, from); c !== -1 && c < end; c = this.buf.indexOf(this.sep!, from)) {
       fields.push(this.buf.toString('utf8', from, c));
       from = c + 1;
     }
@@ -176,7 +212,7 @@ export class CsvReader extends ChunkedReader<CsvRecord> {
         }
         if (i >= buf.length) return this.finish(start, i, lfs, fields);
         const b = buf[i];
-        if (b === COMMA) {
+        if (b === this.sep) {
           i++;
           continue;
         }
@@ -189,9 +225,9 @@ export class CsvReader extends ChunkedReader<CsvRecord> {
         problem = `Text follows the closing quote of cell ${fields.length}.`;
         break;
       }
-      // An unquoted cell: up to the next comma or line break; a quote inside it is malformed.
+      // An unquoted cell: up to the next separator or line break; a quote inside it is malformed.
       let j = i;
-      while (j < buf.length && buf[j] !== COMMA && buf[j] !== LF && buf[j] !== QUOTE) j++;
+      while (j < buf.length && buf[j] !== this.sep && buf[j] !== LF && buf[j] !== QUOTE) j++;
       if (j >= buf.length) {
         if (!eof) return undefined;
         fields.push(buf.toString('utf8', i, j));

@@ -84,6 +84,7 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   if (rejections.length) {
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);
   }
+  if (req.validateOnly) return create(CommitSupplyEventsResponseSchema, { items: [] });
   const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (record) => {
     const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvent: supplyEventMessage(record) });
     return { id: e.id, subject: e.subject, payload: e.payload };
