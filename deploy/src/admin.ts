@@ -12,6 +12,7 @@ import { databaseForCli } from './database-for-cli';
 import { ClassificationUsage, runClassificationCommand } from './classification-admin';
 import { runSupplyImport } from './supply-import';
 import { formatOf, type ImportFormat } from './supply-import-records';
+import { CSV_DELIMITERS, type CsvDelimiter } from '@vat/platform/csv-reader';
 import { createMigration } from './migrations-tool';
 import { MODULES } from './modules';
 
@@ -23,8 +24,9 @@ const USAGE = `usage: npm run --silent admin -- <command>
   integrations create --account <name> --name <name>
   ecb import <file.csv|file.xml>
   rates approve --reviewer <name>        (marks the loaded VAT rate release as reviewed)
-  supply import --account <name> [--format csv|ndjson] [--concurrency <1-16>] [--retry-seconds <n>] <file.csv|file.ndjson>
-                                         (commits supply events in batches; a re-run skips what is committed)
+  supply import --account <name> [--format csv|ndjson] [--delimiter ','|';'|tab|'|'] [--concurrency <1-16>] [--retry-seconds <n>] <file.csv|file.ndjson>
+                                         (commits supply events in batches; a re-run skips what is committed;
+                                          the CSV separator is the one the header uses unless --delimiter is given)
   migrations create <service|gateway>    (developer tool; needs a PostgreSQL server, DATABASE_URL or 127.0.0.1:5432)
   operators create --name <name>          (enrols a catalog operator; prints the TOTP otpauth URI once)
   catalogs import --scheme cn|cpa --edition <2021…2026|2.1|2.2> --file <path> --legal-from <date> [--legal-to <date>]
@@ -48,6 +50,14 @@ function out(value: unknown): void {
 function need(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`missing --${flag}`);
   return value;
+}
+
+/** `--delimiter`: one of the CSV separators (`tab` or `\t` for a tab). */
+function delimiterFlag(value: string | undefined): CsvDelimiter | undefined {
+  if (value === undefined) return undefined;
+  const d = value === 'tab' ? '\t' : value;
+  if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError(`--delimiter must be one of , ; tab |`);
+  return d as CsvDelimiter;
 }
 
 function intFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
@@ -82,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       reviewer: { type: 'string' },
       format: { type: 'string' },
       concurrency: { type: 'string' },
+      delimiter: { type: 'string' },
       'retry-seconds': { type: 'string' },
       scheme: { type: 'string' },
       edition: { type: 'string' },
@@ -168,7 +179,7 @@ async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     // Distributed: an explicit LEDGER_URL reaches the ledger process; otherwise the ledger runs in-process.
     const ledgerUrl = process.env.LEDGER_URL ? config.serviceUrls.ledger : undefined;
-    const summary = await runSupplyImport({ account, file: arg, format: format as ImportFormat, concurrency, retrySeconds }, config, ledgerUrl);
+    const summary = await runSupplyImport({ account, file: arg, format: format as ImportFormat, delimiter: delimiterFlag(values.delimiter), concurrency, retrySeconds }, config, ledgerUrl);
     out(summary);
     return summary.complete && summary.rejected === 0 && summary.failed === 0 ? 0 : 1;
   }

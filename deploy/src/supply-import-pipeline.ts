@@ -1,3 +1,4 @@
+import type { CsvDelimiter } from '@vat/platform/csv-reader';
 import { createReadStream, statSync } from 'node:fs';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
@@ -29,7 +30,15 @@ export type Rejection = { line: number; event_id: string | null; errors: LineErr
 type ImportOptions = {
   file: string;
   format: ImportFormat;
+  /** CSV separator (a key of CSV_DELIMITERS); undefined = detected from the header. */
+  delimiter?: CsvDelimiter;
   commit: CommitBatch;
+  /**
+   * Checks events without storing them (the ledger's validate-only commit): resolves when all pass,
+   * throws the ledger's refusal otherwise. Lines with a mistyped cell are checked this way, so their
+   * other faults are listed too; without it only the type errors are.
+   */
+  validate?: (events: SupplyEventInput[]) => Promise<void>;
   /** Whether an integration id belongs to the importing account (the gateway's data). */
   integrationOwned: (id: bigint) => Promise<boolean>;
   batchSize?: number;
@@ -212,18 +221,42 @@ export async function importSupplyEvents(o: ImportOptions): Promise<ImportResult
     inflight.add(p);
   };
 
+  /** Lines with mistyped cells: the ledger checks the rest, and the line is rejected with every fault. */
+  let mistyped: { line: number; eventId: string | null; errors: LineError[]; partial: SupplyEventInput }[] = [];
+  const checkMistyped = async () => {
+    const batch = mistyped;
+    mistyped = [];
+    if (!batch.length) return;
+    let found: { index: number; error: LineError }[] = [];
+    try {
+      await o.validate!(batch.map((m) => m.partial));
+    } catch (err) {
+      found = refusedItems(err) ?? [];
+    }
+    batch.forEach((m, index) => {
+      // A mistyped cell was left out: the ledger's "is required" for it says nothing new.
+      const own = new Set(m.errors.map((e) => e.field));
+      const more = found.filter((f) => f.index === index && !own.has(f.error.field)).map((f) => f.error);
+      reject(m.line, m.eventId, [...m.errors, ...more]);
+    });
+  };
+
   const take = async (lines: ImportLine[]) => {
     for (const l of lines) {
       stats.read++;
-      if ('errors' in l) reject(l.line, l.eventId, l.errors);
-      else {
+      if ('errors' in l) {
+        if (l.partial && o.validate) {
+          mistyped.push({ line: l.line, eventId: l.eventId, errors: l.errors, partial: l.partial });
+          if (mistyped.length >= batchSize) await checkMistyped();
+        } else reject(l.line, l.eventId, l.errors);
+      } else {
         pending.push(l);
         if (pending.length >= batchSize) await dispatch();
       }
     }
   };
 
-  const reader = new ImportLineReader(o.format);
+  const reader = new ImportLineReader(o.format, o.delimiter);
   const stream = createReadStream(o.file, { highWaterMark: 256 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -234,6 +267,7 @@ export async function importSupplyEvents(o: ImportOptions): Promise<ImportResult
     if (!fatal) {
       await take(reader.end());
       await dispatch();
+      await checkMistyped();
     }
   } finally {
     stream.destroy();

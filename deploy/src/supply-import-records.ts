@@ -1,13 +1,16 @@
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { SUPPLY_EVENT_FIELDS, supplyEventInput, type SupplyEventItemError, type SupplyEventFieldKind } from '@vat/platform/supply-event-json';
-import { CsvReader, type CsvRecord } from '@vat/platform/csv-reader';
+import { CSV_DELIMITERS, CsvReader, type CsvDelimiter, type CsvRecord } from '@vat/platform/csv-reader';
 import { MAX_RECORD_BYTES, NdjsonReader, type NdjsonRecord } from './supply-import-reader';
 
 /** Why one line of a bulk file was not (or could not be) committed. */
 export type LineError = { field: string | null; error: string; detail: string };
 
-/** One data line of a bulk file: the RPC input to commit, or why the line is rejected. */
-export type ImportLine = { line: number; eventId: string | null; input: SupplyEventInput } | { line: number; eventId: string | null; errors: LineError[] };
+/**
+ * One data line of a bulk file: the RPC input to commit, or why the line is rejected. A line whose
+ * cells have the wrong type keeps the rest (`partial`), so the ledger can still name its other faults.
+ */
+export type ImportLine = { line: number; eventId: string | null; input: SupplyEventInput } | { line: number; eventId: string | null; errors: LineError[]; partial?: SupplyEventInput };
 
 export type ImportFormat = 'csv' | 'ndjson';
 
@@ -28,7 +31,7 @@ function toLine(line: number, raw: unknown): ImportLine {
   const errors: SupplyEventItemError[] = [];
   const input = supplyEventInput(raw, 0, errors);
   const eventId = typeof input.eventId === 'string' ? input.eventId : null;
-  if (errors.length) return { line, eventId, errors: errors.map(({ field, error, detail }) => ({ field, error, detail })) };
+  if (errors.length) return { line, eventId, errors: errors.map(({ field, error, detail }) => ({ field, error, detail })), partial: input };
   return { line, eventId, input };
 }
 
@@ -41,8 +44,9 @@ export class ImportLineReader {
   private readonly reader: CsvReader | NdjsonReader;
   private columns: { name: string; kind: SupplyEventFieldKind }[] | undefined;
 
-  constructor(readonly format: ImportFormat) {
-    this.reader = format === 'csv' ? new CsvReader(MAX_RECORD_BYTES) : new NdjsonReader();
+  /** `delimiter`: one of CSV_DELIMITERS; undefined = the one the header uses. */
+  constructor(readonly format: ImportFormat, delimiter?: CsvDelimiter) {
+    this.reader = format === 'csv' ? new CsvReader(MAX_RECORD_BYTES, delimiter ?? 'detect') : new NdjsonReader();
   }
 
   push(chunk: Uint8Array): ImportLine[] {
@@ -62,7 +66,7 @@ export class ImportLineReader {
         if (this.format === 'csv' && !this.columns) throw new ImportFileError(`The CSV header (line ${r.line}) is malformed: ${r.detail}`);
         out.push(rejectedRecord(r));
       } else if ('value' in r) out.push(toLine(r.line, r.value));
-      else if (!this.columns) this.columns = header(r.fields);
+      else if (!this.columns) this.columns = header(r.fields, (this.reader as CsvReader).delimiter);
       else out.push(this.csvLine(r.line, r.fields));
     }
     return out;
@@ -71,7 +75,10 @@ export class ImportLineReader {
   private csvLine(line: number, fields: string[]): ImportLine {
     const columns = this.columns!;
     if (fields.length !== columns.length) {
-      return { line, eventId: null, errors: [{ field: null, error: 'invalid_csv', detail: `The header has ${columns.length} columns; this record has ${fields.length} cells.` }] };
+      // The event_id cell is named whenever the record has it, so a short row can be found.
+      const at = columns.findIndex((c) => c.name === 'event_id');
+      const eventId = at >= 0 && fields[at] ? fields[at]! : null;
+      return { line, eventId, errors: [{ field: null, error: 'invalid_csv', detail: `The header has ${columns.length} columns; this record has ${fields.length} cells.` }] };
     }
     const obj: Record<string, unknown> = {};
     for (let i = 0; i < columns.length; i++) {
@@ -83,11 +90,13 @@ export class ImportLineReader {
 }
 
 /** The header row: every name must be a field of the API, each once. */
-function header(fields: string[]): { name: string; kind: SupplyEventFieldKind }[] {
+function header(fields: string[], delimiter: CsvDelimiter | undefined): { name: string; kind: SupplyEventFieldKind }[] {
   const unknown = fields.filter((f) => !Object.hasOwn(SUPPLY_EVENT_FIELDS, f));
   if (unknown.length) {
     const shown = unknown.slice(0, 5).map((f) => JSON.stringify(f.slice(0, 60))).join(', ');
-    throw new ImportFileError(`Unknown CSV column(s) ${shown}; the header row names the fields of the API: ${Object.keys(SUPPLY_EVENT_FIELDS).join(', ')}.`);
+    const other = CSV_DELIMITERS.find((d) => d !== delimiter && unknown.some((f) => f.includes(d)));
+    const hint = other ? ` The header looks separated by ${JSON.stringify(other)}: give --delimiter '${other === '\t' ? 'tab' : other}'.` : '';
+    throw new ImportFileError(`Unknown CSV column(s) ${shown}; the header row names the fields of the API: ${Object.keys(SUPPLY_EVENT_FIELDS).join(', ')}.${hint}`);
   }
   const seen = new Set<string>();
   for (const f of fields) {

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { CsvDelimiter } from '@vat/platform/csv-reader';
 import { createClient, createRouterTransport, type Client, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
@@ -16,7 +17,7 @@ import { importSupplyEvents, type ImportStats, type Rejection } from './supply-i
 import { progressReporter } from './supply-import-progress';
 import type { ImportFormat } from './supply-import-records';
 
-type SupplyImportArgs = { account: string; file: string; format: ImportFormat; concurrency?: number; retrySeconds?: number };
+export type SupplyImportArgs = { account: string; file: string; format: ImportFormat; delimiter?: CsvDelimiter; concurrency?: number; retrySeconds?: number };
 
 type SupplyImportSummary = {
   account: string;
@@ -125,9 +126,13 @@ export async function runSupplyImport(args: SupplyImportArgs, config: Config, le
     const result = await importSupplyEvents({
       file: args.file,
       format: args.format,
+      delimiter: args.delimiter,
       concurrency: args.concurrency,
       retryForMs: (args.retrySeconds ?? 120) * 1000,
       commit: async (events) => (await client.commitSupplyEvents({ events }, call)).items,
+      validate: async (events) => {
+        await client.commitSupplyEvents({ events, validateOnly: true }, call);
+      },
       integrationOwned: (id) => keys.integrationOwnedBy(id, account.id),
       onProgress: (s) => progress.update(s),
     });

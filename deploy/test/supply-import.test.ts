@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, requireBackends } from '../../test/support/env';
 import { runAdmin } from '../../test/support/processes';
-import { runSupplyImportCli, supplyCsvLine, supplyEvent, writeSupplyFile } from '../../test/support/supply-files';
+import { runSupplyImportCli, SUPPLY_CSV_COLUMNS, supplyCsvLine, supplyEvent, writeSupplyFile } from '../../test/support/supply-files';
 
 const backends = await requireBackends(['postgres']);
 
@@ -100,6 +100,40 @@ describe.skipIf(!backends.ok)('admin supply import on PostgreSQL (ledger in-proc
     expect(n.code, n.stderr).toBe(1);
     expect(n.json).toMatchObject({ format: 'ndjson', committed: 19, rejected: 1, rejections: [{ line: 5, errors: [{ field: 'calculation_id', error: 'calculation_not_found' }] }] });
     expect((await stored('erp-acme')).max_seq).toBe(String(COUNT - 9 + 19));
+  }, 240_000);
+
+  it('a semicolon-separated file (German spreadsheet default) is read by its header, or with --delimiter; a wrong --delimiter names the right one', async () => {
+    const semi = join(dir, 'semikolon.csv');
+    const lines = [1, 2, 4, 5].map((n) => SUPPLY_CSV_COLUMNS.map((c) => String(supplyEvent(n, 'semi')[c] ?? '')).join(';'));
+    writeFileSync(semi, `${SUPPLY_CSV_COLUMNS.join(';')}\r\n${lines.join('\r\n')}\r\n`);
+    const r = await runSupplyImportCli(['--account', 'erp-acme', semi], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ lines_read: 4, committed: 4, rejected: 0 });
+    // Progress counts what the ledger answered: at the end everything is settled.
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/100% done, 4 lines read, 4 committed, 0 skipped, 0 rejected, 0 pending/);
+    const again = await runSupplyImportCli(['--account', 'erp-acme', '--delimiter', ';', semi], env);
+    expect(again.json).toMatchObject({ committed: 0, skipped: 4 });
+    const wrong = await runSupplyImportCli(['--account', 'erp-acme', '--delimiter', ',', semi], env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/Unknown CSV column\(s\) "event_id;event_type;.*give --delimiter ';'/);
+  }, 240_000);
+
+  it('a short row names its event_id; a line with a mistyped cell lists the ledger\'s other faults too', async () => {
+    const file = join(dir, 'faults.csv');
+    const short = supplyCsvLine(supplyEvent(1, 'fault')).split(',').slice(0, 10).join(',');
+    const mistyped = supplyCsvLine({ ...supplyEvent(2, 'fault'), net_amount_minor: '12.5', currency: 'eur', occurred_at: '2026-13-01' });
+    writeFileSync(file, `${SUPPLY_CSV_COLUMNS.join(',')}\n${short}\n${mistyped}\n`);
+    const r = await runSupplyImportCli(['--account', 'erp-acme', file], env);
+    expect(r.code).toBe(1);
+    expect(r.json.rejections).toEqual([
+      { line: 2, event_id: 'fault-1', errors: [expect.objectContaining({ error: 'invalid_csv' })] },
+      { line: 3, event_id: 'fault-2', errors: expect.arrayContaining([
+        expect.objectContaining({ field: 'net_amount_minor', error: 'invalid_net_amount_minor' }),
+        expect.objectContaining({ field: 'currency', error: 'invalid_currency', detail: expect.stringMatching(/upper case/) }),
+        expect.objectContaining({ field: 'occurred_at', error: 'invalid_occurred_at', detail: expect.stringMatching(/not a valid date/) }),
+      ]) },
+    ]);
+    expect(r.json.rejections[1].errors.filter((e: any) => e.field === 'net_amount_minor')).toHaveLength(1);
   }, 240_000);
 
   it('an unknown account or CSV column is a clear error (exit 1) and sends nothing; bad usage exits 2', async () => {

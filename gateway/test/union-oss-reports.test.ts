@@ -57,6 +57,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['none', 'oss-none', 'full'],
       ['split', 'oss-split', 'full'],
       ['dk', 'oss-dk', 'full'],
+      ['stale', 'oss-stale', 'full'],
+      ['late', 'oss-late', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -65,6 +67,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     db.on('error', () => undefined);
     await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.late!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.stale!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'FR', effective_from: '2025-08-16', status: 'active' });
@@ -146,12 +150,38 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     expect(a.manifest.export_kind).toBe('union_oss_accountant_report_preview');
   });
 
+  it('events stored before the ledger checked rates, at a rate not in force, are excluded (unsupported_rate_category_excluded), never reported', async () => {
+    // As committed before issue 19: FR at 19 % "standard" and at 0 % "standard", beside a real FR 20 % sale.
+    const facts = [
+      ['stale-19', 1900, 'standard', 1900],
+      ['stale-0', 0, 'standard', 0],
+      ['stale-550-std', 550, 'standard', 550],
+      ['real-20', 2000, 'standard', 2000],
+      ['real-550', 550, 'reduced', 550],
+    ] as const;
+    for (const [i, [eventId, bps, category, vat]] of facts.entries()) {
+      await db.query(
+        `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, occurred_at, supply_kind, customer_type, country_of_consumption,
+           supplier_establishment_country, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status)
+         values (gen_random_uuid(), $1, $2, $3, now(), 'sale', '2025-02-10', 'services', 'b2c', 'FR', 'DE', 'EUR', 10000, $4, $5, $6, 'classified')`,
+        [k.stale!.accountId, i + 1, eventId, vat, bps, category],
+      );
+    }
+    const s = (await ok(`${R}/oss-quarterly-summary?period=2025-Q1`, k.stale!.key)).json();
+    expect(s.rows.map((r: Json) => [r.vat_rate_bps, r.rate_type, r.source_event_count])).toEqual([[2000, 'STANDARD', 1], [550, 'REDUCED', 1]]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_rate_category_excluded', count: 3 }]);
+    const a = (await ok(`${R}/oss-accountant-report?period=2025-Q1`, k.stale!.key)).json();
+    expect(a.filing_context.status).toBe('ready_with_warnings');
+    expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 2, excluded: 3 });
+  });
+
   it('events that are all excluded: review_required, warnings with counts, not nil-return eligible', async () => {
     await commit(k.a!.key, k.a!.accountId, [
       ev('q2-review', { occurred_at: '2025-05-02', classification_status: 'needs_review' }),
       ev('q2-b2b', { occurred_at: '2025-05-03', customer_type: 'b2b' }),
       ev('q2-domestic', { occurred_at: '2025-05-04', country_of_consumption: 'DE', vat_rate_bps: 1900, vat_amount_minor: 1900 }),
-      ev('q2-zero', { occurred_at: '2025-05-05', rate_category: 'zero', vat_rate_bps: 0, vat_amount_minor: 0 }),
+      // Ireland zero-rates some supplies (France has no zero rate: the ledger refuses one there).
+      ev('q2-zero', { occurred_at: '2025-05-05', country_of_consumption: 'IE', rate_category: 'zero', vat_rate_bps: 0, vat_amount_minor: 0 }),
       ev('q2-orphan', { occurred_at: '2025-05-06', event_type: 'refund', original_event_id: 'never-sent', net_amount_minor: -100, vat_amount_minor: -20 }),
     ]);
     const a = (await ok(`${R}/oss-accountant-report?period=2025-Q2`)).json();
@@ -233,6 +263,18 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       expect((await db.query('select sequence::text as s from ledger.ledger_head where account_id = $1', [k.a!.accountId])).rows[0].s).toBe(head);
     });
 
+    it('the running quarter and a future one cannot be locked or filed (409 period_not_ended); nothing is fenced or stored', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const running = `${today.slice(0, 4)}-Q${Math.floor((Number(today.slice(5, 7)) - 1) / 3) + 1}`;
+      for (const period of [running, '2030-Q1']) {
+        const body = expectError(await post(`${LOCKED}?period=${period}`), 409, 'period_not_ended');
+        expect(body.detail).toMatch(/after its last day has passed/);
+        expectError(await post(`${LOCKED}/filed?period=${period}`), 409, 'period_not_ended');
+      }
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_locked_period where period_key in ($1, '2030-Q1')`, [running])).rows[0].n).toBe(0);
+      expect((await db.query(`select count(*)::int as n from ledger.return_period_fence where period_key in ($1, '2030-Q1')`, [running])).rows[0].n).toBe(0);
+    });
+
     it('late events after the lock go to the next open quarter as corrections; the locked artifacts stay byte-identical', async () => {
       await commit(k.a!.key, k.a!.accountId, [
         // recorded after 2025-Q4 was locked: +10.00 VAT for 2025-Q4
@@ -284,6 +326,35 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`)).json();
       expect(q4).toMatchObject({ period_status: 'locked', ledger_position: locked.ledger_position, totals: { current_vat_minor: 2000, payable_vat_minor: 2000 } });
       for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+    });
+
+    it('a new event of a locked quarter is answered with a notice naming the quarter it corrects and the earliest open return', async () => {
+      const acct = k.late!;
+      await commit(acct.key, acct.accountId, [ev('l-sale', { occurred_at: '2025-04-10' })]);
+      for (const p of ['2025-Q2', '2025-Q3']) expect((await post(`${LOCKED}?period=${p}`, acct.key)).statusCode).toBe(201);
+      const r = await post('/v1/supply-events', acct.key, {
+        events: [
+          ev('l-late', { occurred_at: '2025-05-10' }),
+          ev('l-refund', { occurred_at: '2025-08-01', event_type: 'refund', original_event_id: 'l-sale', net_amount_minor: -5000, vat_amount_minor: -1000 }),
+          ev('l-open', { occurred_at: '2025-10-05' }),
+          ev('l-ioss', { occurred_at: '2025-05-11', supply_kind: 'imported_goods', supplier_establishment_country: null, intrinsic_value_eur_minor: 10000, third_country_origin: 'CN' }),
+        ],
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      const items = r.json().items;
+      expect(items[0].notice).toEqual({ code: 'late_for_locked_period', corrects_period: '2025-Q2', reported_in_period: '2025-Q4', detail: expect.stringMatching(/correction of 2025-Q2 in the 2025-Q4 Union OSS return/) });
+      // A refund dated in locked 2025-Q3 corrects its sale's quarter, 2025-Q2.
+      expect(items[1].notice).toMatchObject({ corrects_period: '2025-Q2', reported_in_period: '2025-Q4' });
+      expect(items[2].notice).toBeUndefined();
+      expect(items[3].notice).toBeUndefined();
+      // A repeat is not new: no notice. The single-event form carries it too.
+      expect((await post('/v1/supply-events', acct.key, ev('l-late', { occurred_at: '2025-05-10' }))).json().notice).toBeUndefined();
+      const single = (await post('/v1/supply-events', acct.key, ev('l-late-2', { occurred_at: '2025-06-30' }))).json();
+      expect(single.notice).toMatchObject({ corrects_period: '2025-Q2', reported_in_period: '2025-Q4' });
+      // The return named reports them: 2025-Q4 corrects 2025-Q2 by +20.00 +20.00 -10.00 VAT.
+      await caughtUp(acct.accountId);
+      const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`, acct.key)).json();
+      expect(q4.corrections).toEqual([expect.objectContaining({ member_state_of_consumption: 'FR', original_period: '2025-Q2', vat_amount_minor: 3000 })]);
     });
 
     it('the artifacts and the lock are immutable in the database, whatever the role', async () => {

@@ -9,6 +9,27 @@ import { Parser, type Options } from 'csv-parse';
  * instead of an end to the reading.
  */
 
+/** Separators a file may use: comma (RFC 4180), semicolon (spreadsheets in German and other locales), tab, pipe. */
+export const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
+
+/** The separator of a header line: the candidate it holds most often outside quotes; a comma when none. */
+export function detectDelimiter(header: Buffer): CsvDelimiter {
+  let best: CsvDelimiter = ',';
+  let bestCount = 0;
+  for (const d of CSV_DELIMITERS) {
+    const code = d.charCodeAt(0);
+    let count = 0;
+    let quoted = false;
+    for (const b of header) {
+      if (b === 0x22) quoted = !quoted;
+      else if (b === code && !quoted) count++;
+    }
+    if (count > bestCount) [best, bestCount] = [d, count];
+  }
+  return best;
+}
+
 /** A record longer than this is rejected and reading goes on at the next line break. */
 const MAX_CSV_RECORD_BYTES = 1024 * 1024;
 
@@ -94,9 +115,24 @@ export class CsvReader {
   /** The first bytes, until it is known whether they start with a byte-order mark. */
   private head: Buffer | undefined = Buffer.alloc(0);
   private lastByte: number | undefined;
+  /** The separator; undefined until the header line has shown it (`'detect'`). */
+  private sep: CsvDelimiter | undefined;
+  /** Bytes held until the header line is complete, when the separator is detected from it. */
+  private undetected: Buffer | undefined;
 
-  constructor(private readonly maxRecordBytes = MAX_CSV_RECORD_BYTES) {
+  /** `delimiter`: one of CSV_DELIMITERS, or `'detect'` for the one the first line (the header) uses. */
+  constructor(
+    private readonly maxRecordBytes = MAX_CSV_RECORD_BYTES,
+    delimiter: CsvDelimiter | 'detect' = ',',
+  ) {
+    if (delimiter === 'detect') this.undetected = Buffer.alloc(0);
+    else this.sep = delimiter;
     this.restart(0);
+  }
+
+  /** The separator in use (once the header line was read, when detected). */
+  get delimiter(): CsvDelimiter | undefined {
+    return this.sep;
   }
 
   /** Feeds the next chunk; returns every record completed by it. */
@@ -112,6 +148,7 @@ export class CsvReader {
   /** The end of the input: the last record may lack its line break; a quote still open is an error. */
   end(): CsvRecord[] {
     if (this.head) this.feedHead();
+    if (this.undetected) this.settleDelimiter(this.undetected);
     // A last line ending in a bare CR ends there, as one ending in CRLF would.
     if (this.lastByte === CR) this.feed(Buffer.from([LF]));
     while (!this.skipping) {
@@ -144,6 +181,7 @@ export class CsvReader {
     this.failure = undefined;
     const parser = new Parser({
       ...OPTIONS,
+      delimiter: this.sep ?? ',',
       max_record_size: this.maxRecordBytes,
       skip_records_with_error: true,
       on_record: (cells: string[], info: { bytes: number }) => {
@@ -159,7 +197,21 @@ export class CsvReader {
     this.parser = parser;
   }
 
+  /** Detects the separator from `header`'s first line, then reads what was held with a parser that uses it. */
+  private settleDelimiter(held: Buffer): void {
+    const nl = held.indexOf(LF);
+    this.sep = detectDelimiter(held.subarray(0, nl === -1 ? held.length : nl));
+    this.undetected = undefined;
+    this.restart(this.base);
+    this.feed(held);
+  }
+
   private feed(chunk: Buffer): void {
+    if (this.undetected) {
+      this.undetected = Buffer.concat([this.undetected, chunk]);
+      if (this.undetected.indexOf(LF) !== -1 || this.undetected.length > this.maxRecordBytes) this.settleDelimiter(this.undetected);
+      return;
+    }
     let bytes: Buffer = chunk;
     if (bytes.length > 0) this.lastByte = bytes[bytes.length - 1];
     while (bytes.length > 0) {
@@ -247,6 +299,7 @@ export class CsvReader {
     let failed = false;
     const probe = new Parser({
       ...OPTIONS,
+      delimiter: this.sep ?? ',',
       max_record_size: this.maxRecordBytes,
       skip_records_with_error: true,
       on_record: () => null,

@@ -37,6 +37,7 @@ export const SUPPLY_EVENT_FIELDS: Readonly<Record<string, SupplyEventField>> = {
   intrinsic_value_eur_minor: { kind: 'integer', to: 'intrinsicValueEurMinor', doc: 'imported_goods only' },
   third_country_origin: { kind: 'string', to: 'thirdCountryOrigin', doc: 'imported_goods only: non-EU country' },
   excise_goods: { kind: 'boolean', to: 'exciseGoods', doc: 'imported_goods only' },
+  region: { kind: 'string', to: 'region', doc: 'optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira)' },
 };
 
 /** Why one item was refused before it reached the ledger (index = its position in the batch). */

@@ -98,12 +98,30 @@ const VatRateRowSchema = z.strictObject({
   note: z.string().min(1).optional(),
 });
 
-const VatRateSeedSchema = z.strictObject({
+/**
+ * A rate that applies only in part of a Member State and is reported through OSS under that State
+ * (Art. 105 of Directive 2006/112/EC: the Azores PT-20 and Madeira PT-30). Not per tax class: the
+ * rates in force in the region, which a supply event naming the region may carry.
+ */
+export const RegionalRateRowSchema = z.strictObject({
+  region: z.string().regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'expected an ISO 3166-2 code such as PT-30'),
+  rate_bps: z.number(),
+  valid_from: isoDate,
+  valid_to: isoDate.nullable(),
+  rate_type: z.enum(RATE_TYPES),
+  source_ids: z.array(z.string().min(1)).min(1),
+  legal_ref: z.string().min(1).nullable(),
+  review_status: z.enum(REVIEW_STATUSES),
+  note: z.string().min(1).optional(),
+});
+
+export const VatRateSeedSchema = z.strictObject({
   schema_version: z.literal('vat-rates/v1'),
   country: z.enum(EU_MEMBER_STATES),
   currency_note: z.string().min(1).optional(),
   sources: z.array(RateSourceSchema).min(1),
   rates: z.array(VatRateRowSchema),
+  regional_rates: z.array(RegionalRateRowSchema).optional(),
 });
 
 export type TaxClass = z.infer<typeof TaxClassSchema>;
@@ -111,6 +129,7 @@ type TaxClassSeed = z.infer<typeof TaxClassSeedSchema>;
 export type RateSource = z.infer<typeof RateSourceSchema>;
 export type VatRateRow = z.infer<typeof VatRateRowSchema>;
 export type VatRateSeed = z.infer<typeof VatRateSeedSchema>;
+export type RegionalRateRow = z.infer<typeof RegionalRateRowSchema>;
 
 function readJson(file: string): unknown {
   try {
@@ -243,6 +262,8 @@ export function validateRateSeeds(classes: TaxClassSeed, rates: VatRateSeed[]): 
       }
     });
 
+    problems.push(...regionalRateProblems(seed, sourceIds, citable, usedSources));
+
     // Overlaps per (country, class)
     const byClass = new Map<string, VatRateRow[]>();
     for (const r of seed.rates) {
@@ -289,6 +310,31 @@ export function validateRateSeeds(classes: TaxClassSeed, rates: VatRateSeed[]): 
   for (const cc of EU_MEMBER_STATES) {
     if (!seen.has(cc)) problems.push(`${cc}: no rate file for this Member State`);
   }
+  return problems;
+}
+
+/** The regional windows of one country file: region of that country, sources, dates, no overlap per (region, rate). */
+function regionalRateProblems(seed: VatRateSeed, sourceIds: Set<string>, citable: Set<string>, usedSources: Set<string>): string[] {
+  const problems: string[] = [];
+  const rows = seed.regional_rates ?? [];
+  rows.forEach((r, i) => {
+    const where = `${seed.country} regional_rates[${i}] (${r.region} ${r.rate_bps} from ${r.valid_from})`;
+    if (!r.region.startsWith(`${seed.country}-`)) problems.push(`${where}: region is not a subdivision of ${seed.country}`);
+    if (!Number.isInteger(r.rate_bps) || r.rate_bps < 0 || r.rate_bps > 10000) problems.push(`${where}: rate_bps must be an integer 0..10000`);
+    if (r.valid_to !== null && cmpDate(r.valid_to, r.valid_from) <= 0) problems.push(`${where}: valid_to ${r.valid_to} <= valid_from ${r.valid_from}`);
+    if (cmpDate(r.valid_from, COVERAGE_START) < 0) problems.push(`${where}: valid_from before coverage start ${COVERAGE_START}`);
+    if ((r.rate_type === 'zero' || r.rate_type === 'exempt') !== (r.rate_bps === 0)) problems.push(`${where}: rate_bps 0 goes with rate_type zero or exempt, and only with them`);
+    if (r.review_status === 'source_cited' && !r.source_ids.some((sid) => citable.has(sid))) problems.push(`${where}: source_cited but no cited source with a URL was consulted`);
+    for (const sid of r.source_ids) {
+      usedSources.add(sid);
+      if (!sourceIds.has(sid)) problems.push(`${where}: source id "${sid}" not declared in sources`);
+    }
+    for (const o of rows.slice(0, i)) {
+      if (o.region === r.region && o.rate_bps === r.rate_bps && cmpDate(endKey(o.valid_to), r.valid_from) > 0 && cmpDate(endKey(r.valid_to), o.valid_from) > 0) {
+        problems.push(`${where}: overlaps another window of the same region and rate`);
+      }
+    }
+  });
   return problems;
 }
 

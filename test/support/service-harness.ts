@@ -24,8 +24,8 @@ export type ServiceHarness<D extends ServiceDeps = ServiceDeps> = {
 /**
  * One service on a fresh PostgreSQL database (cloned from the migrated, seeded template), reached
  * through `createRouterTransport` with the same server interceptors as production. `alongside` names
- * the services it calls by RPC (e.g. the ledger asks calculation for its tax classes); they run on
- * the same database, reached the same way.
+ * the services it calls by RPC (e.g. the ledger asks calculation for its tax classes and the rates in
+ * force); they run on the same database, reached the same way.
  */
 export async function startServiceHarness<D extends ServiceDeps = ServiceDeps>(name: ServiceName, opts: { alongside?: ServiceName[] } = {}): Promise<ServiceHarness<D>> {
   const db = await freshDatabase();

@@ -10,19 +10,21 @@ export const SUPPLY_CSV_COLUMNS = [
   'product_reference', 'order_reference', 'source_id',
 ] as const;
 
-const COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'AT', 'PL', 'SE', 'IE'];
+/** Member States of consumption with their standard rate in 2026 (the ledger checks the rate is in force). */
+const COUNTRIES: [string, number][] = [['DE', 1900], ['FR', 2000], ['IT', 2200], ['ES', 2100], ['NL', 2100], ['BE', 2100], ['AT', 2000], ['PL', 2300], ['SE', 2500], ['IE', 2300]];
 
 /** half_up(net × bps / 10000), as the ledger checks it. */
 function vatOf(net: number, bps: number): number {
   return Math.floor((2 * net * bps + 10_000) / 20_000);
 }
 
-/** A valid sale (every 10th a refund of the sale before it), as a JSON object with the API's names. */
+/** A valid sale (every 10th a refund of the sale before it, in its country at its rate), as a JSON object with the API's names. */
 export function supplyEvent(n: number, prefix: string): Record<string, string | number | null> {
   const net = 1000 + ((n * 7919) % 90_000);
   const refund = n % 10 === 9;
+  const [country, bps] = COUNTRIES[(refund ? n - 1 : n) % COUNTRIES.length]!;
   const amount = refund ? -Math.floor(net / 2) : net;
-  const vat = refund ? -vatOf(Math.floor(net / 2), 1900) : vatOf(net, 1900);
+  const vat = refund ? -vatOf(Math.floor(net / 2), bps) : vatOf(net, bps);
   return {
     event_id: `${prefix}-${n}`,
     event_type: refund ? 'refund' : 'sale',
@@ -30,13 +32,13 @@ export function supplyEvent(n: number, prefix: string): Record<string, string | 
     occurred_at: `2026-0${1 + (n % 9)}-${String(1 + (n % 28)).padStart(2, '0')}`,
     supply_kind: 'goods',
     customer_type: 'b2c',
-    country_of_consumption: COUNTRIES[n % COUNTRIES.length]!,
+    country_of_consumption: country,
     dispatch_country: 'FR',
     supplier_establishment_country: 'FR',
     currency: 'EUR',
     net_amount_minor: amount,
     vat_amount_minor: vat,
-    vat_rate_bps: 1900,
+    vat_rate_bps: bps,
     rate_category: 'standard',
     classification_status: 'classified',
     product_reference: n % 3 === 0 ? `SKU "${n % 100}", blue` : `sku-${n % 100}`,

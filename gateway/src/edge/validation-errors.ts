@@ -1,7 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { HttpError } from '../errors';
 
-type PropertySchema = { 'x-error'?: string; 'x-error-missing'?: string; 'x-error-null'?: string };
+type PropertySchema = { 'x-error'?: string; 'x-error-missing'?: string; 'x-error-null'?: string; description?: string };
 type ObjectSchema = { properties?: Record<string, PropertySchema>; 'x-error'?: string };
 
 const CONTEXT_DEFAULT: Record<string, string> = {
@@ -28,7 +28,8 @@ export function validationToHttpError(errors: FastifySchemaValidationError[], co
     const name = String(params.missingProperty);
     const prop = schema?.properties?.[name];
     const code = prop?.['x-error-missing'] ?? prop?.['x-error'] ?? fallback;
-    return new HttpError(400, code, `"${name}" is required.`);
+    // The detail names what is missing and what it is (e.g. the export's `from`), never a range or format error.
+    return new HttpError(400, code, `"${name}" is required${prop?.description ? ` (${prop.description})` : ''}.`);
   }
   const path = first.instancePath.split('/').filter(Boolean);
   const top = path[0];

@@ -141,7 +141,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       method: 'POST',
       url: LOCKED,
       access: { scopes: ['full'] },
-      summary: 'Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 when already locked)',
+      summary: 'Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 period_already_locked; 409 period_not_ended until the quarter\'s last day has passed)',
       tags,
       schema: { querystring: withPeriod },
       handler: async ({ req, reply, call }) => {
@@ -156,7 +156,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       method: 'POST',
       url: `${LOCKED}/filed`,
       access: { scopes: ['full'] },
-      summary: 'Mark a locked quarter as filed; repeats keep the first filing audit (409 when not locked)',
+      summary: 'Mark a locked quarter as filed; repeats keep the first filing audit (409 period_not_locked; 409 period_not_ended before the quarter\'s end)',
       tags,
       schema: { querystring: withPeriod },
       handler: async ({ req, reply, call }) => {

@@ -1,6 +1,7 @@
 import type { Clients } from '@vat/platform/clients';
 import { isRowId } from '@vat/platform/http-inputs';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import type { LateEventNotice } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { SUPPLY_EVENT_FIELDS, supplyEventInput, type SupplyEventItemError } from '@vat/platform/supply-event-json';
 import { ConnectError } from '@connectrpc/connect';
 import { FIELD_PATH_METADATA, guardedItem } from '@vat/platform/input-guard';
@@ -48,7 +49,13 @@ function supplyEventJson(e: SupplyEvent) {
     intrinsic_value_eur_minor: e.intrinsicValueEurMinor === undefined ? null : num(e.intrinsicValueEurMinor),
     third_country_origin: opt(e.thirdCountryOrigin),
     excise_goods: opt(e.exciseGoods),
+    region: opt(e.region),
   };
+}
+
+/** A new event of a locked quarter: `notice` names the quarter it corrects and the return that reports it (absent otherwise). */
+function noticeJson(n: LateEventNotice | undefined) {
+  return n ? { notice: { code: n.code, corrects_period: n.correctsPeriod, reported_in_period: n.reportedInPeriod, detail: n.detail } } : {};
 }
 
 const eventSchema = { type: 'object', additionalProperties: false, properties: Object.fromEntries(Object.entries(SUPPLY_EVENT_FIELDS).map(([k, f]) => [k, { type: [f.kind, 'null'], description: f.doc }])) };
@@ -60,7 +67,7 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
       url: '/v1/supply-events',
       access: { scopes: ['full'] },
       bodyLimit: SUPPLY_EVENTS_BODY_LIMIT_BYTES,
-      summary: 'Commit one supply event, or { "events": [...] } (1-1,000, all-or-nothing, per-item errors on 400)',
+      summary: 'Commit one supply event, or { "events": [...] } (1-1,000, all-or-nothing, per-item errors on 400; a new event of a locked quarter carries a `notice`)',
       tags: ['ledger'],
       // Items are checked one by one below so every item's errors are listed; the schema documents them.
       schema: { body: { type: 'object', description: 'one event, or { events: [event, ...] }', oneOf: [eventSchema, { type: 'object', additionalProperties: false, properties: { events: { type: 'array', items: eventSchema, minItems: 1, maxItems: 1000 } }, required: ['events'] }] } },
@@ -94,8 +101,8 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
         });
         const created = res.items.filter((i) => i.created).length;
         reply.status(created > 0 ? 201 : 200);
-        if (!isBatch) return supplyEventJson(res.items[0]!.event!);
-        return { committed: created, existing: res.items.length - created, items: res.items.map((i) => ({ status: i.created ? 'committed' : 'existing', ...supplyEventJson(i.event!) })) };
+        if (!isBatch) return { ...supplyEventJson(res.items[0]!.event!), ...noticeJson(res.items[0]!.notice) };
+        return { committed: created, existing: res.items.length - created, items: res.items.map((i) => ({ status: i.created ? 'committed' : 'existing', ...supplyEventJson(i.event!), ...noticeJson(i.notice) })) };
       },
     },
     {

@@ -10,8 +10,8 @@ export const READ_SCOPES = ['full', 'read-only'] as const;
 const access = { scopes: READ_SCOPES };
 
 const filterProps = {
-  from: { ...date('invalid_date', 'inclusive, UTC transaction date'), 'x-error-missing': 'invalid_date_range' },
-  to: { ...date('invalid_date', 'inclusive, UTC transaction date'), 'x-error-missing': 'invalid_date_range' },
+  from: { ...date('invalid_date', 'inclusive, UTC transaction date'), 'x-error-missing': 'missing_from' },
+  to: { ...date('invalid_date', 'inclusive, UTC transaction date'), 'x-error-missing': 'missing_to' },
   country: country(),
   currency: currency(),
   tax_class_id: str('invalid_tax_class_id', { maxLength: 60 }),

@@ -14,6 +14,7 @@ import { getTaxClass } from './handlers/get-tax-class';
 import { getTransaction } from './handlers/get-transaction';
 import { listRateHistories } from './handlers/list-rate-histories';
 import { listRates } from './handlers/list-rates';
+import { listRatesInForce } from './handlers/list-rates-in-force';
 import { listSources } from './handlers/list-sources';
 import { listTaxClasses } from './handlers/list-tax-classes';
 import { listTransactions } from './handlers/list-transactions';
@@ -27,7 +28,7 @@ export function routes(deps: CalculationDeps) {
     router.service(CalculationService, bindHandlers(deps, { calculate, getTransaction, listTransactions, replayTransaction, exportTransactions, aggregateTransactions, lookupCalculations }));
     router.service(GovernedCalculationService, bindHandlers(deps, { calculateGoverned, getDecision, listDecisions }));
     router.service(SourceService, bindHandlers(deps, { listSources, createSource, updateSource, listUnknownSources }));
-    router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates, listRateHistories }));
+    router.service(TaxClassService, bindHandlers(deps, { listTaxClasses, getTaxClass, listRates, listRateHistories, listRatesInForce }));
     router.service(ExchangeRateService, bindHandlers(deps, { getExchangeRates }));
   };
 }

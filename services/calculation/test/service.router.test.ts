@@ -32,6 +32,22 @@ describe.skipIf(!backends.ok)('calculation service through createRouterTransport
 
   const calc = () => h.client(CalculationService);
 
+  describe('ListRatesInForce', () => {
+    it('merges the class windows per rate and kind, adds the regional windows, refuses a non-Member State', async () => {
+      const tc = h.client(TaxClassService);
+      const r = await tc.listRatesInForce({ countries: ['FR', 'PT'] }, h.as(acme));
+      const fr = r.rates.filter((x) => x.country === 'FR' && x.region === undefined);
+      expect(fr.filter((x) => x.rateBps === 2000 && x.rateType === 'standard').map((x) => [x.validFrom, x.validTo])).toEqual([['2019-01-01', undefined]]);
+      expect(new Set(fr.map((x) => x.rateBps))).toEqual(new Set([2000, 1000, 550, 210, 0]));
+      const madeira = r.rates.filter((x) => x.region === 'PT-30').map((x) => [x.rateBps, x.rateType, x.validFrom, x.validTo]);
+      expect(madeira).toContainEqual([500, 'reduced', '2019-01-01', '2024-10-01']);
+      expect(madeira).toContainEqual([400, 'reduced', '2024-10-01', undefined]);
+      expect(r.rates.some((x) => x.country === 'DE')).toBe(false);
+      expect((await tc.listRatesInForce({}, h.as(acme))).rates.some((x) => x.country === 'SE')).toBe(true);
+      expect(await failure(tc.listRatesInForce({ countries: ['CH'] }, h.as(acme)))).toEqual({ code: Code.InvalidArgument, reason: 'invalid_country' });
+    });
+  });
+
   describe('Calculate', () => {
     it('stores a V2 calculation: gross 11900 incl. 19 % → vat half_up(11900·1900/11900) = 1900, net 10000', async () => {
       const r = await calc().calculate({ ...CALC, idempotencyKey: 'svc-1' }, h.as(acme));

@@ -551,10 +551,15 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
       expect(r.json().error).toBe('invalid_date_range');
     });
 
-    it.each(['to=2024-02-07', 'from=2024-02-01', ''])('missing from/to (%j) gives 400', async (qs) => {
+    it.each([
+      ['to=2024-02-07', 'missing_from', '"from" is required'],
+      ['from=2024-02-01', 'missing_to', '"to" is required'],
+      ['', 'missing_from', '"from" is required'],
+    ])('missing from/to (%j) gives 400 naming the missing parameter, not a range error', async (qs, code, detail) => {
       const r = await exp(qs);
       expect(r.statusCode).toBe(400);
-      expect(['invalid_date', 'invalid_date_range']).toContain(r.json().error);
+      expect(r.json().error).toBe(code);
+      expect(r.json().detail).toContain(detail);
     });
 
     it.each(['3', '0', 'x', '', '01'])('export_version=%j gives 400 invalid_export_version', async (v) => {

@@ -9,7 +9,7 @@ import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/co
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
 import { EU_MEMBER_STATES } from '@vat/platform/countries';
 import { FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
-import type { LateWindow, StandardRateWindow } from './repositories/union-oss-facts';
+import type { LateWindow, RateInForceWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
 /** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q3, the last one due within 9999), or 400 `invalid_period`. */
@@ -17,6 +17,19 @@ export function unionOssQuarter(periodKey: string): Quarter {
   const q = parseQuarter(periodKey);
   if (!q || periodKey < FIRST_UNION_OSS_PERIOD || periodKey > LAST_UNION_OSS_PERIOD) {
     throw invalidArgument('invalid_period', `period must be YYYY-Qn (Q1 to Q4) from ${FIRST_UNION_OSS_PERIOD}, when the Union OSS scheme began, to ${LAST_UNION_OSS_PERIOD}, the last quarter whose return is due within year 9999.`);
+  }
+  return q;
+}
+
+/**
+ * A quarter can be locked (and filed) only once its last day has passed (UTC): the return covers the
+ * whole period (Art. 369f of Directive 2006/112/EC) and is submitted after it ends; 409 `period_not_ended`.
+ */
+export function requireEndedQuarter(periodKey: string, now: Date): Quarter {
+  const q = unionOssQuarter(periodKey);
+  const today = now.toISOString().slice(0, 10);
+  if (q.end >= today) {
+    throw rpcError(Code.Aborted, 'period_not_ended', `${periodKey} ends on ${q.end}: a quarter can be locked or filed only after its last day has passed (from ${dayAfter(q.end)}, UTC).`, { period_end: q.end });
   }
   return q;
 }
@@ -68,10 +81,10 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const msi = registration.memberStateIdentification;
   const returnCurrency = returnCurrencyOf(msi, periodKey);
   const headers = { headers: principalHeaders(caller) };
-  const [standardRateWindows, sourceDefaults] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers)]);
+  const [standardRateWindows, sourceDefaults, ratesInForce] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers), ratesInForceOf(deps, headers)]);
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
-  const scope = { accountId, standardRates: standardRateWindows, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
+  const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
   try {
     await deps.unionOssFacts.forEachGroup(scope, (groups) => {
       for (const g of groups) builder.add(g);
@@ -105,6 +118,12 @@ type CallOpts = { headers: Record<string, string> };
 async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promise<StandardRateWindow[]> {
   const res = await deps.clients.taxClasses.listRateHistories({ countries: [...EU_MEMBER_STATES], taxClassId: 'standard' }, call);
   return res.rates.filter((r) => r.rateType === 'standard').map((r) => ({ country: r.country, validFrom: r.validFrom, validTo: r.validTo ?? null, rateBps: r.rateBps }));
+}
+
+/** Every rate in force in the Member States and their regions with rates of their own (one call). */
+async function ratesInForceOf(deps: ComplianceReportsDeps, call: CallOpts): Promise<RateInForceWindow[]> {
+  const res = await deps.clients.taxClasses.listRatesInForce({}, call);
+  return res.rates.map((r) => ({ country: r.country, region: r.region ?? null, rateBps: r.rateBps, rateType: r.rateType, validFrom: r.validFrom, validTo: r.validTo ?? null }));
 }
 
 /** Art. 366(2) rates (the last day of each period, or the next publication day) of what the return converts. */

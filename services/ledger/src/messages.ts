@@ -37,5 +37,6 @@ export function supplyEventMessage(r: SupplyEventRecord): SupplyEvent {
     intrinsicValueEurMinor: opt(r.intrinsicValueEurMinor),
     thirdCountryOrigin: opt(r.thirdCountryOrigin),
     exciseGoods: opt(r.exciseGoods),
+    region: opt(r.region),
   });
 }

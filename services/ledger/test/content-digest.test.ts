@@ -7,7 +7,8 @@ import type { NormalizedSupplyEvent } from '../src/domain/supply-event-rules';
 /** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
 function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
   const out: Record<string, string | number | boolean | null> = {};
-  for (const [k, val] of Object.entries(e)) out[k] = typeof val === 'bigint' ? val.toString() : val;
+  // `region` came later: absent when null, so the digests of events stored before it are unchanged.
+  for (const [k, val] of Object.entries(e)) if (k !== 'region' || val !== null) out[k] = typeof val === 'bigint' ? val.toString() : val;
   return out;
 }
 
@@ -22,7 +23,7 @@ const event: fc.Arbitrary<NormalizedSupplyEvent> = fc.record({
   netAmountMinor: amount, vatAmountMinor: amount, vatRateBps: fc.integer({ min: 0, max: 10_000 }), rateCategory: text,
   classificationStatus: text, taxClassId: opt(text), productReference: opt(text), variantReference: opt(text), orderReference: opt(text),
   integrationId: opt(fc.bigInt({ min: 1n, max: 10n ** 18n })), sourceId: opt(text), calculationId: opt(text), consignmentReference: opt(text),
-  intrinsicValueEurMinor: opt(amount), thirdCountryOrigin: opt(text), exciseGoods: opt(fc.boolean()),
+  intrinsicValueEurMinor: opt(amount), thirdCountryOrigin: opt(text), exciseGoods: opt(fc.boolean()), region: opt(text),
 }) as fc.Arbitrary<NormalizedSupplyEvent>;
 
 describe('contentDigest', () => {
@@ -30,6 +31,13 @@ describe('contentDigest', () => {
     fc.assert(fc.property(event, (e) => {
       expect(contentDigest(e)).toBe(digestOf(canonicalContent(e)));
     }), { numRuns: 2000 });
+  });
+
+  it('an event without a region keeps the digest it had before regions existed', () => {
+    const e = { ...fc.sample(event, 1)[0]!, region: null };
+    const { region: _none, ...before } = e;
+    expect(contentDigest(e)).toBe(digestOf(canonicalContent(before as NormalizedSupplyEvent)));
+    expect(contentDigest({ ...e, region: 'PT-30' })).not.toBe(contentDigest(e));
   });
 
   it('refuses a lone surrogate like the generic serialiser', () => {

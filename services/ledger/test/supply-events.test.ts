@@ -158,6 +158,23 @@ describe.skipIf(!backends.ok)('supply events over REST (PostgreSQL)', () => {
     }
   });
 
+  it('a value that was sent is never answered "is required": a 13th month is not a valid date, eur must be upper case', async () => {
+    const detailOf = async (over: Record<string, unknown>, field: string) => {
+      const r = await post({ ...SALE, event_id: `msg-${field}`, ...over });
+      expect(r.statusCode, r.body).toBe(400);
+      const e = (r.json().errors as { field: string; error: string; detail: string }[]).find((x) => x.field === field)!;
+      expect(e.error).toBe(`invalid_${field}`);
+      expect(e.detail).not.toMatch(/is required/);
+      return e.detail;
+    };
+    expect(await detailOf({ occurred_at: '2025-13-01' }, 'occurred_at')).toMatch(/^"2025-13-01" is not a valid date/);
+    expect(await detailOf({ occurred_at: '2025-02-30' }, 'occurred_at')).toMatch(/is not a valid date/);
+    expect(await detailOf({ currency: 'eur' }, 'currency')).toBe('currency codes are upper case: EUR, not eur.');
+    expect(await detailOf({ currency: 'XYZ' }, 'currency')).toMatch(/"XYZ" is not an ISO 4217 currency code/);
+    expect(await detailOf({ vat_rate_bps: 10001 }, 'vat_rate_bps')).toMatch(/out of range/);
+    expect(await detailOf({ event_id: 'a b' }, 'event_id')).toMatch(/is not a valid event_id/);
+  });
+
   it('every field with a value of the wrong JSON type is refused with its own code', async () => {
     const wrong: Record<string, unknown> = {};
     for (const [k, v] of Object.entries({ ...SALE, product_reference: 'p', integration_id: 1, excise_goods: true, intrinsic_value_eur_minor: 1 })) {

@@ -63,6 +63,30 @@ export const VatRate = defineEntity({
 });
 
 /**
+ * A dated rate [validFrom, validTo) in force only in one region of a Member State (ISO 3166-2, e.g.
+ * PT-30 Madeira), not per class: the rates a supply event naming that region may carry.
+ */
+export const RegionalVatRate = defineEntity({
+  name: 'RegionalVatRate',
+  tableName: 'regional_vat_rate',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    releaseId: p.bigint().index(),
+    country: p.string().length(2),
+    region: p.string().length(6),
+    rateBps: p.integer(),
+    validFrom: p.string().length(10),
+    validTo: p.string().length(10).nullable(),
+    rateType: p.string().length(20),
+    sources: p.json<RateSource[]>(),
+    legalRef: p.text().nullable(),
+    reviewStatus: p.string().length(30),
+    note: p.text().nullable(),
+    rowDigest: p.string().length(80),
+  },
+});
+
+/**
  * One ECB publication day: every currency quoted that day mapped to its units per 1 EUR, as canonical exact
  * decimal strings (`{"USD":"1.1684","JPY":"186.75"}`). A day per row keeps the 25-year history at ~7,000 rows.
  */
@@ -224,4 +248,4 @@ export const GovernedDecision = defineEntity({
 
 export const Outbox = defineOutboxEntity();
 
-export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, SourceProfilePublication, TreatmentRelease, GovernedDecision, Outbox];
+export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, RegionalVatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, SourceProfilePublication, TreatmentRelease, GovernedDecision, Outbox];

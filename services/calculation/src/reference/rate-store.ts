@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { latestRateRelease, rateWindowsOf, storedTaxClasses, type RateRelease, type RateWindow, type TaxClassRecord } from '../repositories/rate-releases';
+import { latestRateRelease, rateWindowsOf, regionalRateWindowsOf, storedTaxClasses, type RateRelease, type RateWindow, type RegionalRateWindow, type TaxClassRecord } from '../repositories/rate-releases';
 
 /** v1 serves a window as a plain number only when it is unconditional and backed by a cited source. */
 export function servableByV1(w: RateWindow): boolean {
@@ -11,7 +11,7 @@ export class RateSnapshot {
   private readonly byKey = new Map<string, RateWindow[]>();
   readonly classById: Map<string, TaxClassRecord>;
 
-  constructor(readonly release: RateRelease, readonly classes: TaxClassRecord[], readonly windows: RateWindow[]) {
+  constructor(readonly release: RateRelease, readonly classes: TaxClassRecord[], readonly windows: RateWindow[], readonly regional: RegionalRateWindow[] = []) {
     this.classById = new Map(classes.map((c) => [c.id, c]));
     for (const w of windows) {
       const key = `${w.country}:${w.taxClassId}`;
@@ -66,7 +66,7 @@ export class RateStore {
     const latest = await latestRateRelease(this.pool);
     if (!latest) throw new Error('no VAT rate release loaded');
     const same = this.snapshot?.release.id === latest.id && this.snapshot.release.approvedAt?.getTime() === latest.approvedAt?.getTime();
-    if (!same) this.snapshot = new RateSnapshot(latest, await storedTaxClasses(this.pool), await rateWindowsOf(this.pool, latest.id));
+    if (!same) this.snapshot = new RateSnapshot(latest, await storedTaxClasses(this.pool), await rateWindowsOf(this.pool, latest.id), await regionalRateWindowsOf(this.pool, latest.id));
     this.checkedAt = Date.now();
     return this.snapshot!;
   }

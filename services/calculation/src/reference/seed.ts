@@ -63,6 +63,25 @@ export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: 
         rowDigest: rateRowDigest(file.country, row),
       }));
     }),
+    regional: rates.flatMap((file) => {
+      const sources = new Map(file.sources.map((s) => [s.id, s]));
+      return (file.regional_rates ?? []).map((row) => ({
+        country: file.country,
+        region: row.region,
+        rateBps: row.rate_bps,
+        validFrom: row.valid_from,
+        validTo: row.valid_to,
+        rateType: row.rate_type,
+        sources: row.source_ids.map((id) => {
+          const s = sources.get(id)!;
+          return { source_id: s.id, title: s.title, url: s.url, as_of: s.as_of };
+        }),
+        legalRef: row.legal_ref,
+        reviewStatus: row.review_status,
+        note: row.note ?? null,
+        rowDigest: rateRowDigest(file.country, row),
+      }));
+    }),
   };
   return { digest, loaded: await storeRateRelease(pool, release) };
 }

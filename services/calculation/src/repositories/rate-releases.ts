@@ -39,9 +39,25 @@ export type TaxClassRecord = {
 
 export type RateRelease = { id: bigint; digest: string; version: string; approvedAt: Date | null; approvedBy: string | null };
 
+/** A rate in force only in one region of a Member State (ISO 3166-2), whatever the class. */
+export type RegionalRateWindow = {
+  country: string;
+  region: string;
+  rateBps: number;
+  validFrom: string;
+  validTo: string | null;
+  rateType: string;
+  sources: RateSource[];
+  legalRef: string | null;
+  reviewStatus: string;
+  note: string | null;
+  rowDigest: string;
+};
+
 const RELEASES = '"calculation".reference_release';
 const CLASSES = '"calculation".tax_class';
 const WINDOWS = '"calculation".vat_rate';
+const REGIONAL = '"calculation".regional_vat_rate';
 
 /** `approved_at` travels as ISO 8601 text: the service pool's type parsers leave timestamps as strings. */
 type ReleaseRow = { id: string; digest: string; version: string; approved_at: string | null; approved_by: string | null };
@@ -136,10 +152,33 @@ export async function rateWindowsOf(db: Queryable, releaseId: bigint): Promise<R
   }));
 }
 
-/** A release to store: its content digest, version, classes (in order) and windows. */
-export type NewRateRelease = { digest: string; version: string; loadedAt: Date; classes: TaxClassRecord[]; windows: Omit<RateWindow, 'id'>[] };
+/** Every regional rate window of one release. */
+export async function regionalRateWindowsOf(db: Queryable, releaseId: bigint): Promise<RegionalRateWindow[]> {
+  const res = await db.query<{ country: string; region: string; rate_bps: number; valid_from: string; valid_to: string | null; rate_type: string; sources: RegionalRateWindow['sources']; legal_ref: string | null; review_status: string; note: string | null; row_digest: string }>(
+    `select country, region, rate_bps, valid_from, valid_to, rate_type, sources, legal_ref, review_status, note, row_digest from ${REGIONAL} where release_id = $1 order by id`,
+    [releaseId.toString()],
+  );
+  return res.rows.map((r) => ({ country: r.country, region: r.region, rateBps: r.rate_bps, validFrom: r.valid_from, validTo: r.valid_to, rateType: r.rate_type, sources: r.sources, legalRef: r.legal_ref, reviewStatus: r.review_status, note: r.note, rowDigest: r.row_digest }));
+}
+
+/** A release to store: its content digest, version, classes (in order), windows and regional windows. */
+export type NewRateRelease = { digest: string; version: string; loadedAt: Date; classes: TaxClassRecord[]; windows: Omit<RateWindow, 'id'>[]; regional?: RegionalRateWindow[] };
 
 const CLASS_COLUMNS = { id: 'varchar', name: 'varchar', description: 'text', source: 'text', group_slug: 'varchar', group_name: 'varchar', tags: 'jsonb', annex_iii_points: 'jsonb', sort_order: 'int' };
+const REGIONAL_COLUMNS = {
+  release_id: 'bigint',
+  country: 'varchar',
+  region: 'varchar',
+  rate_bps: 'int',
+  valid_from: 'varchar',
+  valid_to: 'varchar',
+  rate_type: 'varchar',
+  sources: 'jsonb',
+  legal_ref: 'text',
+  review_status: 'varchar',
+  note: 'text',
+  row_digest: 'varchar',
+};
 const WINDOW_COLUMNS = {
   release_id: 'bigint',
   country: 'varchar',
@@ -176,6 +215,21 @@ export async function storeRateRelease(pool: pg.Pool, release: NewRateRelease): 
     await insertRows(client, CLASSES, CLASS_COLUMNS, classes);
     const windows = release.windows.map((w) => ({ release_id: id, ...windowColumns(w), conditions: w.conditions, sources: w.sources, note: w.note, row_digest: w.rowDigest }));
     await insertRows(client, WINDOWS, WINDOW_COLUMNS, windows);
+    const regional = (release.regional ?? []).map((w) => ({
+      release_id: id,
+      country: w.country,
+      region: w.region,
+      rate_bps: w.rateBps,
+      valid_from: w.validFrom,
+      valid_to: w.validTo,
+      rate_type: w.rateType,
+      sources: w.sources,
+      legal_ref: w.legalRef,
+      review_status: w.reviewStatus,
+      note: w.note,
+      row_digest: w.rowDigest,
+    }));
+    if (regional.length) await insertRows(client, REGIONAL, REGIONAL_COLUMNS, regional);
     return true;
   });
 }

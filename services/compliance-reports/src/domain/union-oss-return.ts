@@ -53,6 +53,12 @@ export type FactGroup = {
   vatRateBps: number;
   /** Whether the rate is the consumption State's standard rate on the supply day; null when no standard rate is known for that day. */
   rateIsStandard: boolean | null;
+  /**
+   * false: the (rate, rate_category) was not in force in the State (or any of its regions with rates of
+   * their own) on the supply day — an event stored before the ledger checked rates; it is excluded
+   * (`unsupported_rate_category_excluded`), never reported at an impossible rate. Absent = in force.
+   */
+  rateInForce?: boolean;
   currency: string;
   link: LinkStatus;
   /** The quarter of the linked original (link = ok). */
@@ -168,7 +174,7 @@ function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'country
 function exclusionOf(g: FactGroup, periodKey: string): WarningCode | undefined {
   if (g.classificationStatus === 'needs_review') return 'needs_review_excluded';
   if (g.classificationStatus !== 'classified') return 'classification_excluded';
-  if (EXCLUDED_RATE_CATEGORIES.has(g.rateCategory)) return 'unsupported_rate_category_excluded';
+  if (EXCLUDED_RATE_CATEGORIES.has(g.rateCategory) || g.rateInForce === false) return 'unsupported_rate_category_excluded';
   if (g.eventType === 'sale') return undefined;
   if (g.link === 'missing' || g.link === 'none') return 'correction_reference_missing_excluded';
   if (g.link === 'invalid') return 'correction_reference_invalid_excluded';

@@ -9,7 +9,7 @@ import type { ComplianceReportsDeps } from '../context';
 import { accountantReport, exportCsv, filingStatusOf } from '../domain/union-oss-documents';
 import type { NewArtifact } from '../repositories/union-oss-locks';
 import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
-import { buildReturn, fencePeriod, unionOssQuarter } from '../union-oss-report';
+import { buildReturn, fencePeriod, requireEndedQuarter } from '../union-oss-report';
 
 const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_already_locked', `${period} is already locked; a locked quarter never changes (later events are reported in the next open quarter).`);
 
@@ -19,13 +19,13 @@ function artifact(exportKind: string, format: 'json' | 'csv', filename: string, 
 }
 
 /**
- * Fences the quarter in the ledger, then freezes the accountant preview at the ledger head the fence
+ * Only a quarter whose last day has passed (409 period_not_ended). Fences the quarter in the ledger, then freezes the accountant preview at the ledger head the fence
  * answered: refuses while the projection is behind it or has not applied every classification decision of
  * the quarter's events,
  * stores the JSON and CSV artifacts with their SHA-256, and never changes the ledger.
  */
 export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockUnionOssPeriodRequest, ctx: HandlerContext) {
-  unionOssQuarter(req.periodKey);
+  requireEndedQuarter(req.periodKey, deps.now());
   const caller = callerOf(ctx);
   if ((await deps.unionOssLocks.list(caller.accountId)).some((l) => l.periodKey === req.periodKey)) throw alreadyLocked(req.periodKey);
   // The fence first: from here on the ledger appends no classification decision for the quarter's events

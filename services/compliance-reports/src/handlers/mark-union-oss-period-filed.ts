@@ -5,11 +5,11 @@ import { callerOf } from '@vat/platform/principal';
 import { aborted } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from '../context';
 import { jsonDocument, lockedPeriodJson } from '../union-oss-messages';
-import { unionOssQuarter } from '../union-oss-report';
+import { requireEndedQuarter } from '../union-oss-report';
 
-/** `locked` -> `filed`; a repeat keeps the first filing audit; a quarter that is not locked is 409. */
+/** `locked` -> `filed`; a repeat keeps the first filing audit; a quarter that is not locked is 409, as is one that has not ended. */
 export async function markUnionOssPeriodFiled(deps: ComplianceReportsDeps, req: MarkUnionOssPeriodFiledRequest, ctx: HandlerContext) {
-  unionOssQuarter(req.periodKey);
+  requireEndedQuarter(req.periodKey, deps.now());
   const caller = callerOf(ctx);
   const period = await deps.unionOssLocks.markFiled(caller.accountId, req.periodKey, caller.apiKeyId, deps.now(), 'Marked as filed; the locked snapshot is unchanged.');
   if (!period) throw aborted('period_not_locked', `${req.periodKey} is not locked: lock it before marking it filed.`);

@@ -5,6 +5,9 @@ import { periodOfDate, type FactGroup, type LinkStatus } from '../domain/union-o
 /** A consumption State's standard rate over [validFrom, validTo) (YYYY-MM-DD; validTo null = open). */
 export type StandardRateWindow = { country: string; validFrom: string; validTo: string | null; rateBps: number };
 
+/** A rate in force over [validFrom, validTo) in a State (region set: only there), whatever the class. */
+export type RateInForceWindow = { country: string; region: string | null; rateBps: number; rateType: string; validFrom: string; validTo: string | null };
+
 /** Events of an earlier locked quarter, recorded after its lock, that this quarter reports. */
 export type LateWindow = { start: string; endExclusive: string; afterSequence: bigint; upToSequence: bigint | null };
 
@@ -20,6 +23,8 @@ export type FactScope = {
   returnCurrency: string;
   /** Decides STANDARD/REDUCED per event in SQL, so groups need not be per day. */
   standardRates: readonly StandardRateWindow[];
+  /** Every rate in force (the calculation service's): groups whose rate is not are marked; absent = not checked. */
+  ratesInForce?: readonly RateInForceWindow[];
 };
 
 const SCHEMA = 'compliance_reports';
@@ -114,17 +119,21 @@ export class UnionOssFactRepository {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
     // Every day on which the quarter or a standard rate can change: no group spans one.
     const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
-    for (const r of scope.standardRates) {
+    for (const r of [...scope.standardRates, ...(scope.ratesInForce ?? [])]) {
       days.add(r.validFrom);
       if (r.validTo !== null) days.add(r.validTo);
     }
     const boundaries = [...days].sort();
     const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
+    // A sale's rate is in force on its day; a correction carries its original's, in force on some day up to its own.
+    const inForce = (r: GroupRow, day: string, type: string) =>
+      scope.ratesInForce?.some((w) => w.country === r.country_of_consumption && w.rateBps === r.vat_rate_bps && w.rateType === type && w.validFrom <= day && (!r.is_sale || w.validTo === null || day < w.validTo));
     const toGroup = (r: GroupRow): FactGroup => {
       // width_bucket: seg k covers [boundaries[k-1], boundaries[k]); every event lies within a quarter, so k >= 1.
       const day = boundaries[r.seg - 1]!;
       const standard = standardOn(r.country_of_consumption, day);
+      const rateInForce = scope.ratesInForce === undefined ? undefined : inForce(r, day, r.rate_category) === true;
       return {
         late: r.late,
         ownPeriod: periodOfDate(day),
@@ -138,7 +147,9 @@ export class UnionOssFactRepository {
         supplierEstablishmentCountry: r.supplier_establishment_country,
         sourceId: r.source_id,
         vatRateBps: r.vat_rate_bps,
-        rateIsStandard: standard === undefined ? null : standard === r.vat_rate_bps,
+        // A regional standard rate (Madeira 22 %) is a standard-rate row too.
+        rateIsStandard: standard === undefined ? null : standard === r.vat_rate_bps || (r.rate_category === 'standard' && inForce(r, day, 'standard') === true),
+        rateInForce,
         currency: r.currency,
         link: r.link,
         originalPeriod: r.original_period,

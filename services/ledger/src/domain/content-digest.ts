@@ -11,7 +11,7 @@ import type { NormalizedSupplyEvent } from './supply-event-rules';
 const KEYS: (keyof NormalizedSupplyEvent)[] = [
   'calculationId', 'classificationStatus', 'consignmentReference', 'countryOfConsumption', 'currency', 'customerType', 'dispatchCountry',
   'eventId', 'eventType', 'exciseGoods', 'integrationId', 'intrinsicValueEurMinor', 'netAmountMinor', 'occurredAt', 'orderReference',
-  'originalEventId', 'productReference', 'rateCategory', 'sourceId', 'supplierEstablishmentCountry', 'supplyKind', 'taxClassId',
+  'originalEventId', 'productReference', 'rateCategory', 'region', 'sourceId', 'supplierEstablishmentCountry', 'supplyKind', 'taxClassId',
   'thirdCountryOrigin', 'variantReference', 'vatAmountMinor', 'vatRateBps',
 ];
 const PREFIXES = KEYS.map((k, i) => `${i ? ',' : '{'}${JSON.stringify(k)}:`);
@@ -35,6 +35,11 @@ function valueJson(key: string, v: unknown): string {
 
 export function contentDigest(e: NormalizedSupplyEvent): string {
   let json = '';
-  for (let i = 0; i < KEYS.length; i++) json += PREFIXES[i]! + valueJson(KEYS[i]!, e[KEYS[i]!]);
+  for (let i = 0; i < KEYS.length; i++) {
+    const k = KEYS[i]!;
+    // `region` is left out when null (see canonicalContent): earlier events keep their digests.
+    if (k === 'region' && e.region === null) continue;
+    json += PREFIXES[i]! + valueJson(k, e[k]);
+  }
   return `sha256:${createHash('sha256').update(`${json}}`, 'utf8').digest('hex')}`;
 }

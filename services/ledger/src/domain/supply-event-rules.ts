@@ -48,6 +48,8 @@ export type NormalizedSupplyEvent = {
   intrinsicValueEurMinor: bigint | null;
   thirdCountryOrigin: string | null;
   exciseGoods: boolean | null;
+  /** ISO 3166-2 region with rates of its own (PT-20, PT-30); null = the general territory. */
+  region: string | null;
 };
 
 export type RuleViolation = { field?: string; error: string; detail: string };
@@ -101,7 +103,7 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
   };
 
   const eventId = i.eventId !== undefined && EVENT_ID.test(i.eventId) ? i.eventId : null;
-  if (eventId === null) bad('event_id', 'event_id is required: 1 to 100 of letters, digits, _ - / . :');
+  if (eventId === null) bad('event_id', `${i.eventId === undefined ? 'event_id is required' : `${shown(i.eventId)} is not a valid event_id`}: 1 to 100 of letters, digits, _ - / . :`);
   const eventType = oneOf(EVENT_TYPES, i.eventType) ? i.eventType : null;
   if (eventType === null) bad('event_type', `event_type must be one of ${EVENT_TYPES.join(', ')}.`);
 
@@ -115,7 +117,9 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
 
   let occurredAt: string | null = null;
   const parsed = i.occurredAt === undefined ? undefined : parseTransactionDate(i.occurredAt);
-  if (!parsed?.ok) bad('occurred_at', 'occurred_at (the tax point) is required: YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.');
+  // A value that was sent is never answered as missing: it is named and said to be no valid date.
+  if (i.occurredAt === undefined) bad('occurred_at', 'occurred_at (the tax point) is required: YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.');
+  else if (!parsed?.ok) bad('occurred_at', `${shown(i.occurredAt)} is not a valid date: occurred_at (the tax point) is a real calendar date YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.`);
   else occurredAt = parsed.iso;
 
   const supplyKind = oneOf(SUPPLY_KINDS, i.supplyKind) ? i.supplyKind : null;
@@ -127,8 +131,11 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
   const supplierEstablishmentCountry = country('supplier_establishment_country', i.supplierEstablishmentCountry, false);
 
   let currency: string | null = null;
-  if (i.currency === undefined || !/^[A-Z]{3}$/.test(i.currency) || !isKnownCurrency(i.currency) || minorUnits(i.currency) === undefined) {
-    bad('currency', 'currency is required: an ISO 4217 code with minor units.');
+  if (i.currency === undefined) bad('currency', 'currency is required: an ISO 4217 code with minor units, in upper case (EUR).');
+  else if (/^[A-Za-z]{3}$/.test(i.currency) && i.currency !== i.currency.toUpperCase() && isKnownCurrency(i.currency.toUpperCase())) {
+    bad('currency', `currency codes are upper case: ${i.currency.toUpperCase()}, not ${i.currency}.`);
+  } else if (!/^[A-Z]{3}$/.test(i.currency) || !isKnownCurrency(i.currency) || minorUnits(i.currency) === undefined) {
+    bad('currency', `${shown(i.currency)} is not an ISO 4217 currency code with minor units.`);
   } else if (occurredAt && !isCurrencyValidOn(i.currency, occurredAt.slice(0, 10))) {
     bad('currency', `${i.currency} was not a valid currency on ${occurredAt.slice(0, 10)}.`);
   } else currency = i.currency;
@@ -136,7 +143,8 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
   const net = amount('net_amount_minor', i.netAmountMinor, true);
   const vat = amount('vat_amount_minor', i.vatAmountMinor, true);
   let bps: number | null = null;
-  if (i.vatRateBps === undefined || i.vatRateBps < 0n || i.vatRateBps > BigInt(MAX_RATE_BPS)) bad('vat_rate_bps', `vat_rate_bps is required: an integer from 0 to ${MAX_RATE_BPS}.`);
+  if (i.vatRateBps === undefined) bad('vat_rate_bps', `vat_rate_bps is required: an integer from 0 to ${MAX_RATE_BPS}.`);
+  else if (i.vatRateBps < 0n || i.vatRateBps > BigInt(MAX_RATE_BPS)) bad('vat_rate_bps', `vat_rate_bps ${i.vatRateBps} is out of range: an integer from 0 to ${MAX_RATE_BPS}.`);
   else bps = Number(i.vatRateBps);
   const rateCategory = oneOf(RATE_CATEGORIES, i.rateCategory) ? i.rateCategory : null;
   if (rateCategory === null) bad('rate_category', `rate_category must be one of ${RATE_CATEGORIES.join(', ')}.`);
@@ -204,6 +212,13 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
     else thirdCountryOrigin = c;
   }
 
+  let region: string | null = null;
+  if (i.region !== undefined) {
+    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(i.region)) bad('region', `${shown(i.region)} is not an ISO 3166-2 subdivision code (for example PT-30 for Madeira).`);
+    else if (countryOfConsumption !== null && !i.region.startsWith(`${countryOfConsumption}-`)) bad('region', `${i.region} is not a region of country_of_consumption ${countryOfConsumption}.`);
+    else region = i.region;
+  }
+
   if (v.length) return { violations: v };
   return {
     violations: [],
@@ -234,6 +249,7 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
       intrinsicValueEurMinor,
       thirdCountryOrigin,
       exciseGoods: imported ? (i.exciseGoods ?? null) : null,
+      region,
     },
   };
 }

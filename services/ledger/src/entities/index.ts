@@ -14,6 +14,7 @@ export const SupplyEvent = defineEntity({
     contentDigest: p.string().length(80),
     variantReference: p.string().length(200).nullable(),
     calculationId: p.uuid().nullable(),
+    region: p.string().length(6).nullable(),
   },
   uniques: [{ properties: ['accountId', 'eventId'] }, { properties: ['accountId', 'sequence'] }],
   indexes: [{ properties: ['accountId', 'occurredAt'] }],

@@ -12,6 +12,9 @@ import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
 import type { LedgerDeps } from '../context';
 import { linkCalculation } from '../domain/calculation-link';
 import { contentDigest } from '../domain/content-digest';
+import { lateNotice } from '../domain/late-events';
+import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in-force';
+import { isEuMemberState } from '@vat/platform/countries';
 import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
 import { supplyEventMessage } from '../messages';
 
@@ -42,28 +45,54 @@ async function taxClassesOf(deps: LedgerDeps, principal: Principal, inputs: Supp
   return new Set(res.items.map((c) => c.id));
 }
 
+/** The rates in force in the batch's countries: one call to the calculation service, which owns them. */
+async function rateTableFor(deps: LedgerDeps, principal: Principal, events: NormalizedSupplyEvent[]): Promise<RateTable> {
+  const countries = [...new Set(events.map((e) => e.countryOfConsumption))].filter(isEuMemberState).sort();
+  if (!countries.length) return new RateTable([]);
+  const res = await deps.clients.taxClasses.listRatesInForce({ countries }, { headers: principalHeaders(principal) });
+  return new RateTable(res.rates);
+}
+
+/** The rates of the originals the batch's corrections name: a sale of the same batch, else the ledger's. */
+async function originalsOf(deps: LedgerDeps, accountId: bigint, events: NormalizedSupplyEvent[]): Promise<Map<string, OriginalRate>> {
+  const wanted = new Set(events.flatMap((e) => (e.originalEventId === null ? [] : [e.originalEventId])));
+  const out = new Map<string, OriginalRate>();
+  if (!wanted.size) return out;
+  for (const r of await deps.supplyEvents.ratesOf(accountId, [...wanted])) out.set(r.eventId, r);
+  for (const e of events) if (wanted.has(e.eventId) && !out.has(e.eventId)) out.set(e.eventId, { eventId: e.eventId, vatRateBps: e.vatRateBps, rateCategory: e.rateCategory, region: e.region, occurredAt: e.occurredAt });
+  return out;
+}
+
 /**
  * Commits 1 to 1,000 supply events all-or-nothing. Every item is checked and every refusal is
  * listed; nothing is stored unless all pass. A repeated event_id with the same canonical content
- * returns the stored event (created=false); other content is 409 supply_event_conflict.
+ * returns the stored event (created=false); other content is 409 supply_event_conflict. A new event of
+ * a locked quarter carries a notice naming the later return that reports it.
  */
 export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEventsRequest, ctx: HandlerContext) {
   const principal = callerOf(ctx);
   if (principal.keyKind !== 'v2') throw refused(Code.PermissionDenied, 'insufficient_scope', 'Supply events need a V2 key.', []);
   if (req.events.length < 1 || req.events.length > MAX_BATCH) throw refused(Code.InvalidArgument, 'invalid_batch_size', `A request commits 1 to ${MAX_BATCH} events.`, []);
   const [calculations, taxClasses] = await Promise.all([calculationsOf(deps, principal, req.events), taxClassesOf(deps, principal, req.events)]);
+  const checked = req.events.map((raw) => {
+    const linked = linkCalculation(raw, calculations);
+    const c = validateSupplyEvent(linked.input, (id) => taxClasses.has(id));
+    return { event: c.event, violations: [...c.violations, ...linked.violations] as RuleViolation[] };
+  });
+  const valid = checked.flatMap((c) => (c.event && !c.violations.length ? [c.event] : []));
+  // Both before the commit's transaction: the rate table by RPC, the originals from the ledger's own pool.
+  const [table, originals] = await Promise.all([rateTableFor(deps, principal, valid), originalsOf(deps, principal.accountId, valid)]);
   const rejections: Rejection[] = [];
   const batch: { event: NormalizedSupplyEvent; digest: string }[] = [];
-  req.events.forEach((raw, index) => {
-    const linked = linkCalculation(raw, calculations);
-    const checked = validateSupplyEvent(linked.input, (id) => taxClasses.has(id));
-    const violations: RuleViolation[] = [...checked.violations, ...linked.violations];
-    if (violations.length) rejections.push(...violations.map((v) => ({ index, eventId: raw.eventId, ...v })));
-    else batch.push({ event: checked.event!, digest: contentDigest(checked.event!) });
+  checked.forEach(({ event, violations }, index) => {
+    if (event && !violations.length) violations.push(...rateViolations(event, table, event.originalEventId === null ? undefined : originals.get(event.originalEventId)));
+    if (violations.length) rejections.push(...violations.map((v) => ({ index, eventId: req.events[index]!.eventId, ...v })));
+    else batch.push({ event: event!, digest: contentDigest(event!) });
   });
   if (rejections.length) {
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);
   }
+  if (req.validateOnly) return create(CommitSupplyEventsResponseSchema, { items: [] });
   const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (record) => {
     const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvent: supplyEventMessage(record) });
     return { id: e.id, subject: e.subject, payload: e.payload };
@@ -73,5 +102,6 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
   }
   if (outcome.items.some((i) => i.created)) deps.relay.kick();
-  return create(CommitSupplyEventsResponseSchema, { items: outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created })) });
+  const items = outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created, notice: i.created ? lateNotice(i.record, originals.get(i.record.originalEventId ?? ''), outcome.fencedPeriods) : undefined }));
+  return create(CommitSupplyEventsResponseSchema, { items });
 }

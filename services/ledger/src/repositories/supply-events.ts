@@ -12,8 +12,8 @@ const OUTBOX = '"ledger".outbox';
 export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string };
 
 
-type CommitOutcome =
-  | { ok: true; items: { record: SupplyEventRecord; created: boolean }[] }
+export type CommitOutcome =
+  | { ok: true; items: { record: SupplyEventRecord; created: boolean }[]; fencedPeriods: Set<string> }
   | { ok: false; conflicts: { index: number; eventId: string }[] };
 
 /** Validated list filters. */
@@ -52,9 +52,12 @@ const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['intrinsicValueEurMinor', 'intrinsic_value_eur_minor', 'bigint'],
   ['thirdCountryOrigin', 'third_country_origin', 'text'],
   ['exciseGoods', 'excise_goods', 'boolean'],
+  ['region', 'region', 'text'],
 ];
 const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
 const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
+/** Union OSS quarters fenced for a lock (FenceReturnPeriod takes the same head lock: read under it, the answer is exact). */
+const FENCED_SQL = `select period_key from "ledger".return_period_fence where account_id = $1`;
 /** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
 const WRITE_SQL = `with events as (
     insert into ${TABLE} (${COLUMNS.map(([, c]) => c).join(', ')})
@@ -110,6 +113,7 @@ export class SupplyEventRepository {
     return underHeadLock<CommitOutcome>(this.pool, accountId, async (client, head, refuse) => {
       // A statement of its own, started once the lock is granted: it sees every earlier commit.
       const found = await client.query(EXISTING_SQL, [account, ids]);
+      const fencedPeriods = new Set((await client.query<{ period_key: string }>(FENCED_SQL, [account])).rows.map((r) => r.period_key));
       let sequence = head.sequence;
       const known = new Map<string, SupplyEventRecord>(found.rows.map((r: Record<string, unknown>) => [r.event_id as string, toRecord(r)]));
       const items: { record: SupplyEventRecord; created: boolean }[] = [];
@@ -129,12 +133,21 @@ export class SupplyEventRepository {
         items.push({ record, created: true });
       });
       if (conflicts.length) return refuse({ ok: false, conflicts });
-      if (!fresh.length) return { ok: true, items };
+      if (!fresh.length) return { ok: true, items, fencedPeriods };
       const outbox = fresh.map(outboxOf);
       const params = [JSON.stringify(fresh.map(toJsonRow)), outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString()];
       await client.query(WRITE_SQL, params);
-      return { ok: true, items };
+      return { ok: true, items, fencedPeriods };
     });
+  }
+
+  /** The committed rate of each of these event_ids (the originals corrections must carry). */
+  async ratesOf(accountId: bigint, eventIds: string[]): Promise<{ eventId: string; vatRateBps: number; rateCategory: string; region: string | null; occurredAt: string }[]> {
+    const res = await this.pool.query<{ event_id: string; vat_rate_bps: number; rate_category: string; region: string | null; occurred_at: unknown }>(
+      `select event_id, vat_rate_bps, rate_category, region, occurred_at from ${TABLE} where account_id = $1 and event_id = any($2::text[])`,
+      [accountId.toString(), eventIds],
+    );
+    return res.rows.map((r) => ({ eventId: r.event_id, vatRateBps: r.vat_rate_bps, rateCategory: r.rate_category, region: r.region, occurredAt: pgTimestamp(r.occurred_at).toISOString() }));
   }
 
   async byId(accountId: bigint, id: string): Promise<SupplyEventRecord | undefined> {

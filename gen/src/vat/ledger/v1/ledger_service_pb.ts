@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/ledger/v1/ledger_service.proto.
  */
 export const file_vat_ledger_v1_ledger_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxIkwKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0IlIKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIIlAKGkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEjIKBWl0ZW1zGAEgAygLMiMudmF0LmxlZGdlci52MS5Db21taXR0ZWRTdXBwbHlFdmVudCIjChVHZXRTdXBwbHlFdmVudFJlcXVlc3QSCgoCaWQYASABKAkiQwoWR2V0U3VwcGx5RXZlbnRSZXNwb25zZRIpCgVldmVudBgBIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQigQMKF0xpc3RTdXBwbHlFdmVudHNSZXF1ZXN0EhEKBGZyb20YASABKAlIAIgBARIPCgJ0bxgCIAEoCUgBiAEBEhcKCmV2ZW50X3R5cGUYAyABKAlIAogBARIjChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAQgASgJSAOIAQESGAoLc3VwcGx5X2tpbmQYBSABKAlIBIgBARIiChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAlIBYgBARIWCglzb3VyY2VfaWQYByABKAlIBogBARITCgZjdXJzb3IYCCABKAlIB4gBARISCgVsaW1pdBgJIAEoBUgIiAEBQgcKBV9mcm9tQgUKA190b0INCgtfZXZlbnRfdHlwZUIZChdfY291bnRyeV9vZl9jb25zdW1wdGlvbkIOCgxfc3VwcGx5X2tpbmRCGAoWX2NsYXNzaWZpY2F0aW9uX3N0YXR1c0IMCgpfc291cmNlX2lkQgkKB19jdXJzb3JCCAoGX2xpbWl0Im8KGExpc3RTdXBwbHlFdmVudHNSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSGAoLbmV4dF9jdXJzb3IYAiABKAlIAIgBAUIOCgxfbmV4dF9jdXJzb3IiFgoUR2V0TGVkZ2VySGVhZFJlcXVlc3QiQQoVR2V0TGVkZ2VySGVhZFJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgDEhYKDmRlY2lzaW9uX2NvdW50GAIgASgDIk4KGENvdW50U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBAUIHCgVfZnJvbUIFCgNfdG8iKgoZQ291bnRTdXBwbHlFdmVudHNSZXNwb25zZRINCgVjb3VudBgBIAEoAyKRAQoeTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEhMKBmN1cnNvchgDIAEoCUgAiAEBEhIKBWxpbWl0GAQgASgFSAGIAQFCCQoHX2N1cnNvckIICgZfbGltaXQi+AMKElByb2R1Y3RTdXBwbHlFdmVudBIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYAyABKAlIAIgBARIeChF2YXJpYW50X3JlZmVyZW5jZRgEIAEoCUgBiAEBEhMKC29jY3VycmVkX29uGAUgASgJEh4KFmNvdW50cnlfb2ZfY29uc3VtcHRpb24YBiABKAkSJgoeb3JpZ2luYWxfY2xhc3NpZmljYXRpb25fc3RhdHVzGAcgASgJEiIKFW9yaWdpbmFsX3RheF9jbGFzc19pZBgIIAEoCUgCiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgJIAEoCRIZCgx0YXhfY2xhc3NfaWQYCiABKAlIA4gBARIfChJsYXRlc3RfZGVjaXNpb25faWQYCyABKAlIBIgBARIjChZsYXRlc3RfZGVjaXNpb25fc291cmNlGAwgASgJSAWIAQFCEgoQX29yZGVyX3JlZmVyZW5jZUIUChJfdmFyaWFudF9yZWZlcmVuY2VCGAoWX29yaWdpbmFsX3RheF9jbGFzc19pZEIPCg1fdGF4X2NsYXNzX2lkQhUKE19sYXRlc3RfZGVjaXNpb25faWRCGQoXX2xhdGVzdF9kZWNpc2lvbl9zb3VyY2UifQofTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRIwCgVpdGVtcxgBIAMoCzIhLnZhdC5sZWRnZXIudjEuUHJvZHVjdFN1cHBseUV2ZW50EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIvwDCh5Qcm9wb3NlZENsYXNzaWZpY2F0aW9uRGVjaXNpb24SFwoPc3VwcGx5X2V2ZW50X2lkGAEgASgJEigKG2V4cGVjdGVkX2xhdGVzdF9kZWNpc2lvbl9pZBgCIAEoCUgAiAEBEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgDIAEoCRIZCgx0YXhfY2xhc3NfaWQYBCABKAlIAYgBARIOCgZzb3VyY2UYBSABKAkSGgoNYXNzaWdubWVudF9pZBgGIAEoCUgCiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YByABKAVIA4gBARIUCgdydWxlX2lkGAggASgJSASIAQESEwoGcmVhc29uGAkgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GAogASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYCyABKAlIB4gBAUIeChxfZXhwZWN0ZWRfbGF0ZXN0X2RlY2lzaW9uX2lkQg8KDV90YXhfY2xhc3NfaWRCEAoOX2Fzc2lnbm1lbnRfaWRCFgoUX2Fzc2lnbm1lbnRfcmV2aXNpb25CCgoIX3J1bGVfaWRCCQoHX3JlYXNvbkIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdCKbAQokQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXF1ZXN0EhYKDmludGVncmF0aW9uX2lkGAEgASgDEhkKEXByb2R1Y3RfcmVmZXJlbmNlGAIgASgJEkAKCWRlY2lzaW9ucxgDIAMoCzItLnZhdC5sZWRnZXIudjEuUHJvcG9zZWRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uIoABCiVBcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1Jlc3BvbnNlEhAKCGFwcGVuZGVkGAEgASgFEhEKCXVuY2hhbmdlZBgCIAEoBRIjChtyb3V0ZWRfdG9fY29ycmVjdGlvbl9yZXZpZXcYAyABKAUSDQoFc3RhbGUYBCABKAUiLgoYRmVuY2VSZXR1cm5QZXJpb2RSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkiZAoZRmVuY2VSZXR1cm5QZXJpb2RSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoAxIWCg5kZWNpc2lvbl9jb3VudBgCIAEoAxIdChVwZXJpb2RfZGVjaXNpb25fY291bnQYAyABKAMivgIKJExpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVxdWVzdBITCgZjdXJzb3IYASABKAlIAIgBARISCgVsaW1pdBgCIAEoBUgBiAEBEhMKBnJlYXNvbhgDIAEoCUgCiAEBEhwKD29yZGVyX3JlZmVyZW5jZRgEIAEoCUgDiAEBEhwKD3N1cHBseV9ldmVudF9pZBgFIAEoCUgEiAEBEh4KEXByb2R1Y3RfcmVmZXJlbmNlGAYgASgJSAWIAQESEwoGc3RhdHVzGAcgASgJSAaIAQFCCQoHX2N1cnNvckIICgZfbGltaXRCCQoHX3JlYXNvbkISChBfb3JkZXJfcmVmZXJlbmNlQhIKEF9zdXBwbHlfZXZlbnRfaWRCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlQgkKB19zdGF0dXMioQEKIkNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlc29sdXRpb24SDgoGYWN0aW9uGAEgASgJEgwKBG5vdGUYAiABKAkSEwoLcmVzb2x2ZWRfYXQYAyABKAkSHgoWcmVzb2x2ZWRfYnlfYXBpX2tleV9pZBgEIAEoAxIYCgtkZWNpc2lvbl9pZBgFIAEoCUgAiAEBQg4KDF9kZWNpc2lvbl9pZCKkAwoYQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEgoKAmlkGAEgASgJEhcKD3N1cHBseV9ldmVudF9pZBgCIAEoCRIQCghldmVudF9pZBgDIAEoCRIcCg9vcmRlcl9yZWZlcmVuY2UYBCABKAlIAIgBARIeChFwcm9kdWN0X3JlZmVyZW5jZRgFIAEoCUgBiAEBEhsKDmludGVncmF0aW9uX2lkGAYgASgDSAKIAQESEwoLb2NjdXJyZWRfYXQYByABKAkSDgoGcmVhc29uGAggASgJEhUKDXByb3Bvc2VkX2pzb24YCSABKAkSEgoKY3JlYXRlZF9hdBgKIAEoCRIOCgZzdGF0dXMYCyABKAkSSgoKcmVzb2x1dGlvbhgMIAEoCzIxLnZhdC5sZWRnZXIudjEuQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVzb2x1dGlvbkgDiAEBQhIKEF9vcmRlcl9yZWZlcmVuY2VCFAoSX3Byb2R1Y3RfcmVmZXJlbmNlQhEKD19pbnRlZ3JhdGlvbl9pZEINCgtfcmVzb2x1dGlvbiKJAQolTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXNwb25zZRI2CgVpdGVtcxgBIAMoCzInLnZhdC5sZWRnZXIudjEuQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIlIKJlJlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJEg4KBmFjdGlvbhgCIAEoCRIMCgRub3RlGAMgASgJIn0KJ1Jlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXNwb25zZRI7Cgpjb3JyZWN0aW9uGAEgASgLMicudmF0LmxlZGdlci52MS5DbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb24SFQoNcmVzb2x2ZWRfd2l0aBgCIAMoCTKXCQoTU3VwcGx5TGVkZ2VyU2VydmljZRJpChJDb21taXRTdXBwbHlFdmVudHMSKC52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QaKS52YXQubGVkZ2VyLnYxLkNvbW1pdFN1cHBseUV2ZW50c1Jlc3BvbnNlEl0KDkdldFN1cHBseUV2ZW50EiQudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlcXVlc3QaJS52YXQubGVkZ2VyLnYxLkdldFN1cHBseUV2ZW50UmVzcG9uc2USYwoQTGlzdFN1cHBseUV2ZW50cxImLnZhdC5sZWRnZXIudjEuTGlzdFN1cHBseUV2ZW50c1JlcXVlc3QaJy52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXNwb25zZRJaCg1HZXRMZWRnZXJIZWFkEiMudmF0LmxlZGdlci52MS5HZXRMZWRnZXJIZWFkUmVxdWVzdBokLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlc3BvbnNlEmYKEUNvdW50U3VwcGx5RXZlbnRzEicudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1JlcXVlc3QaKC52YXQubGVkZ2VyLnYxLkNvdW50U3VwcGx5RXZlbnRzUmVzcG9uc2USeAoXTGlzdFByb2R1Y3RTdXBwbHlFdmVudHMSLS52YXQubGVkZ2VyLnYxLkxpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVxdWVzdBouLnZhdC5sZWRnZXIudjEuTGlzdFByb2R1Y3RTdXBwbHlFdmVudHNSZXNwb25zZRKKAQodQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnMSMy52YXQubGVkZ2VyLnYxLkFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVxdWVzdBo0LnZhdC5sZWRnZXIudjEuQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXNwb25zZRJmChFGZW5jZVJldHVyblBlcmlvZBInLnZhdC5sZWRnZXIudjEuRmVuY2VSZXR1cm5QZXJpb2RSZXF1ZXN0GigudmF0LmxlZGdlci52MS5GZW5jZVJldHVyblBlcmlvZFJlc3BvbnNlEooBCh1MaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9ucxIzLnZhdC5sZWRnZXIudjEuTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXF1ZXN0GjQudmF0LmxlZGdlci52MS5MaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9uc1Jlc3BvbnNlEpABCh9SZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEjUudmF0LmxlZGdlci52MS5SZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVxdWVzdBo2LnZhdC5sZWRnZXIudjEuUmVzb2x2ZUNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlc3BvbnNlYgZwcm90bzM", [file_vat_ledger_v1_resources]);
+  fileDesc("CiJ2YXQvbGVkZ2VyL3YxL2xlZGdlcl9zZXJ2aWNlLnByb3RvEg12YXQubGVkZ2VyLnYxImMKGUNvbW1pdFN1cHBseUV2ZW50c1JlcXVlc3QSLwoGZXZlbnRzGAEgAygLMh8udmF0LmxlZGdlci52MS5TdXBwbHlFdmVudElucHV0EhUKDXZhbGlkYXRlX29ubHkYAiABKAgikgEKFENvbW1pdHRlZFN1cHBseUV2ZW50EikKBWV2ZW50GAEgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudBIPCgdjcmVhdGVkGAIgASgIEjMKBm5vdGljZRgDIAEoCzIeLnZhdC5sZWRnZXIudjEuTGF0ZUV2ZW50Tm90aWNlSACIAQFCCQoHX25vdGljZSJkCg9MYXRlRXZlbnROb3RpY2USDAoEY29kZRgBIAEoCRIXCg9jb3JyZWN0c19wZXJpb2QYAiABKAkSGgoScmVwb3J0ZWRfaW5fcGVyaW9kGAMgASgJEg4KBmRldGFpbBgEIAEoCSJQChpDb21taXRTdXBwbHlFdmVudHNSZXNwb25zZRIyCgVpdGVtcxgBIAMoCzIjLnZhdC5sZWRnZXIudjEuQ29tbWl0dGVkU3VwcGx5RXZlbnQiIwoVR2V0U3VwcGx5RXZlbnRSZXF1ZXN0EgoKAmlkGAEgASgJIkMKFkdldFN1cHBseUV2ZW50UmVzcG9uc2USKQoFZXZlbnQYASABKAsyGi52YXQubGVkZ2VyLnYxLlN1cHBseUV2ZW50IoEDChdMaXN0U3VwcGx5RXZlbnRzUmVxdWVzdBIRCgRmcm9tGAEgASgJSACIAQESDwoCdG8YAiABKAlIAYgBARIXCgpldmVudF90eXBlGAMgASgJSAKIAQESIwoWY291bnRyeV9vZl9jb25zdW1wdGlvbhgEIAEoCUgDiAEBEhgKC3N1cHBseV9raW5kGAUgASgJSASIAQESIgoVY2xhc3NpZmljYXRpb25fc3RhdHVzGAYgASgJSAWIAQESFgoJc291cmNlX2lkGAcgASgJSAaIAQESEwoGY3Vyc29yGAggASgJSAeIAQESEgoFbGltaXQYCSABKAVICIgBAUIHCgVfZnJvbUIFCgNfdG9CDQoLX2V2ZW50X3R5cGVCGQoXX2NvdW50cnlfb2ZfY29uc3VtcHRpb25CDgoMX3N1cHBseV9raW5kQhgKFl9jbGFzc2lmaWNhdGlvbl9zdGF0dXNCDAoKX3NvdXJjZV9pZEIJCgdfY3Vyc29yQggKBl9saW1pdCJvChhMaXN0U3VwcGx5RXZlbnRzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi52YXQubGVkZ2VyLnYxLlN1cHBseUV2ZW50EhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIhYKFEdldExlZGdlckhlYWRSZXF1ZXN0IkEKFUdldExlZGdlckhlYWRSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoAxIWCg5kZWNpc2lvbl9jb3VudBgCIAEoAyJOChhDb3VudFN1cHBseUV2ZW50c1JlcXVlc3QSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQFCBwoFX2Zyb21CBQoDX3RvIioKGUNvdW50U3VwcGx5RXZlbnRzUmVzcG9uc2USDQoFY291bnQYASABKAMikQEKHkxpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVxdWVzdBIWCg5pbnRlZ3JhdGlvbl9pZBgBIAEoAxIZChFwcm9kdWN0X3JlZmVyZW5jZRgCIAEoCRITCgZjdXJzb3IYAyABKAlIAIgBARISCgVsaW1pdBgEIAEoBUgBiAEBQgkKB19jdXJzb3JCCAoGX2xpbWl0IvgDChJQcm9kdWN0U3VwcGx5RXZlbnQSCgoCaWQYASABKAkSEAoIZXZlbnRfaWQYAiABKAkSHAoPb3JkZXJfcmVmZXJlbmNlGAMgASgJSACIAQESHgoRdmFyaWFudF9yZWZlcmVuY2UYBCABKAlIAYgBARITCgtvY2N1cnJlZF9vbhgFIAEoCRIeChZjb3VudHJ5X29mX2NvbnN1bXB0aW9uGAYgASgJEiYKHm9yaWdpbmFsX2NsYXNzaWZpY2F0aW9uX3N0YXR1cxgHIAEoCRIiChVvcmlnaW5hbF90YXhfY2xhc3NfaWQYCCABKAlIAogBARIdChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYCSABKAkSGQoMdGF4X2NsYXNzX2lkGAogASgJSAOIAQESHwoSbGF0ZXN0X2RlY2lzaW9uX2lkGAsgASgJSASIAQESIwoWbGF0ZXN0X2RlY2lzaW9uX3NvdXJjZRgMIAEoCUgFiAEBQhIKEF9vcmRlcl9yZWZlcmVuY2VCFAoSX3ZhcmlhbnRfcmVmZXJlbmNlQhgKFl9vcmlnaW5hbF90YXhfY2xhc3NfaWRCDwoNX3RheF9jbGFzc19pZEIVChNfbGF0ZXN0X2RlY2lzaW9uX2lkQhkKF19sYXRlc3RfZGVjaXNpb25fc291cmNlIn0KH0xpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVzcG9uc2USMAoFaXRlbXMYASADKAsyIS52YXQubGVkZ2VyLnYxLlByb2R1Y3RTdXBwbHlFdmVudBIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciL8AwoeUHJvcG9zZWRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uEhcKD3N1cHBseV9ldmVudF9pZBgBIAEoCRIoChtleHBlY3RlZF9sYXRlc3RfZGVjaXNpb25faWQYAiABKAlIAIgBARIdChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYAyABKAkSGQoMdGF4X2NsYXNzX2lkGAQgASgJSAGIAQESDgoGc291cmNlGAUgASgJEhoKDWFzc2lnbm1lbnRfaWQYBiABKAlIAogBARIgChNhc3NpZ25tZW50X3JldmlzaW9uGAcgASgFSAOIAQESFAoHcnVsZV9pZBgIIAEoCUgEiAEBEhMKBnJlYXNvbhgJIAEoCUgFiAEBEiUKGGNvdmVyYWdlX21hbmlmZXN0X2RpZ2VzdBgKIAEoCUgGiAEBEhsKDmNhdGFsb2dfZGlnZXN0GAsgASgJSAeIAQFCHgocX2V4cGVjdGVkX2xhdGVzdF9kZWNpc2lvbl9pZEIPCg1fdGF4X2NsYXNzX2lkQhAKDl9hc3NpZ25tZW50X2lkQhYKFF9hc3NpZ25tZW50X3JldmlzaW9uQgoKCF9ydWxlX2lkQgkKB19yZWFzb25CGwoZX2NvdmVyYWdlX21hbmlmZXN0X2RpZ2VzdEIRCg9fY2F0YWxvZ19kaWdlc3QimwEKJEFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVxdWVzdBIWCg5pbnRlZ3JhdGlvbl9pZBgBIAEoAxIZChFwcm9kdWN0X3JlZmVyZW5jZRgCIAEoCRJACglkZWNpc2lvbnMYAyADKAsyLS52YXQubGVkZ2VyLnYxLlByb3Bvc2VkQ2xhc3NpZmljYXRpb25EZWNpc2lvbiKAAQolQXBwZW5kQ2xhc3NpZmljYXRpb25EZWNpc2lvbnNSZXNwb25zZRIQCghhcHBlbmRlZBgBIAEoBRIRCgl1bmNoYW5nZWQYAiABKAUSIwobcm91dGVkX3RvX2NvcnJlY3Rpb25fcmV2aWV3GAMgASgFEg0KBXN0YWxlGAQgASgFIi4KGEZlbmNlUmV0dXJuUGVyaW9kUmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJImQKGUZlbmNlUmV0dXJuUGVyaW9kUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAMSFgoOZGVjaXNpb25fY291bnQYAiABKAMSHQoVcGVyaW9kX2RlY2lzaW9uX2NvdW50GAMgASgDIr4CCiRMaXN0Q2xhc3NpZmljYXRpb25Db3JyZWN0aW9uc1JlcXVlc3QSEwoGY3Vyc29yGAEgASgJSACIAQESEgoFbGltaXQYAiABKAVIAYgBARITCgZyZWFzb24YAyABKAlIAogBARIcCg9vcmRlcl9yZWZlcmVuY2UYBCABKAlIA4gBARIcCg9zdXBwbHlfZXZlbnRfaWQYBSABKAlIBIgBARIeChFwcm9kdWN0X3JlZmVyZW5jZRgGIAEoCUgFiAEBEhMKBnN0YXR1cxgHIAEoCUgGiAEBQgkKB19jdXJzb3JCCAoGX2xpbWl0QgkKB19yZWFzb25CEgoQX29yZGVyX3JlZmVyZW5jZUISChBfc3VwcGx5X2V2ZW50X2lkQhQKEl9wcm9kdWN0X3JlZmVyZW5jZUIJCgdfc3RhdHVzIqEBCiJDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXNvbHV0aW9uEg4KBmFjdGlvbhgBIAEoCRIMCgRub3RlGAIgASgJEhMKC3Jlc29sdmVkX2F0GAMgASgJEh4KFnJlc29sdmVkX2J5X2FwaV9rZXlfaWQYBCABKAMSGAoLZGVjaXNpb25faWQYBSABKAlIAIgBAUIOCgxfZGVjaXNpb25faWQipAMKGENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbhIKCgJpZBgBIAEoCRIXCg9zdXBwbHlfZXZlbnRfaWQYAiABKAkSEAoIZXZlbnRfaWQYAyABKAkSHAoPb3JkZXJfcmVmZXJlbmNlGAQgASgJSACIAQESHgoRcHJvZHVjdF9yZWZlcmVuY2UYBSABKAlIAYgBARIbCg5pbnRlZ3JhdGlvbl9pZBgGIAEoA0gCiAEBEhMKC29jY3VycmVkX2F0GAcgASgJEg4KBnJlYXNvbhgIIAEoCRIVCg1wcm9wb3NlZF9qc29uGAkgASgJEhIKCmNyZWF0ZWRfYXQYCiABKAkSDgoGc3RhdHVzGAsgASgJEkoKCnJlc29sdXRpb24YDCABKAsyMS52YXQubGVkZ2VyLnYxLkNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlc29sdXRpb25IA4gBAUISChBfb3JkZXJfcmVmZXJlbmNlQhQKEl9wcm9kdWN0X3JlZmVyZW5jZUIRCg9faW50ZWdyYXRpb25faWRCDQoLX3Jlc29sdXRpb24iiQEKJUxpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVzcG9uc2USNgoFaXRlbXMYASADKAsyJy52YXQubGVkZ2VyLnYxLkNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbhIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciJSCiZSZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSDAoEbm90ZRgDIAEoCSJ9CidSZXNvbHZlQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uUmVzcG9uc2USOwoKY29ycmVjdGlvbhgBIAEoCzInLnZhdC5sZWRnZXIudjEuQ2xhc3NpZmljYXRpb25Db3JyZWN0aW9uEhUKDXJlc29sdmVkX3dpdGgYAiADKAkylwkKE1N1cHBseUxlZGdlclNlcnZpY2USaQoSQ29tbWl0U3VwcGx5RXZlbnRzEigudmF0LmxlZGdlci52MS5Db21taXRTdXBwbHlFdmVudHNSZXF1ZXN0GikudmF0LmxlZGdlci52MS5Db21taXRTdXBwbHlFdmVudHNSZXNwb25zZRJdCg5HZXRTdXBwbHlFdmVudBIkLnZhdC5sZWRnZXIudjEuR2V0U3VwcGx5RXZlbnRSZXF1ZXN0GiUudmF0LmxlZGdlci52MS5HZXRTdXBwbHlFdmVudFJlc3BvbnNlEmMKEExpc3RTdXBwbHlFdmVudHMSJi52YXQubGVkZ2VyLnYxLkxpc3RTdXBwbHlFdmVudHNSZXF1ZXN0GicudmF0LmxlZGdlci52MS5MaXN0U3VwcGx5RXZlbnRzUmVzcG9uc2USWgoNR2V0TGVkZ2VySGVhZBIjLnZhdC5sZWRnZXIudjEuR2V0TGVkZ2VySGVhZFJlcXVlc3QaJC52YXQubGVkZ2VyLnYxLkdldExlZGdlckhlYWRSZXNwb25zZRJmChFDb3VudFN1cHBseUV2ZW50cxInLnZhdC5sZWRnZXIudjEuQ291bnRTdXBwbHlFdmVudHNSZXF1ZXN0GigudmF0LmxlZGdlci52MS5Db3VudFN1cHBseUV2ZW50c1Jlc3BvbnNlEngKF0xpc3RQcm9kdWN0U3VwcGx5RXZlbnRzEi0udmF0LmxlZGdlci52MS5MaXN0UHJvZHVjdFN1cHBseUV2ZW50c1JlcXVlc3QaLi52YXQubGVkZ2VyLnYxLkxpc3RQcm9kdWN0U3VwcGx5RXZlbnRzUmVzcG9uc2USigEKHUFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zEjMudmF0LmxlZGdlci52MS5BcHBlbmRDbGFzc2lmaWNhdGlvbkRlY2lzaW9uc1JlcXVlc3QaNC52YXQubGVkZ2VyLnYxLkFwcGVuZENsYXNzaWZpY2F0aW9uRGVjaXNpb25zUmVzcG9uc2USZgoRRmVuY2VSZXR1cm5QZXJpb2QSJy52YXQubGVkZ2VyLnYxLkZlbmNlUmV0dXJuUGVyaW9kUmVxdWVzdBooLnZhdC5sZWRnZXIudjEuRmVuY2VSZXR1cm5QZXJpb2RSZXNwb25zZRKKAQodTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnMSMy52YXQubGVkZ2VyLnYxLkxpc3RDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25zUmVxdWVzdBo0LnZhdC5sZWRnZXIudjEuTGlzdENsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbnNSZXNwb25zZRKQAQofUmVzb2x2ZUNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvbhI1LnZhdC5sZWRnZXIudjEuUmVzb2x2ZUNsYXNzaWZpY2F0aW9uQ29ycmVjdGlvblJlcXVlc3QaNi52YXQubGVkZ2VyLnYxLlJlc29sdmVDbGFzc2lmaWNhdGlvbkNvcnJlY3Rpb25SZXNwb25zZWIGcHJvdG8z", [file_vat_ledger_v1_resources]);
 
 /**
  * @generated from message vat.ledger.v1.CommitSupplyEventsRequest
@@ -22,6 +22,14 @@ export type CommitSupplyEventsRequest = Message<"vat.ledger.v1.CommitSupplyEvent
    * @generated from field: repeated vat.ledger.v1.SupplyEventInput events = 1;
    */
   events: SupplyEventInput[];
+
+  /**
+   * Check every rule (rates included) and answer the refusals as a commit would, but store nothing and
+   * answer no items when all pass (the bulk import uses it to list every fault of a line it cannot send).
+   *
+   * @generated from field: bool validate_only = 2;
+   */
+  validateOnly: boolean;
 };
 
 /**
@@ -46,6 +54,14 @@ export type CommittedSupplyEvent = Message<"vat.ledger.v1.CommittedSupplyEvent">
    * @generated from field: bool created = 2;
    */
   created: boolean;
+
+  /**
+   * Set when a new event's tax point lies in a Union OSS quarter that is locked (or being locked):
+   * it is reported as a correction of that quarter in a later return.
+   *
+   * @generated from field: optional vat.ledger.v1.LateEventNotice notice = 3;
+   */
+  notice?: LateEventNotice | undefined;
 };
 
 /**
@@ -54,6 +70,47 @@ export type CommittedSupplyEvent = Message<"vat.ledger.v1.CommittedSupplyEvent">
  */
 export const CommittedSupplyEventSchema: GenMessage<CommittedSupplyEvent> = /*@__PURE__*/
   messageDesc(file_vat_ledger_v1_ledger_service, 1);
+
+/**
+ * A committed event that a locked quarter's return no longer contains (Art. 61 of Implementing
+ * Regulation (EU) No 282/2011: changes to a submitted return are made in a subsequent return).
+ *
+ * @generated from message vat.ledger.v1.LateEventNotice
+ */
+export type LateEventNotice = Message<"vat.ledger.v1.LateEventNotice"> & {
+  /**
+   * late_for_locked_period
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * YYYY-Qn: the locked quarter of the event's tax point, which it corrects
+   *
+   * @generated from field: string corrects_period = 2;
+   */
+  correctsPeriod: string;
+
+  /**
+   * YYYY-Qn: the earliest quarter not locked after it, whose return reports the correction
+   *
+   * @generated from field: string reported_in_period = 3;
+   */
+  reportedInPeriod: string;
+
+  /**
+   * @generated from field: string detail = 4;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message vat.ledger.v1.LateEventNotice.
+ * Use `create(LateEventNoticeSchema)` to create a new message.
+ */
+export const LateEventNoticeSchema: GenMessage<LateEventNotice> = /*@__PURE__*/
+  messageDesc(file_vat_ledger_v1_ledger_service, 2);
 
 /**
  * @generated from message vat.ledger.v1.CommitSupplyEventsResponse
@@ -70,7 +127,7 @@ export type CommitSupplyEventsResponse = Message<"vat.ledger.v1.CommitSupplyEven
  * Use `create(CommitSupplyEventsResponseSchema)` to create a new message.
  */
 export const CommitSupplyEventsResponseSchema: GenMessage<CommitSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 2);
+  messageDesc(file_vat_ledger_v1_ledger_service, 3);
 
 /**
  * @generated from message vat.ledger.v1.GetSupplyEventRequest
@@ -87,7 +144,7 @@ export type GetSupplyEventRequest = Message<"vat.ledger.v1.GetSupplyEventRequest
  * Use `create(GetSupplyEventRequestSchema)` to create a new message.
  */
 export const GetSupplyEventRequestSchema: GenMessage<GetSupplyEventRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 3);
+  messageDesc(file_vat_ledger_v1_ledger_service, 4);
 
 /**
  * @generated from message vat.ledger.v1.GetSupplyEventResponse
@@ -104,7 +161,7 @@ export type GetSupplyEventResponse = Message<"vat.ledger.v1.GetSupplyEventRespon
  * Use `create(GetSupplyEventResponseSchema)` to create a new message.
  */
 export const GetSupplyEventResponseSchema: GenMessage<GetSupplyEventResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 4);
+  messageDesc(file_vat_ledger_v1_ledger_service, 5);
 
 /**
  * @generated from message vat.ledger.v1.ListSupplyEventsRequest
@@ -161,7 +218,7 @@ export type ListSupplyEventsRequest = Message<"vat.ledger.v1.ListSupplyEventsReq
  * Use `create(ListSupplyEventsRequestSchema)` to create a new message.
  */
 export const ListSupplyEventsRequestSchema: GenMessage<ListSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 5);
+  messageDesc(file_vat_ledger_v1_ledger_service, 6);
 
 /**
  * @generated from message vat.ledger.v1.ListSupplyEventsResponse
@@ -183,7 +240,7 @@ export type ListSupplyEventsResponse = Message<"vat.ledger.v1.ListSupplyEventsRe
  * Use `create(ListSupplyEventsResponseSchema)` to create a new message.
  */
 export const ListSupplyEventsResponseSchema: GenMessage<ListSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 6);
+  messageDesc(file_vat_ledger_v1_ledger_service, 7);
 
 /**
  * @generated from message vat.ledger.v1.GetLedgerHeadRequest
@@ -196,7 +253,7 @@ export type GetLedgerHeadRequest = Message<"vat.ledger.v1.GetLedgerHeadRequest">
  * Use `create(GetLedgerHeadRequestSchema)` to create a new message.
  */
 export const GetLedgerHeadRequestSchema: GenMessage<GetLedgerHeadRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 7);
+  messageDesc(file_vat_ledger_v1_ledger_service, 8);
 
 /**
  * @generated from message vat.ledger.v1.GetLedgerHeadResponse
@@ -222,7 +279,7 @@ export type GetLedgerHeadResponse = Message<"vat.ledger.v1.GetLedgerHeadResponse
  * Use `create(GetLedgerHeadResponseSchema)` to create a new message.
  */
 export const GetLedgerHeadResponseSchema: GenMessage<GetLedgerHeadResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 8);
+  messageDesc(file_vat_ledger_v1_ledger_service, 9);
 
 /**
  * @generated from message vat.ledger.v1.CountSupplyEventsRequest
@@ -244,7 +301,7 @@ export type CountSupplyEventsRequest = Message<"vat.ledger.v1.CountSupplyEventsR
  * Use `create(CountSupplyEventsRequestSchema)` to create a new message.
  */
 export const CountSupplyEventsRequestSchema: GenMessage<CountSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 9);
+  messageDesc(file_vat_ledger_v1_ledger_service, 10);
 
 /**
  * @generated from message vat.ledger.v1.CountSupplyEventsResponse
@@ -261,7 +318,7 @@ export type CountSupplyEventsResponse = Message<"vat.ledger.v1.CountSupplyEvents
  * Use `create(CountSupplyEventsResponseSchema)` to create a new message.
  */
 export const CountSupplyEventsResponseSchema: GenMessage<CountSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 10);
+  messageDesc(file_vat_ledger_v1_ledger_service, 11);
 
 /**
  * @generated from message vat.ledger.v1.ListProductSupplyEventsRequest
@@ -293,7 +350,7 @@ export type ListProductSupplyEventsRequest = Message<"vat.ledger.v1.ListProductS
  * Use `create(ListProductSupplyEventsRequestSchema)` to create a new message.
  */
 export const ListProductSupplyEventsRequestSchema: GenMessage<ListProductSupplyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 11);
+  messageDesc(file_vat_ledger_v1_ledger_service, 12);
 
 /**
  * One event of a product and the classification currently in effect for it.
@@ -375,7 +432,7 @@ export type ProductSupplyEvent = Message<"vat.ledger.v1.ProductSupplyEvent"> & {
  * Use `create(ProductSupplyEventSchema)` to create a new message.
  */
 export const ProductSupplyEventSchema: GenMessage<ProductSupplyEvent> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 12);
+  messageDesc(file_vat_ledger_v1_ledger_service, 13);
 
 /**
  * @generated from message vat.ledger.v1.ListProductSupplyEventsResponse
@@ -397,7 +454,7 @@ export type ListProductSupplyEventsResponse = Message<"vat.ledger.v1.ListProduct
  * Use `create(ListProductSupplyEventsResponseSchema)` to create a new message.
  */
 export const ListProductSupplyEventsResponseSchema: GenMessage<ListProductSupplyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 13);
+  messageDesc(file_vat_ledger_v1_ledger_service, 14);
 
 /**
  * @generated from message vat.ledger.v1.ProposedClassificationDecision
@@ -468,7 +525,7 @@ export type ProposedClassificationDecision = Message<"vat.ledger.v1.ProposedClas
  * Use `create(ProposedClassificationDecisionSchema)` to create a new message.
  */
 export const ProposedClassificationDecisionSchema: GenMessage<ProposedClassificationDecision> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 14);
+  messageDesc(file_vat_ledger_v1_ledger_service, 15);
 
 /**
  * @generated from message vat.ledger.v1.AppendClassificationDecisionsRequest
@@ -495,7 +552,7 @@ export type AppendClassificationDecisionsRequest = Message<"vat.ledger.v1.Append
  * Use `create(AppendClassificationDecisionsRequestSchema)` to create a new message.
  */
 export const AppendClassificationDecisionsRequestSchema: GenMessage<AppendClassificationDecisionsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 15);
+  messageDesc(file_vat_ledger_v1_ledger_service, 16);
 
 /**
  * @generated from message vat.ledger.v1.AppendClassificationDecisionsResponse
@@ -529,7 +586,7 @@ export type AppendClassificationDecisionsResponse = Message<"vat.ledger.v1.Appen
  * Use `create(AppendClassificationDecisionsResponseSchema)` to create a new message.
  */
 export const AppendClassificationDecisionsResponseSchema: GenMessage<AppendClassificationDecisionsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 16);
+  messageDesc(file_vat_ledger_v1_ledger_service, 17);
 
 /**
  * @generated from message vat.ledger.v1.FenceReturnPeriodRequest
@@ -548,7 +605,7 @@ export type FenceReturnPeriodRequest = Message<"vat.ledger.v1.FenceReturnPeriodR
  * Use `create(FenceReturnPeriodRequestSchema)` to create a new message.
  */
 export const FenceReturnPeriodRequestSchema: GenMessage<FenceReturnPeriodRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 17);
+  messageDesc(file_vat_ledger_v1_ledger_service, 18);
 
 /**
  * @generated from message vat.ledger.v1.FenceReturnPeriodResponse
@@ -580,7 +637,7 @@ export type FenceReturnPeriodResponse = Message<"vat.ledger.v1.FenceReturnPeriod
  * Use `create(FenceReturnPeriodResponseSchema)` to create a new message.
  */
 export const FenceReturnPeriodResponseSchema: GenMessage<FenceReturnPeriodResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 18);
+  messageDesc(file_vat_ledger_v1_ledger_service, 19);
 
 /**
  * @generated from message vat.ledger.v1.ListClassificationCorrectionsRequest
@@ -629,7 +686,7 @@ export type ListClassificationCorrectionsRequest = Message<"vat.ledger.v1.ListCl
  * Use `create(ListClassificationCorrectionsRequestSchema)` to create a new message.
  */
 export const ListClassificationCorrectionsRequestSchema: GenMessage<ListClassificationCorrectionsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 19);
+  messageDesc(file_vat_ledger_v1_ledger_service, 20);
 
 /**
  * How a person resolved a correction-review entry (stored append-only).
@@ -672,7 +729,7 @@ export type ClassificationCorrectionResolution = Message<"vat.ledger.v1.Classifi
  * Use `create(ClassificationCorrectionResolutionSchema)` to create a new message.
  */
 export const ClassificationCorrectionResolutionSchema: GenMessage<ClassificationCorrectionResolution> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 20);
+  messageDesc(file_vat_ledger_v1_ledger_service, 21);
 
 /**
  * A reclassification the ledger did not apply and that waits for a person.
@@ -750,7 +807,7 @@ export type ClassificationCorrection = Message<"vat.ledger.v1.ClassificationCorr
  * Use `create(ClassificationCorrectionSchema)` to create a new message.
  */
 export const ClassificationCorrectionSchema: GenMessage<ClassificationCorrection> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 21);
+  messageDesc(file_vat_ledger_v1_ledger_service, 22);
 
 /**
  * @generated from message vat.ledger.v1.ListClassificationCorrectionsResponse
@@ -772,7 +829,7 @@ export type ListClassificationCorrectionsResponse = Message<"vat.ledger.v1.ListC
  * Use `create(ListClassificationCorrectionsResponseSchema)` to create a new message.
  */
 export const ListClassificationCorrectionsResponseSchema: GenMessage<ListClassificationCorrectionsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 22);
+  messageDesc(file_vat_ledger_v1_ledger_service, 23);
 
 /**
  * @generated from message vat.ledger.v1.ResolveClassificationCorrectionRequest
@@ -803,7 +860,7 @@ export type ResolveClassificationCorrectionRequest = Message<"vat.ledger.v1.Reso
  * Use `create(ResolveClassificationCorrectionRequestSchema)` to create a new message.
  */
 export const ResolveClassificationCorrectionRequestSchema: GenMessage<ResolveClassificationCorrectionRequest> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 23);
+  messageDesc(file_vat_ledger_v1_ledger_service, 24);
 
 /**
  * @generated from message vat.ledger.v1.ResolveClassificationCorrectionResponse
@@ -827,7 +884,7 @@ export type ResolveClassificationCorrectionResponse = Message<"vat.ledger.v1.Res
  * Use `create(ResolveClassificationCorrectionResponseSchema)` to create a new message.
  */
 export const ResolveClassificationCorrectionResponseSchema: GenMessage<ResolveClassificationCorrectionResponse> = /*@__PURE__*/
-  messageDesc(file_vat_ledger_v1_ledger_service, 24);
+  messageDesc(file_vat_ledger_v1_ledger_service, 25);
 
 /**
  * Committed supply events: the filing-grade, append-only record that reports and thresholds read.
