@@ -5,7 +5,7 @@ import { CommitSupplyEventsRequestSchema, ResolveClassificationCorrectionRequest
 import { hasControlCharacter, hasControlCharacterBesidesLineBreaks } from './control-characters';
 import { fieldWithControlCharacter } from './input-guard';
 
-/** C0, DEL and C1 (the README's U+0000–U+001F, U+007F–U+009F), including NEL and CSI. */
+/** C0, DEL and C1 (docs/architecture.md: U+0000–U+001F, U+007F–U+009F), including NEL and CSI. */
 const CONTROLS = ['\u0000', '\u0007', '\t', '\n', '\r', '\u001f', '\u007f', '\u0080', '\u0085', '\u009b', '\u009f'];
 /** Neighbours that are text: space, printable ASCII, NBSP (U+00A0), letters, line and paragraph separators, emoji. */
 const TEXT = [' ', '~', '\u00a0', 'é', '\u2028', '\u2029', '\ufeff', '😀'];

@@ -38,7 +38,7 @@ const MAX_RULES = 100_000;
 const has = (list: readonly string[], v: unknown): boolean => typeof v === 'string' && list.includes(v);
 
 /**
- * Parses a `classification_coverage_v1` file (JSON, see the README): every rule checked field by field,
+ * Parses a `classification_coverage_v1` file (JSON, see docs/classification.md): every rule checked field by field,
  * rule ids unique, a partial (`ex`) rule never `approved`. `taxClasses` is the set of known tax class ids.
  */
 export function parseCoverageManifest(bytes: Uint8Array, taxClasses: ReadonlySet<string>): CoverageRuleInput[] {

@@ -5,7 +5,7 @@
  * Pure: facts, registrations and currency conversion are given; nothing here reads the database or
  * the clock. Every amount is an integer number of minor units (bigint).
  *
- * Rules (README "IOSS months"):
+ * Rules (docs/ioss.md):
  * - Only `imported_goods` events are IOSS supplies; a month's events are those whose tax point
  *   (`occurred_at`, UTC) falls in it. B2B imports are not distance sales (`unsupported_supply_kind_excluded`).
  * - Coverage: an `ioss` registration with status `active` or `ended` whose window contains the day.
@@ -263,7 +263,7 @@ export function coverageBoundaries(registrations: readonly IossRegistration[]): 
   return [...days].sort();
 }
 
-/** The README order of the sale's own exclusions. */
+/** The documented (docs/ioss.md) order of the sale's own exclusions. */
 export function traitsExclusion(t: IossSaleTraits): IossExclusionCode | undefined {
   if (t.customerType !== 'b2c') return 'unsupported_supply_kind_excluded';
   if (t.classificationStatus === 'needs_review') return 'needs_review_excluded';

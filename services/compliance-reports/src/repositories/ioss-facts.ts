@@ -5,7 +5,7 @@ import { IOSS_CONSIGNMENT_CEILING_EUR_MINOR, monthBounds, type IossGroup } from 
 const SCHEMA = 'compliance_reports';
 const CORRECTIONS = `('refund', 'cancellation', 'credit_note', 'adjustment')`;
 
-/** The EUR 150 test of a sale row `r` (README "IOSS months"): its intrinsic value, else an EUR sale's absolute net amount. */
+/** The EUR 150 test of a sale row `r` (docs/ioss.md): its intrinsic value, else an EUR sale's absolute net amount. */
 const valueOf = (r: string) => `case when ${r}.intrinsic_value_eur_minor is not null then case when ${r}.intrinsic_value_eur_minor > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
   when ${r}.currency = 'EUR' then case when abs(${r}.net_amount_minor) > ${IOSS_CONSIGNMENT_CEILING_EUR_MINOR} then 'above' else 'within' end
   else 'unverified' end`;

@@ -14,7 +14,7 @@ type Snapshot = Awaited<ReturnType<Article59cStatusRepository['snapshot']>>;
  * (`to_jsonb`, so a counter added later is covered without a change here). The version is read before
  * the snapshot: a snapshot newer than its version only causes a miss, never a stale answer, because the
  * row only moves forward. A repeated status then costs one primary-key read instead of the aggregation
- * of the bucket rows (README "Status snapshot reuse"). Each replica keeps its own entries, validated
+ * of the bucket rows (docs/thresholds.md, "Status snapshot reuse"). Each replica keeps its own entries, validated
  * against the shared database on every use; the least recently used are dropped beyond `max`.
  */
 export class StatusSnapshots {

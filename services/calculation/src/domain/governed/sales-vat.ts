@@ -32,7 +32,7 @@ const inEu = isEuMemberState;
 const VIDA_59C_FROM = '2027-01-01';
 
 /**
- * The sales-VAT rule walk of `governed-treatment/v2` (see README "Governed calculation (v2)"). Profile
+ * The sales-VAT rule walk of `governed-treatment/v2` (see docs/governed-calculation.md). Profile
  * defaults never supply a fact here: a missing fact leaves the component incomplete.
  */
 export function salesVatRule(f: SalesVatFacts, threshold?: ThresholdPosition): RuleOutcome {
