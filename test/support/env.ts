@@ -67,6 +67,13 @@ export async function freshDatabase(opts: { prefix?: string; empty?: boolean } =
     async drop() {
       const a = new pg.Client({ connectionString: PG_SERVER_URL });
       await a.connect();
+      // A pool's end() resolves before its sockets have closed: give the sessions a moment to leave, so a
+      // forced drop does not send FATAL 57P01 to a client that no longer listens (an uncaught error in the run).
+      for (let i = 0; i < 40; i++) {
+        const left = await a.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (left.rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await a.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
       await a.end();
     },
