@@ -7,7 +7,7 @@ import type { Clients } from '@vat/platform/clients';
 import { principalHeaders } from '@vat/platform/principal';
 import { Authenticator } from './auth';
 import { onEveryRequest, requestLogView } from './edge';
-import { frameworkErrorToHttp, HttpError, toHttpError } from './errors';
+import { frameworkErrorToHttp, HttpError, retryAfterSeconds, toHttpError } from './errors';
 import { DOCS_PREFIX, SECURITY_HEADERS } from './headers';
 import { useJsonBodyParser } from './json-body';
 import type { KeyStore } from './keys';
@@ -150,6 +150,8 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
 }
 
 function sendError(reply: FastifyReply, http: HttpError): void {
+  const retryAfter = retryAfterSeconds(http);
+  if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
   void reply.status(http.status).send({ error: http.code, detail: http.detail, ...http.extra });
 }
 
