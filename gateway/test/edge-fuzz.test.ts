@@ -9,7 +9,7 @@ import { documentedCodes, propsOf, queryReadBy, rawRequest, startEdgeServer, STU
 const backends = await requireBackends(['postgres']);
 const RUNS = Number(process.env.GATEWAY_FC_RUNS ?? 150);
 
-/** Every status the README documents; no 5xx may come from any input. */
+/** Every status the documentation (README and docs/) names; no 5xx may come from any input. */
 const STATUSES = new Set([200, 201, 302, 400, 401, 403, 404, 405, 408, 409, 413, 414, 415, 417, 422, 429, 431]);
 const CODES = documentedCodes();
 
