@@ -43,10 +43,37 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           seen.add(d.messageId);
           return [d.event];
         });
+        events.sort((a, b) => (a.accountId === b.accountId ? Number(a.sequence - b.sequence) : a.accountId < b.accountId ? -1 : 1));
+        await requireLedgerOrder(client, events);
         await deps.article59c.applyEvents(client, events, release, deps.now(), defaults);
       });
     },
   };
+}
+
+/** An event delivered before one of its account's earlier ledger events: delivered again later. */
+export class AheadOfLedgerOrder extends Error {}
+
+/**
+ * The running totals record a crossing once, at the event that first takes the year over the threshold
+ * among those applied so far: applied in another order, another event would be that one. So events are
+ * applied in ledger order per account, as `npm start` delivers them: the batch's fresh events (facts
+ * already inserted) may only be applied when every earlier sequence of their account is a fact too.
+ * Otherwise the transaction rolls back and the bus delivers them again (one by one, a second apart), by
+ * when the missing ones (held by another replica, or a killed one's after 30 s) have been applied.
+ */
+async function requireLedgerOrder(client: pg.PoolClient, events: { accountId: bigint; sequence: bigint }[]): Promise<void> {
+  const highest = new Map<string, bigint>();
+  for (const e of events) if ((highest.get(e.accountId.toString()) ?? 0n) < e.sequence) highest.set(e.accountId.toString(), e.sequence);
+  if (highest.size === 0) return;
+  const res = await client.query<{ account_id: string; highest: string; facts: string }>(
+    `select m.account_id::text, m.highest::text,
+            (select count(*) from thresholds.supply_fact f where f.account_id = m.account_id and f.sequence <= m.highest)::text as facts
+       from unnest($1::bigint[], $2::bigint[]) as m(account_id, highest)`,
+    [[...highest.keys()], [...highest.values()].map(String)],
+  );
+  const behind = res.rows.find((r) => r.facts !== r.highest);
+  if (behind) throw new AheadOfLedgerOrder(`account ${behind.account_id}: sequence ${behind.highest} arrived before ${BigInt(behind.highest) - BigInt(behind.facts)} earlier event(s); delivered again later`);
 }
 
 /**
