@@ -45,10 +45,31 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
         });
         events.sort((a, b) => (a.accountId === b.accountId ? Number(a.sequence - b.sequence) : a.accountId < b.accountId ? -1 : 1));
         await requireLedgerOrder(client, events);
+        // A warning or crossing is found among the events applied so far: when this batch records one, it is
+        // applied again one event at a time, so the mark is the one of the exact ledger prefix that reached
+        // it, whatever the batches were (at most twice per account and year: the slow path is rare).
+        const marksBefore = await marksOf(client, events);
+        await client.query('savepoint thresholds_batch');
         await deps.article59c.applyEvents(client, events, release, deps.now(), defaults);
+        if (events.length > 1 && (await marksOf(client, events)) !== marksBefore) {
+          await client.query('rollback to savepoint thresholds_batch');
+          for (const event of events) await deps.article59c.applyEvents(client, [event], release, deps.now(), defaults, event.sequence);
+        }
+        await client.query('release savepoint thresholds_batch');
       });
     },
   };
+}
+
+/** How many warnings and crossings the batch's accounts have recorded (a change means this batch recorded one). */
+async function marksOf(client: pg.PoolClient, events: { accountId: bigint }[]): Promise<string> {
+  const accounts = [...new Set(events.map((e) => e.accountId.toString()))];
+  const res = await client.query<{ n: string }>(
+    `select ((select count(*) from thresholds.threshold_notification where account_id = any($1::bigint[]))
+           + (select count(*) from thresholds.article59c_crossing where account_id = any($1::bigint[])))::text as n`,
+    [accounts],
+  );
+  return res.rows[0]!.n;
 }
 
 /** An event delivered before one of its account's earlier ledger events: delivered again later. */
