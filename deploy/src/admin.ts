@@ -8,6 +8,7 @@ import { gatewayEntities } from '@vat/gateway/entities';
 import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from '@vat/gateway/migrations/index';
 import { importEcbFile } from '@vat/calculation/reference/ecb-import';
 import { approveCurrentRateRelease } from '@vat/calculation/reference/approve';
+import { backupDataDir, restoreDataDir } from './backup';
 import { databaseForCli } from './database-for-cli';
 import { ClassificationUsage, runClassificationCommand } from './classification-admin';
 import { runSupplyImport } from './supply-import';
@@ -39,7 +40,9 @@ const USAGE = `usage: npm run --silent admin -- <command>
   treatments import --file <governed-treatment/v2 json> --operator <name>   (a candidate; never active by itself)
   treatments activate --id <candidate> --operator <another operator> --totp <current code>
   treatments list
-  audit list [--action <action>] [--limit <1-10000>]`;
+  audit list [--action <action>] [--limit <1-10000>]
+  backup <file> [--include-key]          (npm start's DATA_DIR, also while it runs; the key only with --include-key)
+  restore <file> [--key-file <path>]     (into an empty DATA_DIR; the key from --key-file, the backup or DATA_ENCRYPTION_KEY)`;
 
 class UsageError extends Error {}
 
@@ -105,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
       totp: { type: 'string' },
       action: { type: 'string' },
       limit: { type: 'string' },
+      'include-key': { type: 'boolean' },
+      'key-file': { type: 'string' },
     },
   });
   const [group, action, arg] = positionals;
@@ -182,6 +187,12 @@ async function main(argv: string[]): Promise<number> {
     const summary = await runSupplyImport({ account, file: arg, format: format as ImportFormat, delimiter: delimiterFlag(values.delimiter), concurrency, retrySeconds }, config, ledgerUrl);
     out(summary);
     return summary.complete && summary.rejected === 0 && summary.failed === 0 ? 0 : 1;
+  }
+  if (group === 'backup' || group === 'restore') {
+    if (!action || positionals.length > 2) throw new UsageError(`give exactly one <file> to ${group}`);
+    if (group === 'backup') out(await backupDataDir(loadConfig(), action, { includeKey: values['include-key'] ?? false }));
+    else out(await restoreDataDir(loadConfig(), action, { keyFile: values['key-file'] }));
+    return 0;
   }
   if (group === 'migrations' && action === 'create') {
     if (!arg) throw new UsageError('missing <service|gateway>');

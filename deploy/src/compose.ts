@@ -9,6 +9,7 @@ import type { Config, ServiceName } from '@vat/platform/config';
 import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
 import { READINESS_PROBE_MS, withDeadline } from '@vat/platform/deadline';
 import { databaseFaultInterceptor } from '@vat/platform/db-faults';
+import { peerFaultInterceptor } from '@vat/platform/peer-faults';
 import type { EventBus } from '@vat/platform/bus';
 import { InProcessBus } from '@vat/platform/bus';
 import { JetStreamBus } from '@vat/platform/jetstream-bus';
@@ -136,7 +137,7 @@ export function networkTransports(config: Config): (name: ServiceName) => Transp
   return (name) => {
     let t = cache.get(name);
     if (!t) {
-      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', interceptors: [internalTokenInterceptor(config.internalToken)] });
+      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', interceptors: [peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
       cache.set(name, t);
     }
     return t;

@@ -128,9 +128,15 @@ describe('docker-compose.yml', () => {
     if (p === 'gateway') for (const name of SERVICE_NAMES) expect(deps[name]?.condition, `gateway waits for ${name}`).toBe('service_healthy');
   });
 
-  it('publishes the gateway on 8080', () => {
+  it('publishes the gateway from 8080 on, one host port per replica (`docker compose up --scale gateway=2`)', () => {
     const ports = (services.gateway?.ports ?? []).map((x: unknown) => (typeof x === 'object' ? `${(x as Obj).published}:${(x as Obj).target}` : String(x)));
-    expect(ports.some((x: string) => /(^|:)8080:8080$/.test(x))).toBe(true);
+    expect(ports.some((x: string) => /(^|:)8080-80[1-9][0-9]:8080$/.test(x)), ports.join(', ')).toBe(true);
+  });
+
+  it.each(PROCESSES)('lets %s scale: no container_name, no fixed host port of a service', (p) => {
+    const svc = services[p] ?? {};
+    expect(svc.container_name).toBeUndefined();
+    if (p !== 'gateway') expect(svc.ports ?? []).toEqual([]);
   });
 });
 
@@ -238,6 +244,18 @@ describe('deploy/k8s', () => {
     }
     const security = { ...(pod.spec.securityContext ?? {}), ...(c.securityContext ?? {}) };
     expect(security.runAsNonRoot).toBe(true);
+  });
+
+  it.each(PROCESSES)('runs two replicas of %s and keeps one through voluntary disruptions (PodDisruptionBudget)', (p) => {
+    const [dep] = find('Deployment', p);
+    expect(dep!.spec.replicas).toBeGreaterThanOrEqual(2);
+    const [pdb, ...extra] = find('PodDisruptionBudget', p);
+    expect(pdb, `PodDisruptionBudget "${p}"`).toBeDefined();
+    expect(extra).toEqual([]);
+    expect(pdb!.apiVersion).toBe('policy/v1');
+    expect(pdb!.spec.minAvailable).toBe(1);
+    expect(pdb!.spec.minAvailable).toBeLessThan(dep!.spec.replicas);
+    expect(pdb!.spec.selector.matchLabels).toEqual(dep!.spec.selector.matchLabels);
   });
 
   it.each(PROCESSES)('exposes %s through a Service the configured URL resolves to', (p) => {

@@ -12,7 +12,7 @@ import { onEveryRequest, requestLogView } from './edge/on-request';
 import { checkParameters } from './edge/pre-validation';
 import { wireValidatorCompiler } from './edge/validation';
 import { validationToHttpError } from './edge/validation-errors';
-import { frameworkErrorToHttp, HttpError, toHttpError } from './errors';
+import { frameworkErrorToHttp, HttpError, retryAfterSeconds, toHttpError } from './errors';
 import { DOCS_PREFIX, SECURITY_HEADERS } from './headers';
 import { replyJson } from './json';
 import type { KeyStore } from './keys';
@@ -152,6 +152,8 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
 }
 
 function sendError(reply: FastifyReply, http: HttpError): void {
+  const retryAfter = retryAfterSeconds(http);
+  if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
   void reply.status(http.status).send({ error: http.code, detail: http.detail, ...http.extra });
 }
 

@@ -67,6 +67,19 @@ function itemErrorsOf(err: ConnectError): Record<string, unknown> {
   return { errors: items.map((i) => ({ index: i.index, event_id: i.eventId ?? null, field: i.field ?? null, error: i.error, detail: i.detail })) };
 }
 
+/**
+ * Seconds a client should wait before retrying a 503: long enough for a pool to get a fresh connection
+ * once PostgreSQL is back, short enough that a failover costs a client only a few retries.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** The `Retry-After` of an answer: every 503, and a 429 with the limiter's own wait; none otherwise. */
+export function retryAfterSeconds(http: HttpError): number | undefined {
+  if (http.status === 503) return UNAVAILABLE_RETRY_AFTER_SECONDS;
+  const wait = http.extra.retry_after_seconds;
+  return http.status === 429 && typeof wait === 'number' ? wait : undefined;
+}
+
 /** Any failure as an HTTP answer; the gateway's own database being unreachable is a retryable 503. */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;

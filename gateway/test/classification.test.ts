@@ -283,6 +283,7 @@ describe.skipIf(!backends.ok)('classification with the distributed limiter unava
     const res = await h.inject({ method: 'POST', url: '/v1/tax-class/resolve', headers: { 'x-api-key': full }, payload: RESOLVE });
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json()).toEqual({ error: 'limiter_unavailable', detail: expect.any(String) });
+    expect(res.headers['retry-after']).toBe('2');
   });
 
   it('GET /v1/classification-codes fails closed with 503 limiter_unavailable', async () => {

@@ -49,21 +49,22 @@ export async function queryReadBy(def: RouteDef): Promise<Set<string>> {
   return read;
 }
 
-const DOCS_DIR = new URL('../../docs/', import.meta.url);
-/** The README and every file of docs/: where the documented codes are named. */
-const README = [readFileSync(new URL('../../README.md', import.meta.url), 'utf8'), ...readdirSync(DOCS_DIR).filter((f) => f.endsWith('.md')).sort().map((f) => readFileSync(new URL(f, DOCS_DIR), 'utf8'))].join('\n');
-const HTTP_API = readFileSync(new URL('http-api.md', DOCS_DIR), 'utf8');
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+/** The README and every page of docs/ (the documentation moved there; the README links to it). */
+const DOCS = [read('README.md'), ...readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => read(`docs/${f}`))].join('\n');
+const HTTP_API = read('docs/http-api.md');
 const codesIn = (text: string) => new Set([...text.matchAll(/`([a-z][a-z0-9_]*)`/g)].map((m) => m[1]!));
 
-/** The error codes the "Authentication and errors" section of docs/http-api.md lists, in backticks. */
-export function readmeEdgeCodes(): Set<string> {
+/** The error codes the section "Authentication and errors" of docs/http-api.md lists, in backticks. */
+export function edgeSectionCodes(): Set<string> {
   const start = HTTP_API.indexOf('## Authentication and errors');
-  return codesIn(HTTP_API.slice(start, HTTP_API.indexOf('\n## ', start + 5)));
+  const end = HTTP_API.indexOf('\n## ', start + 5);
+  return codesIn(HTTP_API.slice(start, end === -1 ? undefined : end));
 }
 
-/** Every documented error code: named in the README, or by a route schema (`x-error*`, shown in the OpenAPI document). */
+/** Every documented error code: named in the README or docs/, or by a route schema (`x-error*`, shown in the OpenAPI document). */
 export function documentedCodes(): Set<string> {
-  const codes = codesIn(README);
+  const codes = codesIn(DOCS);
   for (const def of TABLE) {
     for (const part of [def.schema?.querystring, def.schema?.params, def.schema?.body, def.schema?.headers]) {
       for (const p of Object.values(propsOf(part))) for (const c of [p['x-error'], p['x-error-missing'], p['x-error-null']]) if (c) codes.add(c);

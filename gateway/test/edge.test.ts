@@ -2,7 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { clientErrorAnswer } from '../src/edge/before-fastify';
-import { expectErrorBody, propsOf, rawRequest, readmeEdgeCodes, startEdgeServer, TABLE, urlOf, type EdgeServer } from './edge-support';
+import { expectErrorBody, propsOf, rawRequest, edgeSectionCodes, startEdgeServer, TABLE, urlOf, type EdgeServer } from './edge-support';
 
 const backends = await requireBackends(['postgres']);
 
@@ -30,6 +30,14 @@ describe.skipIf(!backends.ok)('gateway edge', () => {
       ['two different Content-Length headers', 'POST /v1/vat/calculate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', 400, 'malformed_request'],
       ['an unknown Transfer-Encoding', 'POST /v1/vat/calculate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: bogus\r\n\r\n', 400, 'malformed_request'],
       ['an HTTP/1.1 request without Host', 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'malformed_request'],
+      ['two Host headers (RFC 9112 §3.2)', 'GET /health HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n', 400, 'malformed_request'],
+      ['the same Host twice', 'GET /health HTTP/1.1\r\nHost: localhost\r\nhost: localhost\r\n\r\n', 400, 'malformed_request'],
+      ['two Host headers on HTTP/1.0', 'GET /health HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n', 400, 'malformed_request'],
+      ['two Host headers on an authenticated route', 'POST /v1/vat/calculate HTTP/1.1\r\nHost: a\r\nHost: b\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', 400, 'malformed_request'],
+      ['a Host with a space', 'GET /health HTTP/1.1\r\nHost: a b\r\n\r\n', 400, 'malformed_request'],
+      ['a Host with userinfo', 'GET /health HTTP/1.1\r\nHost: user@a.example\r\n\r\n', 400, 'malformed_request'],
+      ['a Host with a path', 'GET /health HTTP/1.1\r\nHost: a.example/x\r\n\r\n', 400, 'malformed_request'],
+      ['a Host with a non-numeric port', 'GET /health HTTP/1.1\r\nHost: a.example:http\r\n\r\n', 400, 'malformed_request'],
       ['Expect: bogus', get('/health', { Expect: 'bogus' }), 417, 'expectation_failed'],
       ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
       ['a query over the 16 KB header limit', get(`/v1/tax-classes?q=${'a'.repeat(17_000)}`), 431, 'headers_too_large'],
@@ -52,6 +60,9 @@ describe.skipIf(!backends.ok)('gateway edge', () => {
 
     it('still serves HTTP/1.0 without Host, Expect: 100-continue, an absolute-form target and HEAD', async () => {
       expect((await rawRequest(port, 'GET /health HTTP/1.0\r\n\r\n')).statusCode).toBe(200);
+      for (const host of ['localhost:8080', '127.0.0.1', '[::1]:80', 'xn--bcher-kva.example', '']) {
+        expect((await rawRequest(port, `GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).statusCode, host).toBe(200);
+      }
       const cont = await rawRequest(port, 'POST /v1/vat/sme-eligibility HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
       expect(cont.statusCode).toBe(400);
       expect(JSON.parse(cont.body).error).not.toBe('expectation_failed');
@@ -69,8 +80,8 @@ describe.skipIf(!backends.ok)('gateway edge', () => {
       for (const code of ['HPE_INVALID_METHOD', 'HPE_INVALID_HEADER_TOKEN', 'HPE_UNEXPECTED_CONTENT_LENGTH', undefined]) expect(clientErrorAnswer(code)).toMatchObject({ status: 400, code: 'malformed_request' });
     });
 
-    it('lists every code it uses in the README section "Authentication and errors"', () => {
-      const documented = readmeEdgeCodes();
+    it('lists every code it uses in the section "Authentication and errors" of docs/http-api.md', () => {
+      const documented = edgeSectionCodes();
       const edge = ['malformed_request', 'invalid_url', 'uri_too_long', 'headers_too_large', 'request_timeout', 'expectation_failed', 'method_not_allowed', 'api_key_in_query', 'unknown_parameter', 'invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'not_found', 'service_unavailable', 'internal_error'];
       expect(edge.filter((c) => !documented.has(c))).toEqual([]);
     });

@@ -328,7 +328,7 @@ describe.skipIf(!backends.ok)('gateway limits from configuration', () => {
     expect(body.detail).toContain('2048');
   });
 
-  it('answers over the per-key quota with 429 rate_limited and retry_after_seconds', async () => {
+  it('answers over the per-key quota with 429 rate_limited, retry_after_seconds and the same Retry-After header', async () => {
     const statuses: number[] = [];
     let limited;
     // Fixed one-minute windows: with 8 requests at most one boundary can fall inside the loop, and
@@ -343,5 +343,6 @@ describe.skipIf(!backends.ok)('gateway limits from configuration', () => {
     expect(Number.isInteger(body.retry_after_seconds)).toBe(true);
     expect(body.retry_after_seconds as number).toBeGreaterThanOrEqual(1);
     expect(body.retry_after_seconds as number).toBeLessThanOrEqual(60);
+    expect(limited!.headers['retry-after']).toBe(String(body.retry_after_seconds));
   });
 });

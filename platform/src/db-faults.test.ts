@@ -1,11 +1,11 @@
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient, createRouterTransport } from '@connectrpc/connect';
 import { DriverException } from '@mikro-orm/core';
-import pg from 'pg';
+import pg, { DatabaseError } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalculationService, ExportTransactionsResponseSchema } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { GetReadinessResponseSchema, ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
-import { PG_SERVER_URL, requireBackends } from '../../test/support/env';
+import { freshDatabase, PG_SERVER_URL, requireBackends } from '../../test/support/env';
 import { databaseFaultInterceptor, isDatabaseUnavailable } from './db-faults';
 import { reasonOf } from './rpc-errors';
 
@@ -18,6 +18,11 @@ async function caught(p: Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('expected a failure');
+}
+
+/** A server error as pg reports it (pg-protocol's DatabaseError with code and severity). */
+function serverError(code: string, severity: string, message: string): unknown {
+  return Object.assign(new DatabaseError(message, message.length, 'error'), { code, severity });
 }
 
 /** Real driver errors, each produced the way an outage produces it. */
@@ -39,6 +44,34 @@ const faults: Record<string, () => Promise<unknown>> = {
     await caught(c.query('select pg_terminate_backend(pg_backend_pid())'));
     return caught(c.query('select 1'));
   },
+  'database not accepting connections (55000, allow_connections false)': async () => {
+    const db = await freshDatabase({ prefix: 'vat_faults', empty: true });
+    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
+    await admin.connect();
+    await admin.query(`alter database ${db.name} allow_connections false`);
+    const err = await caught(new pg.Client({ connectionString: db.url }).connect());
+    await admin.query(`alter database ${db.name} allow_connections true`);
+    await admin.end();
+    await db.drop();
+    return err;
+  },
+  'database not accepting connections, wrapped by MikroORM': async () => {
+    const db = await freshDatabase({ prefix: 'vat_faults', empty: true });
+    const admin = new pg.Client({ connectionString: PG_SERVER_URL });
+    await admin.connect();
+    await admin.query(`alter database ${db.name} allow_connections false`);
+    const err = await caught(new pg.Client({ connectionString: db.url }).connect());
+    await admin.query(`alter database ${db.name} allow_connections true`);
+    await admin.end();
+    await db.drop();
+    return new DriverException(err as Error);
+  },
+  // Errors the shared test server cannot be made to produce without disturbing others, as PostgreSQL sends them.
+  'too many clients (53300)': async () => serverError('53300', 'FATAL', 'sorry, too many clients already'),
+  'starting up (57P03)': async () => serverError('57P03', 'FATAL', 'the database system is starting up'),
+  'shutting down (57P01, ERROR severity as a pooler relays it)': async () => serverError('57P01', 'ERROR', 'terminating connection due to administrator command'),
+  'database dropped under the session (57P04)': async () => serverError('57P04', 'FATAL', 'terminating connection because the database was dropped'),
+  'connection failure (08006)': async () => serverError('08006', 'ERROR', 'connection failure'),
   'no pooled connection in time': async () => {
     const pool = new pg.Pool({ connectionString: PG_SERVER_URL, max: 1, connectionTimeoutMillis: 50 });
     const held = await pool.connect();
@@ -65,6 +98,14 @@ const notFaults: Record<string, () => Promise<unknown>> = {
     const err = await caught(c.query('insert into t values (1)'));
     await c.end();
     return new DriverException(err as Error);
+  },
+  'object not in prerequisite state inside a statement (55000, ERROR)': async () => {
+    const c = new pg.Client({ connectionString: PG_SERVER_URL });
+    await c.connect();
+    await c.query('create temp sequence s');
+    const err = await caught(c.query(`select currval('s')`));
+    await c.end();
+    return err;
   },
   'an ordinary bug': async () => new TypeError('cannot read properties of undefined'),
 };

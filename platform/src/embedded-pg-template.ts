@@ -15,7 +15,8 @@ import { dirname, join, sep } from 'node:path';
 const require = createRequire(import.meta.url);
 const MARKER = 'template.json';
 
-function pgliteVersion(): string {
+/** The installed PGlite version: a data directory (and a backup of one) opens only with the version that wrote it. */
+export function pgliteVersion(): string {
   // The package's entry point lives under <package>/dist; its package.json is one level up.
   const entry = require.resolve('@electric-sql/pglite');
   let dir = dirname(entry);

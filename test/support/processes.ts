@@ -66,8 +66,9 @@ const handedOut = new Set<number>();
  */
 export async function freePort(alsoFree: number[] = []): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    // Pick from 20000-59999 so port+1000 stays below the ephemeral range on most systems.
-    const port = 20000 + Math.floor(Math.random() * 40000);
+    // Pick from 20000-31499: below Linux's ephemeral range (32768-60999), where the outgoing connections
+    // of the processes being started (to PostgreSQL, NATS, ...) could take a port before its server binds it.
+    const port = 20000 + Math.floor(Math.random() * 11_500);
     if (handedOut.has(port) || alsoFree.some((o) => handedOut.has(port + o))) continue;
     if (!(await portBindable(port))) continue;
     if (!(await Promise.all(alsoFree.map((o) => portBindable(port + o)))).every(Boolean)) continue;

@@ -13,7 +13,7 @@ export function requestLogView(req: { method?: string; url?: string; ip?: string
 
 /**
  * The first hook of every request Fastify routes, found or not: headers every answer carries, then
- * the checks that do not depend on the route (Host present, query string well-formed and key-free).
+ * the checks that do not depend on the route (one valid Host, query string well-formed and key-free).
  */
 export async function onEveryRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('x-request-id', req.id);
@@ -21,7 +21,28 @@ export async function onEveryRequest(req: FastifyRequest, reply: FastifyReply): 
   if (isDocsPath(pathOf(req.url))) reply.headers(DOCS_HEADERS);
   // A request that carries a key is answered for that key alone: no cache may keep the answer.
   if (req.headers['x-api-key'] !== undefined) reply.header('cache-control', 'no-store');
-  // Node is told not to require Host (it would answer an empty 400); HTTP/1.1 still requires it.
-  if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) throw new HttpError(400, 'malformed_request', 'An HTTP/1.1 request must carry a Host header.');
+  checkHost(req, reply);
   checkQueryString(req.url);
+}
+
+/** RFC 9110 §7.2 `uri-host [ ":" port ]`: an IP literal, or a reg-name (unreserved, pct-encoded, sub-delims). */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|\[v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
+
+/**
+ * RFC 9112 §3.2: 400 to an HTTP/1.1 request without Host, and to any request with more than one Host
+ * field line or an invalid Host value. Node keeps only the first of two Host lines, so they are counted
+ * in the raw headers. Node is told not to require Host (it would answer an empty 400).
+ */
+function checkHost(req: FastifyRequest, reply: FastifyReply): void {
+  const raw = req.raw.rawHeaders;
+  const hosts: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') hosts.push(raw[i + 1]!);
+  let detail: string | undefined;
+  if (hosts.length > 1) detail = 'A request must carry exactly one Host header, not several.';
+  else if (hosts.length === 1 && !HOST_VALUE.test(hosts[0]!)) detail = 'The Host header is not a valid host[:port].';
+  else if (hosts.length === 0 && req.raw.httpVersion === '1.1') detail = 'An HTTP/1.1 request must carry a Host header.';
+  if (detail === undefined) return;
+  // Which host a proxy in front thought this was is unknown: nothing more is read from this connection.
+  reply.header('connection', 'close');
+  throw new HttpError(400, 'malformed_request', detail);
 }

@@ -1,5 +1,5 @@
 import type { TransactionFilter } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
-import { isKnownCurrency } from '@vat/platform/currencies';
+import { isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { isValidDate, isValidSourceId } from '@vat/platform/http-inputs';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { TransactionQuery } from '../repositories/calculations';
@@ -20,6 +20,8 @@ export function transactionQuery(f: TransactionFilter | undefined, knownTaxClass
   }
   if (f?.currency !== undefined) {
     if (!/^[A-Z]{3}$/.test(f.currency) || !isKnownCurrency(f.currency)) throw invalidArgument('invalid_currency', `"${shown(f.currency)}" is not an ISO 4217 currency code.`);
+    // XXX, XAU, XDR...: a calculation is refused in a code without a minor unit, so such a filter could never match.
+    if (minorUnits(f.currency) === undefined) throw invalidArgument('invalid_currency', `${f.currency} has no minor unit in ISO 4217: no calculation can be in it.`);
     q.currency = f.currency;
   }
   if (f?.taxClassId !== undefined) {
