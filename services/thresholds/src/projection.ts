@@ -41,59 +41,10 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
           seen.add(d.messageId);
           return [d.event];
         });
-        events.sort((a, b) => (a.accountId === b.accountId ? Number(a.sequence - b.sequence) : a.accountId < b.accountId ? -1 : 1));
-        await requireLedgerOrder(client, events);
-        // A warning or crossing is found among the events applied so far: when this batch records one, it is
-        // applied again one event at a time, so the mark is the one of the exact ledger prefix that reached
-        // it, whatever the batches were (at most twice per account and year: the slow path is rare).
-        const marksBefore = await marksOf(client, events);
-        const defaults = (accountId: string) => deps.profileDefaults.of(accountId, client);
-        await client.query('savepoint thresholds_batch');
-        await deps.article59c.applyEvents(client, events, release, deps.now(), defaults);
-        if (events.length > 1 && (await marksOf(client, events)) !== marksBefore) {
-          await client.query('rollback to savepoint thresholds_batch');
-          for (const event of events) await deps.article59c.applyEvents(client, [event], release, deps.now(), defaults, event.sequence);
-        }
-        await client.query('release savepoint thresholds_batch');
+        await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => deps.profileDefaults.of(accountId, client));
       });
     },
   };
-}
-
-/** How many warnings and crossings the batch's accounts have recorded (a change means this batch recorded one). */
-async function marksOf(client: pg.PoolClient, events: { accountId: bigint }[]): Promise<string> {
-  const accounts = [...new Set(events.map((e) => e.accountId.toString()))];
-  const res = await client.query<{ n: string }>(
-    `select ((select count(*) from thresholds.threshold_notification where account_id = any($1::bigint[]))
-           + (select count(*) from thresholds.article59c_crossing where account_id = any($1::bigint[])))::text as n`,
-    [accounts],
-  );
-  return res.rows[0]!.n;
-}
-
-/** An event delivered before one of its account's earlier ledger events: delivered again later. */
-export class AheadOfLedgerOrder extends Error {}
-
-/**
- * The running totals record a crossing once, at the event that first takes the year over the threshold
- * among those applied so far: applied in another order, another event would be that one. So events are
- * applied in ledger order per account, as `npm start` delivers them: the batch's fresh events (facts
- * already inserted) may only be applied when every earlier sequence of their account is a fact too.
- * Otherwise the transaction rolls back and the bus delivers them again (one by one, a second apart), by
- * when the missing ones (held by another replica, or a killed one's after 30 s) have been applied.
- */
-async function requireLedgerOrder(client: pg.PoolClient, events: { accountId: bigint; sequence: bigint }[]): Promise<void> {
-  const highest = new Map<string, bigint>();
-  for (const e of events) if ((highest.get(e.accountId.toString()) ?? 0n) < e.sequence) highest.set(e.accountId.toString(), e.sequence);
-  if (highest.size === 0) return;
-  const res = await client.query<{ account_id: string; highest: string; facts: string }>(
-    `select m.account_id::text, m.highest::text,
-            (select count(*) from thresholds.supply_fact f where f.account_id = m.account_id and f.sequence <= m.highest)::text as facts
-       from unnest($1::bigint[], $2::bigint[]) as m(account_id, highest)`,
-    [[...highest.keys()], [...highest.values()].map(String)],
-  );
-  const behind = res.rows.find((r) => r.facts !== r.highest);
-  if (behind) throw new AheadOfLedgerOrder(`account ${behind.account_id}: sequence ${behind.highest} arrived before ${BigInt(behind.highest) - BigInt(behind.facts)} earlier event(s); delivered again later`);
 }
 
 /**

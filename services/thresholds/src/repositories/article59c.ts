@@ -82,7 +82,7 @@ export class Article59cRepository {
    * Adds fresh events to the running totals (in the caller's transaction, after the projection wrote
    * their facts), moves corrections whose original just arrived, and records crossings and notifications.
    */
-  async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map(), uptoSequence?: bigint): Promise<void> {
+  async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map()): Promise<void> {
     if (events.length === 0) return;
     const { deltas, add } = deltaSet();
     const pending: { factId: string; accountId: string; originalEventId: string; key: string }[] = [];
@@ -120,7 +120,7 @@ export class Article59cRepository {
         [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
       );
     }
-    await this.settle(db, deltas, release, now, profiles, uptoSequence);
+    await this.settle(db, deltas, release, now, profiles);
   }
 
   /**
@@ -157,7 +157,7 @@ export class Article59cRepository {
   }
 
   /** Writes the deltas to the running totals, then records the marks of every year that gained a positive counted amount. */
-  private async settle(db: Db, deltas: Map<string, Delta>, release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf, uptoSequence?: bigint): Promise<void> {
+  private async settle(db: Db, deltas: Map<string, Delta>, release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf): Promise<void> {
     // One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows).
     await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
     // Only a year that gained a positive counted amount can newly reach a mark.
@@ -171,7 +171,7 @@ export class Article59cRepository {
       touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
     }
     for (const [accountId, years] of touched) {
-      for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts), uptoSequence);
+      for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
     }
   }
 
@@ -246,7 +246,6 @@ export class Article59cRepository {
     release: ThresholdRelease,
     now: Date,
     defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
-    uptoSequence?: bigint,
   ): Promise<void> {
     const stored = await db.query(
       `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
@@ -267,7 +266,7 @@ export class Article59cRepository {
     const needWarning = !have.has(NOTIFICATION_KINDS.warning);
     const needCrossing = total > t.amountMinor && !have.has('crossing');
     if (!needWarning && !needCrossing) return;
-    const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor, uptoSequence), t.amountMinor);
+    const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
     const notify = (kind: string, m: Mark) =>
       recordNotification(db, { accountId, year, kind, eventId: m.event.eventId, cumulativeMinor: m.cumulativeMinor, thresholdMinor: t.amountMinor, currency: t.currency, occurredAt: m.event.occurredAt, recordedAt: m.event.recordedAt, createdAt: now });
     if (needWarning && marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
@@ -294,14 +293,8 @@ export class Article59cRepository {
     year: number,
     release: ThresholdRelease,
     defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
-    uptoSequence?: bigint,
   ): Promise<TimelineEvent[]> {
-    // Bounded when events are applied one at a time: the facts of the batch's later events are already
-    // stored, but not yet in the running totals.
-    const res = await db.query(
-      `select ${factColumns('f')} from ${S}.supply_fact f where account_id = $1 and occurred_at >= $2 and ($3::bigint is null or f.sequence <= $3)`,
-      [accountId.toString(), `${year}-01-01T00:00:00Z`, uptoSequence?.toString() ?? null],
-    );
+    const res = await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where account_id = $1 and occurred_at >= $2`, [accountId.toString(), `${year}-01-01T00:00:00Z`]);
     const raws = res.rows.map(rawOfRow);
     const originals = await this.originals(db, accountId.toString(), raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
     const candidates = raws.map((raw) => ({ raw, facts: candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined) })).filter((c) => c.facts.year === year);
