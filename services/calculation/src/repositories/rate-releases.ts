@@ -74,7 +74,7 @@ const releaseOf = (r: ReleaseRow): RateRelease => ({
 export async function latestRateRelease(db: Queryable): Promise<RateRelease | undefined> {
   const res = await db.query<ReleaseRow>(
     `select id::text as id, digest, version, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as approved_at, approved_by
-     from ${RELEASES} where kind = 'vat_rates' order by id desc limit 1`,
+     from ${RELEASES} r where kind = 'vat_rates' order by r.id desc limit 1`,
   );
   return res.rows[0] && releaseOf(res.rows[0]);
 }
