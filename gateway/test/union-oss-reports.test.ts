@@ -59,6 +59,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['dk', 'oss-dk', 'full'],
       ['stale', 'oss-stale', 'full'],
       ['late', 'oss-late', 'full'],
+      ['clean', 'oss-clean', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -68,6 +69,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.late!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.clean!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.stale!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
@@ -169,7 +171,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     }
     const s = (await ok(`${R}/oss-quarterly-summary?period=2025-Q1`, k.stale!.key)).json();
     expect(s.rows.map((r: Json) => [r.vat_rate_bps, r.rate_type, r.source_event_count])).toEqual([[2000, 'STANDARD', 1], [550, 'REDUCED', 1]]);
-    expect(s.warnings).toEqual([{ code: 'unsupported_rate_category_excluded', count: 3 }]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_rate_category_excluded', reason: 'rate_not_in_force', review: 'needs_review', count: 3 }]);
     const a = (await ok(`${R}/oss-accountant-report?period=2025-Q1`, k.stale!.key)).json();
     expect(a.filing_context.status).toBe('ready_with_warnings');
     expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 2, excluded: 3 });
@@ -187,12 +189,30 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     const a = (await ok(`${R}/oss-accountant-report?period=2025-Q2`)).json();
     expect(a.filing_context).toMatchObject({ nil_return_eligible: false, status: 'review_required', filing_due_date: '2025-07-31' });
     expect(a.manifest.warnings).toEqual([
-      { code: 'needs_review_excluded', count: 1 },
-      { code: 'correction_reference_missing_excluded', count: 1 },
-      { code: 'unsupported_rate_category_excluded', count: 1 },
-      { code: 'unsupported_supply_kind_excluded', count: 2 },
+      { code: 'needs_review_excluded', reason: 'needs_review_excluded', review: 'needs_review', count: 1 },
+      { code: 'correction_reference_missing_excluded', reason: 'correction_reference_missing_excluded', review: 'needs_review', count: 1 },
+      { code: 'unsupported_rate_category_excluded', reason: 'zero_rate', review: 'needs_review', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'domestic_supply', review: 'informational', count: 1 },
     ]);
     expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 0, excluded: 5 });
+  });
+
+  it('supplies outside the Union scheme by law (imported goods, domestic) are informational warnings: the quarter is ready', async () => {
+    await commit(k.clean!.key, k.clean!.accountId, [
+      ev('c-fr', { occurred_at: '2025-02-10' }),
+      // imported goods: reported in IOSS (Art. 369l), not in the Union OSS return
+      ev('c-ioss', { occurred_at: '2025-02-11', supply_kind: 'imported_goods', supplier_establishment_country: null, intrinsic_value_eur_minor: 10000, third_country_origin: 'CN' }),
+      // domestic: a DE service consumed in DE, taxed in the domestic return
+      ev('c-de', { occurred_at: '2025-02-12', country_of_consumption: 'DE', vat_rate_bps: 1900, vat_amount_minor: 1900 }),
+    ]);
+    const a = (await ok(`${R}/oss-accountant-report?period=2025-Q1`, k.clean!.key)).json();
+    expect(a.filing_context).toMatchObject({ status: 'ready', nil_return_eligible: false });
+    expect(a.manifest.warnings).toEqual([
+      { code: 'unsupported_supply_kind_excluded', reason: 'domestic_supply', review: 'informational', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'imported_goods', review: 'informational', count: 1 },
+    ]);
+    expect(a.manifest.source_event_counts).toEqual({ total: 3, included: 1, excluded: 2 });
   });
 
   it('a Danish MSI files in DKK: EUR sales converted at the quarter-end rate', async () => {
@@ -228,7 +248,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['2c', 'ES', 2000],
       ['2d', 'PL', 2000],
     ]);
-    expect(s.warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', count: 1 }]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', reason: 'dispatch_country_missing', review: 'needs_review', count: 1 }]);
   });
 
   describe('locks, late events and filing', () => {

@@ -140,7 +140,7 @@ export async function multiJurisdiction(deps: ComplianceReportsDeps, caller: Pri
     ioss: iossJson(ioss),
     jurisdictions: jurisdictionsOf(context, ioss.months),
     warnings: [
-      ...context.ret.warnings.map((w) => ({ scheme_type: 'union_oss', period_key: periodKey, code: w.code, count: w.count })),
+      ...context.ret.warnings.map((w) => ({ scheme_type: 'union_oss', period_key: periodKey, code: w.code, reason: w.reason, review: w.review, count: w.count })),
       ...ioss.months.flatMap((m) => m.warnings.map((w) => ({ scheme_type: 'ioss', period_key: m.period_key, code: w.code, count: w.count }))),
     ],
     official_basis: OFFICIAL_BASIS,

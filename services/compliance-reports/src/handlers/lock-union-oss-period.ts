@@ -59,7 +59,7 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
       ledgerPosition: head,
       filingStatus: status.status,
       filingStatusDetail: status.detail,
-      nilReturnEligible: ret.totalSourceEventCount === 0,
+      nilReturnEligible: status.status === 'nil_return',
       totalSourceEventCount: BigInt(ret.totalSourceEventCount),
       includedSourceEventCount: BigInt(ret.includedSourceEventCount),
       excludedSourceEventCount: BigInt(ret.excludedSourceEventCount),
