@@ -33,6 +33,13 @@ export type WarningCode = (typeof WARNING_CODES)[number];
  */
 export const INFORMATIONAL_REASONS = new Set(['imported_goods', 'b2b_supply', 'domestic_supply', 'consumption_outside_eu', 'new_means_of_transport', 'installed_goods']);
 export type Review = 'needs_review' | 'informational';
+/** Every reason an event can be excluded for (the codes stand for themselves where they have no finer reason). */
+export const EXCLUSION_REASONS: readonly string[] = [
+  ...WARNING_CODES.filter((c) => c !== 'unsupported_supply_kind_excluded' && c !== 'unsupported_rate_category_excluded'),
+  'zero_rate', 'exempt_rate', 'rate_not_in_force',
+  ...INFORMATIONAL_REASONS, 'dispatch_country_missing', 'origin_outside_eu', 'unknown_supply_kind',
+];
+export const isWarningCode = (s: string): boolean => (WARNING_CODES as readonly string[]).includes(s);
 export const reviewOf = (reason: string): Review => (INFORMATIONAL_REASONS.has(reason) ? 'informational' : 'needs_review');
 export type Exclusion = { code: WarningCode; reason: string };
 
@@ -217,6 +224,30 @@ export function dispositionOf(g: FactGroup, settings: Pick<ReturnInputs, 'period
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** One event's place in a return: included, or excluded under a spec warning code with its reason. */
+export type EventDisposition = { disposition: 'included' } | { disposition: 'excluded'; code: WarningCode; reason: string; review: Review };
+
+/**
+ * The disposition of one event (a group of count 1) exactly as `UnionOssReturnBuilder` decides it,
+ * the exchange-rate exclusion included: `exchangeRate` is the return's (`finish`) lookup.
+ */
+export function eventDispositionOf(g: FactGroup, settings: Pick<ReturnInputs, 'periodKey' | 'memberStateIdentification' | 'sourceDefaults' | 'returnCurrency' | 'exchangeRate'>): EventDisposition {
+  const place = dispositionOf(g, settings);
+  if ('excluded' in place) return { disposition: 'excluded', ...place.excluded, review: reviewOf(place.excluded.reason) };
+  if (g.currency === settings.returnCurrency) return { disposition: 'included' };
+  const period = correctedPeriodOf(g, settings.periodKey) ?? settings.periodKey;
+  if (settings.exchangeRate(g.currency, period) === undefined || settings.exchangeRate(settings.returnCurrency, period) === undefined) {
+    return { disposition: 'excluded', code: 'missing_exchange_rate_excluded', reason: 'missing_exchange_rate_excluded', review: 'needs_review' };
+  }
+  return { disposition: 'included' };
+}
+
+/** The earlier quarter an included group corrects (a late event, or a correction of an earlier quarter), else undefined. */
+function correctedPeriodOf(g: FactGroup, periodKey: string): string | undefined {
+  if (g.late) return g.eventType === 'sale' ? g.ownPeriod : g.originalPeriod!;
+  return g.eventType !== 'sale' && g.originalPeriod! < periodKey ? g.originalPeriod! : undefined;
+}
+
 type RowTemplate = Omit<ReturnRow, 'taxableAmountMinor' | 'vatAmountMinor' | 'sourceEventCount'>;
 type Target = { kind: 'row'; key: string; row: RowTemplate } | { kind: 'correction'; key: string; memberStateOfConsumption: string; originalPeriod: string };
 /** Events in another currency, waiting for their rate: converted per event when the builder finishes. */
@@ -277,7 +308,7 @@ export class UnionOssReturnBuilder {
     const place = dispositionOf(g, { periodKey, memberStateIdentification: msi, sourceDefaults: this.#s.sourceDefaults });
     if ('excluded' in place) return this.#exclude(place.excluded, g.count);
     // A late event, or a correction of an earlier quarter, is a correction of that quarter (VAT only).
-    const correctedPeriod = g.late ? (g.eventType === 'sale' ? g.ownPeriod : g.originalPeriod!) : g.eventType !== 'sale' && g.originalPeriod! < periodKey ? g.originalPeriod! : undefined;
+    const correctedPeriod = correctedPeriodOf(g, periodKey);
     let target: Target;
     if (correctedPeriod !== undefined) {
       target = this.#target({ kind: 'correction', key: `${g.countryOfConsumption}|${correctedPeriod}`, memberStateOfConsumption: g.countryOfConsumption, originalPeriod: correctedPeriod });
