@@ -16,8 +16,8 @@ const MAX_PAGE = 500;
 const DEFAULT_PAGE = 100;
 
 /** Cursors carry the ledger sequence of the last event returned (the account's own). */
-const encodeCursor = (sequence: bigint) => Buffer.from(`e:${sequence}`).toString('base64url');
-function decodeCursor(cursor: string | undefined): bigint {
+export const encodeEventCursor = (sequence: bigint) => Buffer.from(`e:${sequence}`).toString('base64url');
+export function decodeEventCursor(cursor: string | undefined): bigint {
   if (cursor === undefined) return -1n;
   const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
   if (!/^e:(0|[1-9][0-9]{0,17})$/.test(text)) throw invalidArgument('invalid_cursor', '`cursor` must be a next_cursor value from a previous page.');
@@ -40,7 +40,7 @@ export async function listUnionOssEvents(deps: ComplianceReportsDeps, req: ListU
   unionOssQuarter(req.periodKey);
   const filter = eventFilterOf(req, (r) => isWarningCode(r) || EXCLUSION_REASONS.includes(r));
   const limit = pageLimit(req.limit, MAX_PAGE, DEFAULT_PAGE);
-  const after = decodeCursor(req.cursor);
+  const after = decodeEventCursor(req.cursor);
   const caller = callerOf(ctx);
   const lock = (await deps.unionOssLocks.list(caller.accountId)).find((l) => l.periodKey === req.periodKey);
   let items: ReturnEvent[];
@@ -57,7 +57,7 @@ export async function listUnionOssEvents(deps: ComplianceReportsDeps, req: ListU
     status = 'open';
   }
   const page = items.slice(0, limit);
-  const next = items.length > limit ? encodeCursor(page[page.length - 1]!.ledgerSequence) : null;
+  const next = items.length > limit ? encodeEventCursor(page[page.length - 1]!.ledgerSequence) : null;
   return create(ListUnionOssEventsResponseSchema, {
     document: jsonDocument(
       { scheme_type: 'union_oss', period_key: req.periodKey, period_status: status, ledger_position: position, source: lock ? 'sealed_by_lock' : 'preview', items: page.map(returnEventJson), next_cursor: next },

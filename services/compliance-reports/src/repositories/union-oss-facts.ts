@@ -83,7 +83,7 @@ group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
  * The same scan, one row per event (its id and ledger sequence are grouping columns), in ledger order after
  * a keyset position ($8), optionally of one Member State of consumption ($9): the drill-down and the lock's sealed list.
  */
-export const EVENTS_SQL = `select * from (${GROUPS_SQL
+const EVENTS_SQL = `select * from (${GROUPS_SQL
   .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
   .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23')}
 ) e where e.sequence > $8::bigint and ($9::text is null or e.country_of_consumption = $9::text) order by e.sequence`;
