@@ -80,6 +80,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['c', 'thr-c', 'full', false],
       ['d', 'thr-d', 'full', false],
       ['e', 'thr-e', 'full', false],
+      ['f', 'thr-f', 'full', false],
     ] as const) {
       k[name] = (await h.key(account, scope, legacy)).key;
     }
@@ -144,6 +145,28 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     const early = await check(k.a!, { threshold_type: 'oss', from: `${Y}-01-01`, to: `${Y}-05-01` });
     expect(early.statusCode, early.body).toBe(200);
     expect(early.json()).toMatchObject({ current_minor: 900000, remaining_minor: 100000, percentage_used: 90, exceeded: false, warning: true, historical_crossing_proven: false });
+  });
+
+  it('the crossing is found in tax-point order: a backdated sale arriving later moves it earlier, the superseded one stays in the history', async () => {
+    // First batch: 600,000 on 03-01, then 500,000 on 07-17 → 1,100,000 > 1,000,000: crossing at f-late (07-17).
+    await commit(k.f!, [sale('f-early', `${P + 1}-03-01`, 600000), sale('f-late', `${P + 1}-07-17`, 500000)]);
+    const first = await caughtUp(k.f!, 2);
+    expect(first.checks[0].current_year_crossing).toMatchObject({ event_id: 'f-late', cumulative_minor: 1100000 });
+    expect(first.checks[0].current_year_crossing_history).toEqual([]);
+    // Later batch, backdated: 500,000 on 07-02. In tax-point order 600,000 + 500,000 = 1,100,000 on 07-02:
+    // f-back is the supply that first moved the year above the threshold.
+    await commit(k.f!, [sale('f-back', `${P + 1}-07-02`, 500000)]);
+    const s = await caughtUp(k.f!, 3);
+    const c = s.checks[0];
+    expect(c.current_year_crossing).toMatchObject({ event_id: 'f-back', occurred_at: `${P + 1}-07-02T00:00:00.000Z`, sequence: 3, event_amount_minor: 500000, cumulative_minor: 1100000 });
+    expect(c.current_year_crossing_history).toHaveLength(1);
+    expect(c.current_year_crossing_history[0]).toMatchObject({ event_id: 'f-late', occurred_at: `${P + 1}-07-17T00:00:00.000Z`, cumulative_minor: 1100000, superseded_by_event_id: 'f-back' });
+    expect(typeof c.current_year_crossing_history[0].superseded_at).toBe('string');
+    // A refund never removes or moves a stored crossing.
+    await commit(k.f!, [sale('f-refund', `${P + 1}-07-03`, -500000, { event_type: 'refund', original_event_id: 'f-back' })]);
+    const after = (await caughtUp(k.f!, 4)).checks[0];
+    expect(after.current_year_crossing).toMatchObject({ event_id: 'f-back' });
+    expect(after.current_year_crossing_history.map((h: Json) => h.event_id)).toEqual(['f-late']);
   });
 
   it('notifications: one on entering the warning band, one on the crossing, with evidence; read state and paging', async () => {

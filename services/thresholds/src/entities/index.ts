@@ -69,7 +69,10 @@ export const Article59cPendingCorrection = defineEntity({
   indexes: [{ properties: ['accountId', 'originalEventId'] }],
 });
 
-/** The first authenticated crossing of an account's calendar year: stored once, immutable (a trigger). */
+/**
+ * An authenticated crossing of an account's calendar year, immutable (a trigger). A year has more than one
+ * only when a backdated sale moved the crossing earlier: the earliest by tax point is the crossing, the others its history.
+ */
 export const Article59cCrossing = defineEntity({
   name: 'Article59cCrossing',
   tableName: 'article59c_crossing',
@@ -77,7 +80,7 @@ export const Article59cCrossing = defineEntity({
     accountId: p.bigint().primary().autoincrement(false),
     year: p.integer().primary().autoincrement(false),
     eventId: p.string().length(100),
-    sequence: p.bigint(),
+    sequence: p.bigint().primary().autoincrement(false),
     occurredAt: p.datetime(),
     recordedAt: p.datetime(),
     eventAmountMinor: p.bigint(),

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
-import { firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
+import { byTaxPointThenSequence, firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
 import { bucketKeyOf, candidateOf, iso, lacksProfileFact, rawOfEvent, type Original, type RawFacts } from '../article59c/facts';
 import { POLICY_VERSION } from '../article59c/policy';
 import type { ThresholdRelease } from '../article59c/release';
@@ -163,15 +163,19 @@ export class Article59cRepository {
     // Only a year that gained a positive counted amount can newly reach a mark.
     const lookup = (c: string) => release.thresholds.get(c);
     const defaultsFor = profileLookup(profiles);
-    const touched = new Map<string, Set<number>>();
+    // Per account and year, the earliest day that gained a positive counted amount: only a gain dated on or
+    // before a stored crossing's day can move that crossing earlier.
+    const touched = new Map<string, Map<number, string>>();
     for (const d of deltas.values()) {
       if (d.net <= 0n) continue;
       const defaults = await defaultsFor(d.accountId, [d.facts]);
       if (classifyCandidate(d.facts, defaults(d.facts.sourceId), lookup).disposition !== 'counted') continue;
-      touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
+      const years = touched.get(d.accountId) ?? touched.set(d.accountId, new Map()).get(d.accountId)!;
+      const known = years.get(d.facts.year);
+      if (known === undefined || d.occurredOn < known) years.set(d.facts.year, d.occurredOn);
     }
     for (const [accountId, years] of touched) {
-      for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
+      for (const [year, earliestDay] of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts), earliestDay);
     }
   }
 
@@ -235,9 +239,13 @@ export class Article59cRepository {
   }
 
   /**
-   * With the profile defaults in force: when the year's counted sales reach the warning band
-   * and a mark is not yet stored, walks the year's events in tax-point order to find the event that first
-   * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
+   * With the profile defaults in force: when the year's counted sales reach the warning band, walks the
+   * year's events in tax-point order (ties by ledger sequence) to find the event that first reached each
+   * mark (corrections included at their own place), and stores the notification(s) and the crossing. A
+   * crossing is stored once per event and never changed: when events that arrive later (a backdated sale,
+   * `earliestDay` the earliest day they add to) move the first crossing to an earlier event, that crossing
+   * is stored beside the one it supersedes, which stays as visible history; a crossing that moves later
+   * (a refund) or disappears leaves the stored one as it is.
    */
   private async recordMarks(
     db: Db,
@@ -246,14 +254,18 @@ export class Article59cRepository {
     release: ThresholdRelease,
     now: Date,
     defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
+    earliestDay?: string,
   ): Promise<void> {
     const stored = await db.query(
-      `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
-       union all select 'crossing' from ${S}.article59c_crossing where account_id = $1 and year = $2`,
+      `select kind, null as occurred_at, null as sequence from ${S}.threshold_notification where account_id = $1 and year = $2
+       union all (select 'crossing', occurred_at, sequence::text from ${S}.article59c_crossing where account_id = $1 and year = $2 order by occurred_at, sequence limit 1)`,
       [accountId.toString(), year],
     );
     const have = new Set(stored.rows.map((r) => r.kind as string));
-    if (have.has(NOTIFICATION_KINDS.warning) && have.has('crossing')) return;
+    const storedRow = stored.rows.find((r) => r.kind === 'crossing');
+    const storedCrossing = storedRow ? { occurredAt: iso(storedRow.occurred_at), sequence: BigInt(storedRow.sequence) } : undefined;
+    const mayMoveEarlier = storedCrossing !== undefined && (earliestDay === undefined || earliestDay <= storedCrossing.occurredAt.slice(0, 10));
+    if (have.has(NOTIFICATION_KINDS.warning) && storedCrossing && !mayMoveEarlier) return;
     const lookup = (c: string) => release.thresholds.get(c);
     // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
     const sales = (await this.status.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
@@ -264,22 +276,22 @@ export class Article59cRepository {
     const total = summary.countedByEstablishment.get(establishment) ?? 0n;
     if (!t || total * 100n < t.amountMinor * 90n) return;
     const needWarning = !have.has(NOTIFICATION_KINDS.warning);
-    const needCrossing = total > t.amountMinor && !have.has('crossing');
+    const needCrossing = storedCrossing ? mayMoveEarlier : total > t.amountMinor;
     if (!needWarning && !needCrossing) return;
     const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
     const notify = (kind: string, m: Mark) =>
       recordNotification(db, { accountId, year, kind, eventId: m.event.eventId, cumulativeMinor: m.cumulativeMinor, thresholdMinor: t.amountMinor, currency: t.currency, occurredAt: m.event.occurredAt, recordedAt: m.event.recordedAt, createdAt: now });
     if (needWarning && marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
-    if (needCrossing && marks.crossing) {
-      const c = marks.crossing;
+    const c = marks.crossing;
+    if (needCrossing && c && (!storedCrossing || byTaxPointThenSequence(c.event, storedCrossing) < 0)) {
       const ins = await db.query(
         `insert into ${S}.article59c_crossing (account_id, year, event_id, sequence, occurred_at, recorded_at, event_amount_minor, cumulative_minor, threshold_minor,
            currency, establishment_country, release_version, policy_version, proven_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14) on conflict (account_id, year) do nothing returning year`,
+         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14) on conflict (account_id, year, sequence) do nothing returning year`,
         [accountId.toString(), year, c.event.eventId, c.event.sequence.toString(), c.event.occurredAt, c.event.recordedAt, c.event.amountMinor.toString(), c.cumulativeMinor.toString(),
           t.amountMinor.toString(), t.currency, establishment, release.version, POLICY_VERSION, now],
       );
-      if (ins.rowCount) await notify(NOTIFICATION_KINDS.crossing, c);
+      if (ins.rowCount && !storedCrossing) await notify(NOTIFICATION_KINDS.crossing, c);
     }
   }
 
