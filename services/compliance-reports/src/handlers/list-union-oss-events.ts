@@ -46,21 +46,26 @@ export async function listUnionOssEvents(deps: ComplianceReportsDeps, req: ListU
   let items: ReturnEvent[];
   let position: bigint;
   let status: string;
-  if (lock) {
+  let source: string;
+  // A lock with nothing sealed is one stored before locks sealed their events, or an empty quarter:
+  // its list is recomputed at the lock's ledger position (what buildReturn does for a locked quarter).
+  if (lock && (lock.totalSourceEventCount === 0n || (await deps.unionOssSealedEvents.sealed(caller.accountId, req.periodKey)))) {
     items = await deps.unionOssSealedEvents.page(caller.accountId, req.periodKey, filter, after, limit + 1);
     position = lock.ledgerPosition;
     status = lock.status;
+    source = 'sealed_by_lock';
   } else {
     const { context, basis } = await buildReturn(deps, caller, req.periodKey);
     items = await returnEventPage(deps, basis, filter, after, limit + 1);
     position = context.ledgerPosition;
-    status = 'open';
+    status = context.periodStatus;
+    source = lock ? 'recomputed_at_lock_position' : 'preview';
   }
   const page = items.slice(0, limit);
   const next = items.length > limit ? encodeEventCursor(page[page.length - 1]!.ledgerSequence) : null;
   return create(ListUnionOssEventsResponseSchema, {
     document: jsonDocument(
-      { scheme_type: 'union_oss', period_key: req.periodKey, period_status: status, ledger_position: position, source: lock ? 'sealed_by_lock' : 'preview', items: page.map(returnEventJson), next_cursor: next },
+      { scheme_type: 'union_oss', period_key: req.periodKey, period_status: status, ledger_position: position, source, items: page.map(returnEventJson), next_cursor: next },
       `union-oss-events-${req.periodKey}.json`,
     ),
   });

@@ -77,6 +77,12 @@ const eventOf = (r: Record<string, unknown>): ReturnEvent => ({
 export class UnionOssSealedEventRepository {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** Whether the account's lock of `periodKey` sealed its events (locks stored before sealing existed did not). */
+  async sealed(accountId: bigint, periodKey: string): Promise<boolean> {
+    const res = await this.pool.query(`select exists (select 1 from ${SEALED} where account_id = $1 and period_key = $2) as sealed`, [accountId.toString(), periodKey]);
+    return res.rows[0].sealed === true;
+  }
+
   /** A page of the events the account's lock of `periodKey` sealed, in ledger order after `after`. */
   async page(accountId: bigint, periodKey: string, filter: EventFilter, after: bigint, limit: number): Promise<ReturnEvent[]> {
     const res = await this.pool.query(
