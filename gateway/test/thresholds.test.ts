@@ -81,6 +81,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['d', 'thr-d', 'full', false],
       ['e', 'thr-e', 'full', false],
       ['f', 'thr-f', 'full', false],
+      ['g', 'thr-g', 'full', false],
     ] as const) {
       k[name] = (await h.key(account, scope, legacy)).key;
     }
@@ -219,12 +220,36 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(Object.keys(body).sort()).toEqual(['detail', 'error']);
   });
 
-  it('an amount in a currency other than the threshold currency is listed as unconverted and blocks', async () => {
-    // DE threshold is in EUR; a PLN sale (PL consumer 23 %) cannot be compared without a governed conversion.
-    await commit(k.c!, [sale('eur-1', `${Y}-01-15`, 10000), sale('pln-1', `${Y}-01-16`, 10000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 2300 })]);
+  it('an amount in a currency without an ECB rate that day is listed as unconverted and blocks', async () => {
+    // DE threshold is in EUR; the ECB has published no RUB rate since 2022-03-01 (seeds/ecb: N/A), so a RUB
+    // sale (PL consumer 23 %) cannot be converted and cannot be compared.
+    await commit(k.c!, [sale('eur-1', `${Y}-01-15`, 10000), sale('rub-1', `${Y}-01-16`, 10000, { currency: 'RUB', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 2300 })]);
     const s = await caughtUp(k.c!, 2);
-    expect(s).toMatchObject({ checks: [], unconverted_currencies: ['PLN'], eur_only: true, evidence_status: 'incomplete_evidence' });
+    expect(s).toMatchObject({ checks: [], unconverted_currencies: ['RUB'], eur_only: true, evidence_status: 'incomplete_evidence' });
     expectError(await check(k.c!, { threshold_type: 'oss' }), 422, 'article_59c_evidence_incomplete');
+  });
+
+  it('PLN and SEK sales of a DE seller are converted into EUR at the ECB rate last published at the tax point (Art. 91(2)), per event', async () => {
+    // seeds/ecb/eurofxref-hist.csv (units per 1 EUR):
+    //   2026-01-17 is a Saturday: the last rate published is 2026-01-16's, PLN 4.2248
+    //     100000 PLN grosze = 1,000.00 PLN → 1000.00 / 4.2248 = 236.6975…  EUR → 23670 cents (half-up)
+    //   2026-01-15 (Thursday): SEK 10.6985
+    //     500000 öre = 5,000.00 SEK → 5000.00 / 10.6985 = 467.3552… EUR → 46736 cents
+    //   plus an EUR sale of 10000 cents: 10000 + 23670 + 46736 = 80406 cents
+    await commit(k.g!, [
+      sale('g-eur', '2026-01-14', 10000),
+      sale('g-pln', '2026-01-17', 100000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 23000 }),
+      sale('g-sek', '2026-01-15', 500000, { currency: 'SEK', country_of_consumption: 'SE', vat_rate_bps: 2500, vat_amount_minor: 125000 }),
+    ]);
+    const s = await caughtUp(k.g!, 3);
+    expect(s).toMatchObject({ unconverted_currencies: [], evidence_status: 'resolved', eur_only: false });
+    expect(s.checks).toHaveLength(1);
+    // The tax points are in 2026: the current year while it runs, then the preceding one.
+    const field = Y === 2026 ? 'current_minor' : 'previous_year_minor';
+    expect(s.checks[0]).toMatchObject({ currency: 'EUR', threshold_minor: 1000000, [field]: 80406 });
+    const year = Y === 2026 ? s.current_year_coverage : s.preceding_year_coverage;
+    expect(year).toContainEqual(expect.objectContaining({ reason: 'counted', disposition: 'counted', evidence_quality: 'converted_at_ecb_rate', currency: 'PLN', event_count: 1, net_minor: 100000 }));
+    expect(year).toContainEqual(expect.objectContaining({ reason: 'counted', evidence_quality: 'converted_at_ecb_rate', currency: 'SEK', event_count: 1, net_minor: 500000 }));
   });
 
   it('source-profile defaults apply only where the event lacks the fact; changing a default recomputes a successor view', async () => {
