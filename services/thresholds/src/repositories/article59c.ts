@@ -342,18 +342,21 @@ export class Article59cRepository {
     release: ThresholdRelease,
     defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
   ): Promise<TimelineEvent[]> {
-    const res = await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where account_id = $1 and occurred_at >= $2`, [accountId.toString(), `${year}-01-01T00:00:00Z`]);
-    const raws = res.rows.map(rawOfRow);
+    const res = await db.query(
+      `select ${factColumns('f')}, ev.rate_date as ev_rate_date, ev.rates as ev_rates from ${S}.supply_fact f
+         left join ${S}.article59c_rate_evidence ev on ev.account_id = f.account_id and ev.event_id = f.event_id
+        where f.account_id = $1 and f.occurred_at >= $2`,
+      [accountId.toString(), `${year}-01-01T00:00:00Z`],
+    );
+    const raws = res.rows.map((r): RawFacts => ({ ...rawOfRow(r), evidence: r.ev_rate_date === null ? null : { rateDate: r.ev_rate_date, ratesPerEur: r.ev_rates } }));
     const originals = await this.originals(db, accountId.toString(), raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
     const candidates = raws.map((raw) => ({ raw, facts: candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined) })).filter((c) => c.facts.year === year);
     const defaults = await defaultsFor(candidates.map((c) => c.facts));
     const targets = thresholdCurrencies(release.thresholds.values());
-    const foreign = candidates.filter((x) => targets.some((t) => t !== x.raw.currency)).map((x) => x.raw.eventId);
-    const evidence = await this.evidenceOf(db, accountId.toString(), foreign);
     const lookup = (country: string) => release.thresholds.get(country);
     const out: TimelineEvent[] = [];
     for (const { raw, facts } of candidates) {
-      const converted = new Map([...convertEvent(raw.netMinor, raw.currency, evidence.get(raw.eventId) ?? null, targets)].map(([cur, net]) => [cur, { net, count: 1n }]));
+      const converted = new Map([...convertEvent(raw.netMinor, raw.currency, raw.evidence ?? null, targets)].map(([cur, net]) => [cur, { net, count: 1n }]));
       const { c, amount } = withConversion(classifyCandidate(facts, defaults(facts.sourceId), lookup), raw.netMinor, 1n, converted, lookup);
       if (c.disposition === 'counted' || (c.disposition === 'unresolved' && raw.netMinor < 0n)) {
         out.push({ eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: amount });
