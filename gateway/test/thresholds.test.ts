@@ -253,6 +253,13 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(year).toContainEqual(expect.objectContaining({ reason: 'counted', evidence_quality: 'converted_at_ecb_rate', currency: 'SEK', event_count: 1, net_minor: 500000 }));
   });
 
+  it('a crossing reached by a converted sale is stated in the threshold currency', async () => {
+    // 2026-01-15: PLN 4.2093 per EUR; 5000000 grosze = 50,000.00 PLN → 50000 / 4.2093 = 11878.4596… EUR → 1187846 cents > 1000000
+    await commit(k.h!, [sale('h-pln', '2026-01-15', 5000000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 1150000 })]);
+    const c = (await caughtUp(k.h!, 1)).checks[0];
+    expect(c[Y === 2026 ? 'current_year_crossing' : 'preceding_year_crossing']).toMatchObject({ event_id: 'h-pln', event_amount_minor: 1187846, cumulative_minor: 1187846, currency: 'EUR' });
+  });
+
   it('source-profile defaults apply only where the event lacks the fact; changing a default recomputes a successor view', async () => {
     const created = await req(k.d!, 'POST', '/v1/sources', { source_key: 'shop-de', display_name: 'DE shop', channel_type: 'owned_store', supplier_establishment_country: 'DE', dispatch_country: 'DE' });
     expect(created.statusCode, created.body).toBe(201);
@@ -317,13 +324,6 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['article_59c_warning_band_entered', P, 'pe2'],
       ['article_59c_threshold_crossed', P, 'pe2'],
     ]);
-  });
-
-  it('a crossing reached by a converted sale is stated in the threshold currency', async () => {
-    // 2026-01-15: PLN 4.2093 per EUR; 5000000 grosze = 50,000.00 PLN → 50000 / 4.2093 = 11878.4596… EUR → 1187846 cents > 1000000
-    await commit(k.h!, [sale('h-pln', '2026-01-15', 5000000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 1150000 })]);
-    const c = (await caughtUp(k.h!, 1)).checks[0];
-    expect(c[Y === 2026 ? 'current_year_crossing' : 'preceding_year_crossing']).toMatchObject({ event_id: 'h-pln', event_amount_minor: 1187846, cumulative_minor: 1187846, currency: 'EUR' });
   });
 
   it('IOSS: one consignment against EUR 150 (150.00 within with warning, 150.01 exceeded), no aggregation', async () => {
