@@ -277,7 +277,10 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
       const q2 = await summary('2025-Q2');
       expect(q2.rows).toEqual([{ section: '2a', member_state_of_consumption: 'DE', origin_member_state: null, supply_kind: 'services', vat_rate_bps: 1900, rate_type: 'STANDARD', taxable_amount_minor: 1200000, vat_amount_minor: 228000, source_event_count: 1 }]);
       expect(q2).toMatchObject({ included_source_event_count: 1, excluded_source_event_count: 2, totals: { payable_vat_minor: 228000 } });
-      expect(q2.warnings).toEqual([{ code: 'needs_review_excluded', count: 1 }, { code: 'unsupported_supply_kind_excluded', count: 1 }]);
+      expect(q2.warnings).toEqual([
+        { code: 'needs_review_excluded', reason: 'needs_review_excluded', review: 'needs_review', count: 1 },
+        { code: 'unsupported_supply_kind_excluded', reason: 'imported_goods', review: 'informational', count: 1 },
+      ]);
       // The IOSS month of May 2025 includes the reclassified imported-goods sale: DE 19 %, 50.00 EUR, VAT 9.50.
       const fp = (await ok('/v1/reports/filing-prep?period=2025-Q2')).json();
       expect(fp.ioss.months[1]).toMatchObject({ period_key: '2025-05', status: 'ready', rows: [{ member_state_of_consumption: 'DE', vat_rate_bps: 1900, taxable_amount_minor: 5000, vat_amount_minor: 950, source_event_count: 1 }] });

@@ -276,6 +276,38 @@ describe.skipIf(!backends.ok)('filing-prep and multi-jurisdiction (REST, Postgre
       expectError(await get(`${u}?period=2024-Q1`, null), 401, 'missing_api_key');
     }
   });
+
+  it('IOSS month drill-down: every imported-goods event with its disposition and exclusion code; filters, paging, isolation, bad input', async () => {
+    const EV = `${R}/ioss-monthly/events`;
+    const jan = await ok(`${EV}?month=2024-01`);
+    expect(jan).toMatchObject({ scheme_type: 'ioss', period_key: '2024-01', next_cursor: null });
+    expect(jan.items.map((i: Json) => [i.event_id, i.disposition, i.warning_code, i.review])).toEqual([
+      ['jan-early', 'excluded', 'outside_registration_window_excluded', 'needs_review'],
+      ['jan-150', 'included', null, null],
+      ['jan-15001', 'excluded', 'consignment_above_150_eur_excluded', 'informational'],
+    ]);
+    const mar = await ok(`${EV}?month=2024-03&disposition=excluded`);
+    expect(mar.items.map((i: Json) => [i.event_id, i.reason])).toEqual([
+      ['mar-excise', 'excise_goods_excluded'],
+      ['mar-origin', 'third_country_origin_missing_excluded'],
+      ['mar-unverified', 'unverified_eur_value_excluded'],
+    ]);
+    expect((await ok(`${EV}?month=2024-03&reason=excise_goods_excluded`)).items.map((i: Json) => i.event_id)).toEqual(['mar-excise']);
+    expect((await ok(`${EV}?month=2024-03&member_state=DE`)).items.map((i: Json) => i.event_id)).toEqual(['mar-usd']);
+    const first = await ok(`${EV}?month=2024-01&limit=2`);
+    expect(first.items.map((i: Json) => i.event_id)).toEqual(['jan-early', 'jan-150']);
+    expect((await ok(`${EV}?month=2024-01&limit=2&cursor=${first.next_cursor}`)).items.map((i: Json) => i.event_id)).toEqual(['jan-15001']);
+    // another account's events do not exist for this one: b's own January lists only b-jan, not covered
+    expect((await ok(`${EV}?month=2024-01`, k.b!.key)).items.map((i: Json) => [i.event_id, i.warning_code])).toEqual([['b-jan', 'ioss_registration_missing_excluded']]);
+    expect((await get(`${EV}?month=2024-01`, k.aRead!.key)).statusCode).toBe(200);
+    expectError(await get(`${EV}?month=2024-01`, k.aCalc!.key), 403, 'insufficient_scope');
+    for (const m of ['2024-13', '2024-1', '2021-06', '']) expectError(await get(`${EV}?month=${m}`), 400, 'invalid_month');
+    expectError(await get(EV), 400, 'invalid_month');
+    expectError(await get(`${EV}?month=2024-01&disposition=all`), 400, 'invalid_disposition');
+    expectError(await get(`${EV}?month=2024-01&reason=domestic_supply`), 400, 'invalid_reason');
+    expectError(await get(`${EV}?month=2024-01&cursor=xyz`), 400, 'invalid_cursor');
+    expectError(await get(`${EV}?month=2024-01&period=2024-Q1`), 400, 'unknown_parameter');
+  });
 });
 
 describe('filing-prep on the embedded database (npm start)', () => {

@@ -80,6 +80,9 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['c', 'thr-c', 'full', false],
       ['d', 'thr-d', 'full', false],
       ['e', 'thr-e', 'full', false],
+      ['f', 'thr-f', 'full', false],
+      ['g', 'thr-g', 'full', false],
+      ['h', 'thr-h', 'full', false],
     ] as const) {
       k[name] = (await h.key(account, scope, legacy)).key;
     }
@@ -146,6 +149,28 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(early.json()).toMatchObject({ current_minor: 900000, remaining_minor: 100000, percentage_used: 90, exceeded: false, warning: true, historical_crossing_proven: false });
   });
 
+  it('the crossing is found in tax-point order: a backdated sale arriving later moves it earlier, the superseded one stays in the history', async () => {
+    // First batch: 600,000 on 03-01, then 500,000 on 07-17 → 1,100,000 > 1,000,000: crossing at f-late (07-17).
+    await commit(k.f!, [sale('f-early', `${P + 1}-03-01`, 600000), sale('f-late', `${P + 1}-07-17`, 500000)]);
+    const first = await caughtUp(k.f!, 2);
+    expect(first.checks[0].current_year_crossing).toMatchObject({ event_id: 'f-late', cumulative_minor: 1100000 });
+    expect(first.checks[0].current_year_crossing_history).toEqual([]);
+    // Later batch, backdated: 500,000 on 07-02. In tax-point order 600,000 + 500,000 = 1,100,000 on 07-02:
+    // f-back is the supply that first moved the year above the threshold.
+    await commit(k.f!, [sale('f-back', `${P + 1}-07-02`, 500000)]);
+    const s = await caughtUp(k.f!, 3);
+    const c = s.checks[0];
+    expect(c.current_year_crossing).toMatchObject({ event_id: 'f-back', occurred_at: `${P + 1}-07-02T00:00:00.000Z`, sequence: 3, event_amount_minor: 500000, cumulative_minor: 1100000 });
+    expect(c.current_year_crossing_history).toHaveLength(1);
+    expect(c.current_year_crossing_history[0]).toMatchObject({ event_id: 'f-late', occurred_at: `${P + 1}-07-17T00:00:00.000Z`, cumulative_minor: 1100000, superseded_by_event_id: 'f-back' });
+    expect(typeof c.current_year_crossing_history[0].superseded_at).toBe('string');
+    // A refund never removes or moves a stored crossing.
+    await commit(k.f!, [sale('f-refund', `${P + 1}-07-03`, -500000, { event_type: 'refund', original_event_id: 'f-back' })]);
+    const after = (await caughtUp(k.f!, 4)).checks[0];
+    expect(after.current_year_crossing).toMatchObject({ event_id: 'f-back' });
+    expect(after.current_year_crossing_history.map((h: Json) => h.event_id)).toEqual(['f-late']);
+  });
+
   it('notifications: one on entering the warning band, one on the crossing, with evidence; read state and paging', async () => {
     const r = await req(k.aRead!, 'GET', '/v1/compliance/notifications');
     expect(r.statusCode, r.body).toBe(200);
@@ -196,12 +221,43 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     expect(Object.keys(body).sort()).toEqual(['detail', 'error']);
   });
 
-  it('an amount in a currency other than the threshold currency is listed as unconverted and blocks', async () => {
-    // DE threshold is in EUR; a PLN sale (PL consumer 23 %) cannot be compared without a governed conversion.
-    await commit(k.c!, [sale('eur-1', `${Y}-01-15`, 10000), sale('pln-1', `${Y}-01-16`, 10000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 2300 })]);
+  it('an amount in a currency without an ECB rate that day is listed as unconverted and blocks', async () => {
+    // DE threshold is in EUR; the ECB has published no RUB rate since 2022-03-01 (seeds/ecb: N/A), so a RUB
+    // sale (PL consumer 23 %) cannot be converted and cannot be compared.
+    await commit(k.c!, [sale('eur-1', `${Y}-01-15`, 10000), sale('rub-1', `${Y}-01-16`, 10000, { currency: 'RUB', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 2300 })]);
     const s = await caughtUp(k.c!, 2);
-    expect(s).toMatchObject({ checks: [], unconverted_currencies: ['PLN'], eur_only: true, evidence_status: 'incomplete_evidence' });
+    expect(s).toMatchObject({ checks: [], unconverted_currencies: ['RUB'], eur_only: true, evidence_status: 'incomplete_evidence' });
     expectError(await check(k.c!, { threshold_type: 'oss' }), 422, 'article_59c_evidence_incomplete');
+  });
+
+  it('PLN and SEK sales of a DE seller are converted into EUR at the ECB rate last published at the tax point (Art. 91(2)), per event', async () => {
+    // seeds/ecb/eurofxref-hist.csv (units per 1 EUR):
+    //   2026-01-17 is a Saturday: the last rate published is 2026-01-16's, PLN 4.2248
+    //     100000 PLN grosze = 1,000.00 PLN → 1000.00 / 4.2248 = 236.6975…  EUR → 23670 cents (half-up)
+    //   2026-01-15 (Thursday): SEK 10.6985
+    //     500000 öre = 5,000.00 SEK → 5000.00 / 10.6985 = 467.3552… EUR → 46736 cents
+    //   plus an EUR sale of 10000 cents: 10000 + 23670 + 46736 = 80406 cents
+    await commit(k.g!, [
+      sale('g-eur', '2026-01-14', 10000),
+      sale('g-pln', '2026-01-17', 100000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 23000 }),
+      sale('g-sek', '2026-01-15', 500000, { currency: 'SEK', country_of_consumption: 'SE', vat_rate_bps: 2500, vat_amount_minor: 125000 }),
+    ]);
+    const s = await caughtUp(k.g!, 3);
+    expect(s).toMatchObject({ unconverted_currencies: [], evidence_status: 'resolved', eur_only: false });
+    expect(s.checks).toHaveLength(1);
+    // The tax points are in 2026: the current year while it runs, then the preceding one.
+    const field = Y === 2026 ? 'current_minor' : 'previous_year_minor';
+    expect(s.checks[0]).toMatchObject({ currency: 'EUR', threshold_minor: 1000000, [field]: 80406 });
+    const year = Y === 2026 ? s.current_year_coverage : s.preceding_year_coverage;
+    expect(year).toContainEqual(expect.objectContaining({ reason: 'counted', disposition: 'counted', evidence_quality: 'converted_at_ecb_rate', currency: 'PLN', event_count: 1, net_minor: 100000 }));
+    expect(year).toContainEqual(expect.objectContaining({ reason: 'counted', evidence_quality: 'converted_at_ecb_rate', currency: 'SEK', event_count: 1, net_minor: 500000 }));
+  });
+
+  it('a crossing reached by a converted sale is stated in the threshold currency', async () => {
+    // 2026-01-15: PLN 4.2093 per EUR; 5000000 grosze = 50,000.00 PLN → 50000 / 4.2093 = 11878.4596… EUR → 1187846 cents > 1000000
+    await commit(k.h!, [sale('h-pln', '2026-01-15', 5000000, { currency: 'PLN', country_of_consumption: 'PL', vat_rate_bps: 2300, vat_amount_minor: 1150000 })]);
+    const c = (await caughtUp(k.h!, 1)).checks[0];
+    expect(c[Y === 2026 ? 'current_year_crossing' : 'preceding_year_crossing']).toMatchObject({ event_id: 'h-pln', event_amount_minor: 1187846, cumulative_minor: 1187846, currency: 'EUR' });
   });
 
   it('source-profile defaults apply only where the event lacks the fact; changing a default recomputes a successor view', async () => {

@@ -59,6 +59,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['dk', 'oss-dk', 'full'],
       ['stale', 'oss-stale', 'full'],
       ['late', 'oss-late', 'full'],
+      ['clean', 'oss-clean', 'full'],
     ] as const) {
       k[name] = await h.key(account, scope);
     }
@@ -68,6 +69,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     await register(k.a!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.b!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.late!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
+    await register(k.clean!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.stale!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' });
     await register(k.dk!.key, { scheme_type: 'union_oss', member_state_identification: 'DK', effective_from: '2021-07-01', status: 'active' });
     await register(k.split!.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', effective_to: '2025-08-15', status: 'ended' });
@@ -169,7 +171,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     }
     const s = (await ok(`${R}/oss-quarterly-summary?period=2025-Q1`, k.stale!.key)).json();
     expect(s.rows.map((r: Json) => [r.vat_rate_bps, r.rate_type, r.source_event_count])).toEqual([[2000, 'STANDARD', 1], [550, 'REDUCED', 1]]);
-    expect(s.warnings).toEqual([{ code: 'unsupported_rate_category_excluded', count: 3 }]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_rate_category_excluded', reason: 'rate_not_in_force', review: 'needs_review', count: 3 }]);
     const a = (await ok(`${R}/oss-accountant-report?period=2025-Q1`, k.stale!.key)).json();
     expect(a.filing_context.status).toBe('ready_with_warnings');
     expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 2, excluded: 3 });
@@ -187,12 +189,68 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     const a = (await ok(`${R}/oss-accountant-report?period=2025-Q2`)).json();
     expect(a.filing_context).toMatchObject({ nil_return_eligible: false, status: 'review_required', filing_due_date: '2025-07-31' });
     expect(a.manifest.warnings).toEqual([
-      { code: 'needs_review_excluded', count: 1 },
-      { code: 'correction_reference_missing_excluded', count: 1 },
-      { code: 'unsupported_rate_category_excluded', count: 1 },
-      { code: 'unsupported_supply_kind_excluded', count: 2 },
+      { code: 'needs_review_excluded', reason: 'needs_review_excluded', review: 'needs_review', count: 1 },
+      { code: 'correction_reference_missing_excluded', reason: 'correction_reference_missing_excluded', review: 'needs_review', count: 1 },
+      { code: 'unsupported_rate_category_excluded', reason: 'zero_rate', review: 'needs_review', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'domestic_supply', review: 'informational', count: 1 },
     ]);
     expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 0, excluded: 5 });
+  });
+
+  it('supplies outside the Union scheme by law (imported goods, domestic) are informational warnings: the quarter is ready', async () => {
+    await commit(k.clean!.key, k.clean!.accountId, [
+      ev('c-fr', { occurred_at: '2025-02-10' }),
+      // imported goods: reported in IOSS (Art. 369l), not in the Union OSS return
+      ev('c-ioss', { occurred_at: '2025-02-11', supply_kind: 'imported_goods', supplier_establishment_country: null, intrinsic_value_eur_minor: 10000, third_country_origin: 'CN' }),
+      // domestic: a DE service consumed in DE, taxed in the domestic return
+      ev('c-de', { occurred_at: '2025-02-12', country_of_consumption: 'DE', vat_rate_bps: 1900, vat_amount_minor: 1900 }),
+    ]);
+    const a = (await ok(`${R}/oss-accountant-report?period=2025-Q1`, k.clean!.key)).json();
+    expect(a.filing_context).toMatchObject({ status: 'ready', nil_return_eligible: false });
+    expect(a.manifest.warnings).toEqual([
+      { code: 'unsupported_supply_kind_excluded', reason: 'domestic_supply', review: 'informational', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'imported_goods', review: 'informational', count: 1 },
+    ]);
+    expect(a.manifest.source_event_counts).toEqual({ total: 3, included: 1, excluded: 2 });
+  });
+
+  it('drill-down: each excluded event with its reason; filters, keyset paging, scopes, tenant isolation and bad input', async () => {
+    const EV = `${R}/oss-quarterly-summary/events`;
+    const ex = (await ok(`${EV}?period=2025-Q1&disposition=excluded`, k.clean!.key)).json();
+    expect(ex).toMatchObject({ scheme_type: 'union_oss', period_key: '2025-Q1', period_status: 'open', source: 'preview', next_cursor: null });
+    expect(ex.items.map((i: Json) => [i.event_id, i.disposition, i.warning_code, i.reason, i.review])).toEqual([
+      ['c-ioss', 'excluded', 'unsupported_supply_kind_excluded', 'imported_goods', 'informational'],
+      ['c-de', 'excluded', 'unsupported_supply_kind_excluded', 'domestic_supply', 'informational'],
+    ]);
+    expect(ex.items[1]).toMatchObject({ member_state_of_consumption: 'DE', currency: 'EUR', net_amount_minor: 10000, vat_amount_minor: 1900, late: false });
+    const inc = (await ok(`${EV}?period=2025-Q1&disposition=included`, k.clean!.key)).json();
+    expect(inc.items.map((i: Json) => [i.event_id, i.warning_code, i.reason])).toEqual([['c-fr', null, null]]);
+    expect((await ok(`${EV}?period=2025-Q1&reason=domestic_supply`, k.clean!.key)).json().items.map((i: Json) => i.event_id)).toEqual(['c-de']);
+    expect((await ok(`${EV}?period=2025-Q1&reason=unsupported_supply_kind_excluded&member_state=FR`, k.clean!.key)).json().items.map((i: Json) => i.event_id)).toEqual(['c-ioss']);
+    expect((await ok(`${EV}?period=2025-Q1&disposition=included&member_state=DE`, k.clean!.key)).json().items).toEqual([]);
+    // keyset paging: one at a time, in ledger order, then no cursor
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Json = (await ok(`${EV}?period=2025-Q1&limit=1${cursor ? `&cursor=${cursor}` : ''}`, k.clean!.key)).json();
+      seen.push(...page.items.map((i: Json) => i.event_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(['c-fr', 'c-ioss', 'c-de']);
+    // read-only may read; calculate-only may not; another account's events do not exist for this one
+    expect((await get(`${EV}?period=2025-Q1`, k.aRead!.key)).statusCode).toBe(200);
+    expect((await get(`${EV}?period=2025-Q1`, k.aCalc!.key)).statusCode).toBe(403);
+    expect((await ok(`${EV}?period=2025-Q1`, k.b!.key)).json().items.map((i: Json) => i.event_id)).not.toContain('c-de');
+    // bad input
+    expectError(await get(`${EV}?period=2025-Q1&disposition=maybe`, k.clean!.key), 400, 'invalid_disposition');
+    expectError(await get(`${EV}?period=2025-Q1&reason=no_such_reason`, k.clean!.key), 400, 'invalid_reason');
+    expectError(await get(`${EV}?period=2025-Q1&member_state=XX`, k.clean!.key), 400, 'invalid_member_state');
+    expectError(await get(`${EV}?period=2025-Q1&cursor=bogus`, k.clean!.key), 400, 'invalid_cursor');
+    expectError(await get(`${EV}?period=2025-Q1&limit=0`, k.clean!.key), 400, 'invalid_limit');
+    expectError(await get(`${EV}?period=2025-Q1&limit=501`, k.clean!.key), 400, 'invalid_limit');
+    expectError(await get(`${EV}?period=2025-Q5`, k.clean!.key), 400, 'invalid_period');
+    expectError(await get(`${EV}?period=2025-Q1&sort=asc`, k.clean!.key), 400, 'unknown_parameter');
   });
 
   it('a Danish MSI files in DKK: EUR sales converted at the quarter-end rate', async () => {
@@ -228,7 +286,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       ['2c', 'ES', 2000],
       ['2d', 'PL', 2000],
     ]);
-    expect(s.warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', count: 1 }]);
+    expect(s.warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', reason: 'dispatch_country_missing', review: 'needs_review', count: 1 }]);
   });
 
   describe('locks, late events and filing', () => {
@@ -355,6 +413,19 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       await caughtUp(acct.accountId);
       const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`, acct.key)).json();
       expect(q4.corrections).toEqual([expect.objectContaining({ member_state_of_consumption: 'FR', original_period: '2025-Q2', vat_amount_minor: 3000 })]);
+    });
+
+    it('drill-down of a locked quarter: exactly the events its lock sealed, not today\'s preview', async () => {
+      const EV = `${R}/oss-quarterly-summary/events`;
+      // 2025-Q4 sealed q4-sale; q4-late and q4-nl (tax points in 2025-Q4) arrived after the lock.
+      const sealedIds = (await db.query(`select event_id from compliance_reports.union_oss_sealed_event where account_id = $1 and period_key = '2025-Q4' order by ledger_sequence`, [k.a!.accountId])).rows.map((r) => r.event_id);
+      expect(sealedIds).toEqual(['q4-sale']);
+      const q4 = (await ok(`${EV}?period=2025-Q4`, k.aRead!.key)).json();
+      expect(q4).toMatchObject({ period_key: '2025-Q4', period_status: 'locked', source: 'sealed_by_lock', next_cursor: null });
+      expect(q4.items.map((i: Json) => [i.event_id, i.disposition])).toEqual([['q4-sale', 'included']]);
+      // the late events are listed by the open quarter that reports them, as late corrections
+      const q1 = (await ok(`${EV}?period=2026-Q1&disposition=included`)).json();
+      expect(q1.items.filter((i: Json) => i.late).map((i: Json) => i.event_id).sort()).toEqual(['q4-late', 'q4-nl']);
     });
 
     it('the artifacts and the lock are immutable in the database, whatever the role', async () => {

@@ -100,6 +100,58 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     preview('/v1/reports/oss-accountant-report', 'accountant_report', 'Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units'),
     {
       method: 'GET',
+      url: '/v1/reports/oss-quarterly-summary/events',
+      access: { scopes: READ_SCOPES },
+      summary: "Drill-down: the source events of one quarter's return with their disposition (included/excluded), warning code, reason and review; a locked quarter lists what its lock sealed (keyset cursor)",
+      tags,
+      schema: {
+        querystring: query(
+          {
+            period,
+            disposition: str('invalid_disposition', { enum: ['included', 'excluded'] }),
+            reason: str('invalid_reason', { pattern: '^[a-z0-9_]{1,60}$', description: 'a warning code (e.g. unsupported_supply_kind_excluded) or a reason (e.g. domestic_supply)' }),
+            member_state: str('invalid_member_state', { pattern: '^[A-Z]{2}$', description: 'Member State of consumption (EL for Greece)' }),
+            cursor: str('invalid_cursor', { maxLength: 64 }),
+            limit: { ...intParam('invalid_limit'), description: '1-500, default 100' },
+          },
+          ['period'],
+        ),
+      },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { period: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
+        const r = await reportCall(
+          clients.unionOss.listUnionOssEvents({ periodKey: q.period, disposition: q.disposition, reason: q.reason, memberState: q.member_state, cursor: q.cursor, limit: intOf(q.limit) }, call),
+        );
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/reports/ioss-monthly/events',
+      access: { scopes: READ_SCOPES },
+      summary: 'Drill-down: the imported-goods events of one IOSS month with their disposition (included/excluded), exclusion code and review (keyset cursor)',
+      tags,
+      schema: {
+        querystring: query(
+          {
+            month: str('invalid_month', { pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'IOSS month YYYY-MM, from 2021-07 (when IOSS began)' }),
+            disposition: str('invalid_disposition', { enum: ['included', 'excluded'] }),
+            reason: str('invalid_reason', { pattern: '^[a-z0-9_]{1,60}$', description: 'an IOSS exclusion code (e.g. consignment_above_150_eur_excluded)' }),
+            member_state: str('invalid_member_state', { pattern: '^[A-Z]{2}$', description: 'Member State of consumption (EL for Greece)' }),
+            cursor: str('invalid_cursor', { maxLength: 64 }),
+            limit: { ...intParam('invalid_limit'), description: '1-500, default 100' },
+          },
+          ['month'],
+        ),
+      },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { month: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
+        const r = await clients.unionOss.listIossEvents({ month: q.month, disposition: q.disposition, reason: q.reason, memberState: q.member_state, cursor: q.cursor, limit: intOf(q.limit) }, call);
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
       url: '/v1/reports/filing-prep',
       access: { scopes: READ_SCOPES },
       summary: 'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',

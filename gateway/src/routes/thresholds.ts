@@ -32,6 +32,7 @@ const crossingJson = (c: ThresholdCrossing | undefined) =>
         release_version: c.releaseVersion,
         policy_version: c.policyVersion,
         proven_at: c.provenAt,
+        ...(c.supersededAt === undefined ? {} : { superseded_at: c.supersededAt, superseded_by_event_id: c.supersededByEventId ?? null }),
       }
     : null;
 
@@ -49,6 +50,8 @@ const checkJson = (c: ThresholdCheckEntry) => ({
   previous_year_event_count: num(c.previousYearEventCount),
   current_year_crossing: crossingJson(c.currentYearCrossing),
   preceding_year_crossing: crossingJson(c.precedingYearCrossing),
+  current_year_crossing_history: c.currentYearCrossingHistory.map(crossingJson),
+  preceding_year_crossing_history: c.precedingYearCrossingHistory.map(crossingJson),
   historical_crossing_proven: c.historicalCrossingProven,
   establishment_country: c.establishmentCountry,
   release_version: c.releaseVersion,

@@ -5,6 +5,7 @@ import { IossFactRepository } from './repositories/ioss-facts';
 import { TaxRegistrationRepository } from './repositories/tax-registrations';
 import { UnionOssFactRepository } from './repositories/union-oss-facts';
 import { UnionOssLockRepository } from './repositories/union-oss-locks';
+import { UnionOssSealedEventRepository } from './repositories/union-oss-sealed-events';
 
 /** The services whose RPCs it calls (the module's `uses`). */
 type Uses = 'calculation' | 'ledger';
@@ -15,6 +16,7 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   identifiers: IdentifierVault;
   unionOssFacts: UnionOssFactRepository;
   unionOssLocks: UnionOssLockRepository;
+  unionOssSealedEvents: UnionOssSealedEventRepository;
   iossFacts: IossFactRepository;
 };
 
@@ -27,6 +29,7 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     identifiers: new IdentifierVault(new FieldCipher(key)),
     unionOssFacts: new UnionOssFactRepository(deps.pool),
     unionOssLocks: new UnionOssLockRepository(deps.pool),
+    unionOssSealedEvents: new UnionOssSealedEventRepository(deps.pool),
     iossFacts: new IossFactRepository(deps.pool),
   };
 }

@@ -37,6 +37,7 @@ function context(rows: ReturnRow[], corrections: CorrectionRow[]): ReturnContext
       totalSourceEventCount: 0,
       includedSourceEventCount: 0,
       excludedSourceEventCount: 0,
+      reviewSourceEventCount: 0,
     },
     registrationId: 1n,
     periodStart: '2026-01-01',

@@ -8,7 +8,8 @@ import { currencyToEurMinor, ecbRate, type EcbRate } from '@vat/platform/fx';
 import { principalHeaders, type Principal } from '@vat/platform/principal';
 import type { ComplianceReportsDeps } from './context';
 import { coverageOf, unionOssRegistrationFor } from './domain/coverage';
-import { coverageBoundaries, iossMonthFromGroups, monthBounds, monthsOfQuarter, type IossMonth, type IossRegistration } from './domain/ioss-months';
+import { coverageBoundaries, iossMonthFromGroups, iossPlacementOf, monthBounds, monthsOfQuarter, registrationsTouching, type IossExclusionCode, type IossMonth, type IossRegistration } from './domain/ioss-months';
+import type { IossEvent } from './repositories/ioss-facts';
 import { summaryPreview, type ReturnContext } from './domain/union-oss-documents';
 import { countryBreakdownOf, type Section } from './domain/union-oss-return';
 import type { RegistrationRecord } from './repositories/tax-registrations';
@@ -58,9 +59,7 @@ async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, perio
   const quarter = unionOssQuarter(periodKey);
   const months = monthsOfQuarter(periodKey);
   const endExclusive = new Date(Date.parse(`${quarter.end}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  const ioss: IossRegistration[] = registrations
-    .filter((r) => r.schemeType === 'ioss')
-    .map((r) => ({ id: r.id, status: r.status, effectiveFrom: r.effectiveFrom, effectiveTo: r.effectiveTo ?? null }));
+  const ioss = iossRegistrationsOf(registrations);
   const groups = await deps.iossFacts.quarterGroups(caller.accountId, quarter.start, endExclusive, coverageBoundaries(ioss));
   const needed = new Map<string, { currency: string; month: string }>();
   for (const m of months) {
@@ -69,9 +68,15 @@ async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, perio
       return amount;
     });
   }
+  const { convert, used } = await monthEndRates(deps, caller, needed.values());
+  return { months: months.map((m) => iossMonthFromGroups(m, groups, ioss, convert)), exchangeRates: used };
+}
+
+/** Month-end ECB rates (Art. 369v: the last day of the month or the next publication day) of the (currency, month) pairs, as a per-event EUR conversion. */
+async function monthEndRates(deps: ComplianceReportsDeps, caller: Principal, needed: Iterable<{ currency: string; month: string }>) {
   const rates = new Map<string, EcbRate>();
   const used: RateUsed[] = [];
-  const queries = [...needed.values()].map((n) => ({ ...n, date: monthBounds(n.month).last }));
+  const queries = [...needed].map((n) => ({ ...n, date: monthBounds(n.month).last }));
   for (let i = 0; i < queries.length; i += 1000) {
     const chunk = queries.slice(i, i + 1000);
     const res = await deps.clients.exchangeRates.getExchangeRates(
@@ -90,7 +95,38 @@ async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, perio
     const rate = rates.get(`${currency}|${month}`);
     return rate ? currencyToEurMinor(amount, rate, requireMinorUnits(currency)) : undefined;
   };
-  return { months: months.map((m) => iossMonthFromGroups(m, groups, ioss, convert)), exchangeRates: used };
+  return { convert, used };
+}
+
+/** The registrations of the `ioss` scheme as the month computation reads them. */
+const iossRegistrationsOf = (registrations: readonly RegistrationRecord[]): IossRegistration[] =>
+  registrations.filter((r) => r.schemeType === 'ioss').map((r) => ({ id: r.id, status: r.status, effectiveFrom: r.effectiveFrom, effectiveTo: r.effectiveTo ?? null }));
+
+/** One imported-goods event of an IOSS month with its disposition (the month computation's own decision). */
+export type IossMonthEvent = IossEvent & { disposition: 'included' | 'excluded'; code: IossExclusionCode | null };
+
+/**
+ * The events of one IOSS month (`YYYY-MM`) in ledger order after `after`, each with its disposition: the
+ * same decision as the month's figures (`iossPlacementOf`), rates asked only for events that reach conversion.
+ */
+export async function iossMonthEvents(deps: ComplianceReportsDeps, caller: Principal, month: string, after: bigint, memberState: string | null): Promise<IossMonthEvent[]> {
+  const ioss = iossRegistrationsOf(await deps.registrations.list(caller.accountId));
+  const { first, last } = monthBounds(month);
+  const endExclusive = new Date(Date.parse(`${last}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const events = await deps.iossFacts.events(caller.accountId, first, endExclusive, coverageBoundaries(ioss), after, memberState);
+  const touching = registrationsTouching(month, ioss);
+  const needed = new Map<string, { currency: string; month: string }>();
+  for (const e of events) {
+    iossPlacementOf(month, e.group, touching, ioss, (amount, currency, m) => {
+      needed.set(`${currency}|${m}`, { currency, month: m });
+      return amount;
+    });
+  }
+  const { convert } = await monthEndRates(deps, caller, needed.values());
+  return events.map((e) => {
+    const p = iossPlacementOf(month, e.group, touching, ioss, convert);
+    return { ...e, disposition: 'excluded' in p ? 'excluded' : 'included', code: 'excluded' in p ? p.excluded : null };
+  });
 }
 
 function iossJson(q: IossQuarter) {
@@ -140,7 +176,7 @@ export async function multiJurisdiction(deps: ComplianceReportsDeps, caller: Pri
     ioss: iossJson(ioss),
     jurisdictions: jurisdictionsOf(context, ioss.months),
     warnings: [
-      ...context.ret.warnings.map((w) => ({ scheme_type: 'union_oss', period_key: periodKey, code: w.code, count: w.count })),
+      ...context.ret.warnings.map((w) => ({ scheme_type: 'union_oss', period_key: periodKey, code: w.code, reason: w.reason, review: w.review, count: w.count })),
       ...ioss.months.flatMap((m) => m.warnings.map((w) => ({ scheme_type: 'ioss', period_key: m.period_key, code: w.code, count: w.count }))),
     ],
     official_basis: OFFICIAL_BASIS,

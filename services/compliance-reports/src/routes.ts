@@ -9,6 +9,8 @@ import { getMultiJurisdiction } from './handlers/get-multi-jurisdiction';
 import { getLockedUnionOssExport } from './handlers/get-locked-union-oss-export';
 import { getUnionOssReport } from './handlers/get-union-oss-report';
 import { listLockedUnionOssPeriods } from './handlers/list-locked-union-oss-periods';
+import { listIossEvents } from './handlers/list-ioss-events';
+import { listUnionOssEvents } from './handlers/list-union-oss-events';
 import { lockUnionOssPeriod } from './handlers/lock-union-oss-period';
 import { markUnionOssPeriodFiled } from './handlers/mark-union-oss-period-filed';
 import { listTaxRegistrations } from './handlers/list-tax-registrations';
@@ -20,7 +22,7 @@ export function routes(deps: ComplianceReportsDeps) {
     router.service(TaxRegistrationService, bindHandlers(deps, { listTaxRegistrations, createTaxRegistration, updateTaxRegistration, resolveUnionOssRegistration }));
     router.service(
       UnionOssReportService,
-      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport, getFilingPrep, getMultiJurisdiction }),
+      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport, getFilingPrep, getMultiJurisdiction, listUnionOssEvents, listIossEvents }),
     );
   };
 }

@@ -8,8 +8,8 @@ import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
 import { EU_MEMBER_STATES } from '@vat/platform/countries';
-import { FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type SourceDefaults } from './domain/union-oss-return';
-import type { LateWindow, RateInForceWindow, StandardRateWindow } from './repositories/union-oss-facts';
+import { FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type ReturnInputs, type SourceDefaults } from './domain/union-oss-return';
+import type { FactScope, LateWindow, RateInForceWindow, StandardRateWindow } from './repositories/union-oss-facts';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
 /** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q3, the last one due within 9999), or 400 `invalid_period`. */
@@ -60,7 +60,10 @@ export function lateWindowsFor(period: string, locks: ReadonlyMap<string, Locked
   return windows;
 }
 
-type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord> };
+/** What the return was built from: the scope read and the settings and rates that placed each event. */
+export type ReturnBasis = { scope: FactScope; settings: Pick<ReturnInputs, 'periodKey' | 'memberStateIdentification' | 'sourceDefaults' | 'returnCurrency' | 'exchangeRate'> };
+
+type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord>; basis: ReturnBasis };
 
 /**
  * The quarter's return as of a ledger position: the lock's for a locked quarter, else `position`
@@ -95,7 +98,8 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   }
   phases.facts_ms = elapsed().ms;
   const fx = await exchangeRates(deps, builder.neededRates(), headers);
-  const ret = builder.finish((currency, period) => fx.rates.get(`${currency}|${period}`));
+  const exchangeRate = (currency: string, period: string) => fx.rates.get(`${currency}|${period}`);
+  const ret = builder.finish(exchangeRate);
   deps.log.debug({ periodKey, ...phases, ...elapsed(), events: ret.totalSourceEventCount }, 'Union OSS return built');
   return {
     context: {
@@ -109,6 +113,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
       ratesUsed: fx.used,
     },
     locks,
+    basis: { scope, settings: { periodKey, memberStateIdentification: msi, sourceDefaults, returnCurrency, exchangeRate } },
   };
 }
 

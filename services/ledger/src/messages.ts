@@ -38,5 +38,6 @@ export function supplyEventMessage(r: SupplyEventRecord): SupplyEvent {
     thirdCountryOrigin: opt(r.thirdCountryOrigin),
     exciseGoods: opt(r.exciseGoods),
     region: opt(r.region),
+    ecbRateEvidence: r.ecbRateEvidence ?? undefined,
   });
 }

@@ -19,7 +19,7 @@ export async function getExchangeRates(deps: CalculationDeps, req: GetExchangeRa
       const r = table.rateOn(q.currency, q.date);
       return r ? { rate: r, rateDate: q.date } : undefined;
     };
-    const hit = q.nextPublicationDay ? table.rateOnOrNextPublication(q.currency, q.date) : sameDay();
+    const hit = q.nextPublicationDay ? table.rateOnOrNextPublication(q.currency, q.date) : q.previousPublicationDay ? table.rateOnOrPreviousPublication(q.currency, q.date) : sameDay();
     return hit ? { ...base, found: true, rateDate: hit.rateDate, rate: hit.rate.decimal } : { ...base, found: false, rateDate: '', rate: '' };
   });
   return create(GetExchangeRatesResponseSchema, { answers, lastPublicationDate: table.lastPublicationDate() ?? '' });

@@ -287,39 +287,49 @@ export function iossMonthFromGroups(month: string, groups: readonly IossGroup[],
   for (const g of groups) {
     if (g.month !== month) continue;
     m.count(g.count);
-    if (touching.length === 0) {
-      m.exclude('ioss_registration_missing_excluded', g.count);
-      continue;
-    }
-    if (g.kind === 'other' || g.link === 'invalid') {
-      m.exclude('correction_reference_invalid_excluded', g.count);
-      continue;
-    }
-    if (g.link === 'missing') {
-      m.exclude('correction_reference_missing_excluded', g.count);
-      continue;
-    }
-    const sale = g.sale!;
-    const saleMonth = sale.day.slice(0, 7);
-    const why = traitsExclusion(sale.traits) ?? coverageExclusion(sale.day, g.kind === 'sale' ? touching : registrationsTouching(saleMonth, registrations));
-    if (why) {
-      m.exclude(why, g.count);
-      continue;
-    }
-    let net: bigint | undefined = g.netSum;
-    let vat: bigint | undefined = g.vatSum;
-    if (g.currency !== 'EUR') {
-      const unitNet = convert(g.unitNet!, g.currency, saleMonth);
-      const unitVat = convert(g.unitVat!, g.currency, saleMonth);
-      net = unitNet === undefined ? undefined : unitNet * BigInt(g.count);
-      vat = unitVat === undefined ? undefined : unitVat * BigInt(g.count);
-    }
-    if (vat === undefined || net === undefined) m.exclude('missing_exchange_rate_excluded', g.count);
-    else if (g.kind === 'correction' && saleMonth !== month) m.addCorrection(g.countryOfConsumption, saleMonth, vat, g.count);
-    else m.addRow(sale.countryOfConsumption, sale.vatRateBps, net, vat, g.count);
+    const p = iossPlacementOf(month, g, touching, registrations, convert);
+    if ('excluded' in p) m.exclude(p.excluded, g.count);
+    else if (p.kind === 'correction') m.addCorrection(p.country, p.originalMonth, p.vat, g.count);
+    else m.addRow(p.country, p.vatRateBps, p.net, p.vat, g.count);
   }
   return m.finish();
 }
+
+/** Where a group of the month goes: its exclusion, or its row or earlier-month correction with the converted amounts. */
+export type IossPlacement =
+  | { excluded: IossExclusionCode }
+  | { kind: 'row'; country: string; vatRateBps: number; net: bigint; vat: bigint }
+  | { kind: 'correction'; country: string; originalMonth: string; vat: bigint };
+
+/** One group's place in its month (`touching`: the registrations touching the month), the README order of exclusions. */
+export function iossPlacementOf(month: string, g: IossGroup, touching: readonly IossRegistration[], registrations: readonly IossRegistration[], convert: MonthEndConversion): IossPlacement {
+  if (touching.length === 0) return { excluded: 'ioss_registration_missing_excluded' };
+  if (g.kind === 'other' || g.link === 'invalid') return { excluded: 'correction_reference_invalid_excluded' };
+  if (g.link === 'missing') return { excluded: 'correction_reference_missing_excluded' };
+  const sale = g.sale!;
+  const saleMonth = sale.day.slice(0, 7);
+  const why = traitsExclusion(sale.traits) ?? coverageExclusion(sale.day, g.kind === 'sale' ? touching : registrationsTouching(saleMonth, registrations));
+  if (why) return { excluded: why };
+  let net: bigint | undefined = g.netSum;
+  let vat: bigint | undefined = g.vatSum;
+  if (g.currency !== 'EUR') {
+    const unitNet = convert(g.unitNet!, g.currency, saleMonth);
+    const unitVat = convert(g.unitVat!, g.currency, saleMonth);
+    net = unitNet === undefined ? undefined : unitNet * BigInt(g.count);
+    vat = unitVat === undefined ? undefined : unitVat * BigInt(g.count);
+  }
+  if (vat === undefined || net === undefined) return { excluded: 'missing_exchange_rate_excluded' };
+  if (g.kind === 'correction' && saleMonth !== month) return { kind: 'correction', country: g.countryOfConsumption, originalMonth: saleMonth, vat };
+  return { kind: 'row', country: sale.countryOfConsumption, vatRateBps: sale.vatRateBps, net, vat };
+}
+
+/** Exclusions the law makes (not a data problem): B2B imports, excise goods and consignments above EUR 150 are outside IOSS (Art. 369l). */
+export const IOSS_INFORMATIONAL = new Set<IossExclusionCode>(['unsupported_supply_kind_excluded', 'excise_goods_excluded', 'consignment_above_150_eur_excluded']);
+export const IOSS_EXCLUSION_CODES: readonly IossExclusionCode[] = [
+  'classification_excluded', 'needs_review_excluded', 'unsupported_supply_kind_excluded', 'unsupported_rate_category_excluded', 'ioss_registration_missing_excluded',
+  'ioss_registration_overlap_excluded', 'outside_registration_window_excluded', 'excise_goods_excluded', 'third_country_origin_missing_excluded',
+  'consignment_above_150_eur_excluded', 'unverified_eur_value_excluded', 'missing_exchange_rate_excluded', 'correction_reference_missing_excluded', 'correction_reference_invalid_excluded',
+];
 
 /** True when two of the registrations share a day inside the month. */
 function hasOverlap(month: string, regs: readonly IossRegistration[]): boolean {

@@ -227,7 +227,7 @@ export function exportCsv(c: ReturnContext, view: ExportView, exportKind: string
   const man = manifestOf(c, exportKind, locked);
   const manifest: CsvValue[] = [
     man.export_kind, man.export_version, man.generated_at, man.scheme_type, man.period_key, man.member_state_identification, man.return_currency, man.conversion_rule, man.scope_note,
-    r.totalSourceEventCount, r.includedSourceEventCount, r.excludedSourceEventCount, r.warnings.map((w) => `${w.code}:${w.count}`).join(';'), c.ledgerPosition,
+    r.totalSourceEventCount, r.includedSourceEventCount, r.excludedSourceEventCount, r.warnings.map((w) => `${w.code}/${w.reason}/${w.review}:${w.count}`).join(';'), c.ledgerPosition,
   ];
   const m = majorOf(r);
   const line = (d: Detail) => csvRow([...manifest, ...DETAIL_COLUMNS.map((k) => d[k] ?? null)], KINDS);
@@ -260,8 +260,10 @@ export function exportCsv(c: ReturnContext, view: ExportView, exportKind: string
 /** Filing status of a quarter as the accountant report and a lock state it. */
 export function filingStatusOf(r: UnionOssReturn): { status: string; detail: string } {
   if (r.totalSourceEventCount === 0) return { status: 'nil_return', detail: 'No supply events were recorded for the quarter: a nil return may be filed.' };
-  if (r.includedSourceEventCount === 0) return { status: 'review_required', detail: 'Supply events exist for the quarter but none is included: review the warnings before filing.' };
-  if (r.excludedSourceEventCount > 0) return { status: 'ready_with_warnings', detail: 'Some supply events are excluded: review the warnings before filing.' };
+  if (r.includedSourceEventCount === 0 && r.reviewSourceEventCount > 0) return { status: 'review_required', detail: 'Supply events exist for the quarter but none is included: review the warnings before filing.' };
+  if (r.reviewSourceEventCount > 0) return { status: 'ready_with_warnings', detail: 'Some supply events are excluded for reasons that need review: review the warnings marked needs_review before filing.' };
+  if (r.includedSourceEventCount === 0 && r.corrections.length === 0) return { status: 'nil_return', detail: 'Every supply event of the quarter is outside the Union scheme by law (informational warnings): a nil return may be filed.' };
+  if (r.excludedSourceEventCount > 0) return { status: 'ready', detail: 'Every Union OSS supply of the quarter is included; the excluded events are outside the scheme by law (informational warnings).' };
   return { status: 'ready', detail: 'Every supply event of the quarter is included.' };
 }
 
@@ -276,7 +278,7 @@ export function accountantReport(c: ReturnContext, exportKind: string = EXPORT_K
       period_start: c.periodStart,
       period_end: c.periodEnd,
       filing_due_date: filingDueDate(r.periodKey),
-      nil_return_eligible: r.totalSourceEventCount === 0,
+      nil_return_eligible: s.status === 'nil_return',
       status: s.status,
       status_detail: s.detail,
       period_status: c.periodStatus,

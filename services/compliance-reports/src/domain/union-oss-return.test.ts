@@ -101,7 +101,7 @@ describe('Union OSS return: sections, rows and totals (hand-computed, EUR)', () 
   it('fails closed when the standard rate of a consumption State is unknown', () => {
     expect(() => build([g({ countryOfConsumption: 'SE', rateIsStandard: null })])).toThrow(StandardRateUnavailable);
     // an excluded event never needs it
-    expect(build([g({ countryOfConsumption: 'SE', rateIsStandard: null, customerType: 'b2b' })]).warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', count: 1 }]);
+    expect(build([g({ countryOfConsumption: 'SE', rateIsStandard: null, customerType: 'b2b' })]).warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 }]);
   });
 });
 
@@ -129,7 +129,7 @@ describe('conversion (Art. 366(2)), per event, half-up', () => {
 
   it('a missing rate excludes the event with missing_exchange_rate_excluded', () => {
     const r = build([g(), g({ currency: 'GBP', netSum: 500n, vatSum: 100n, unitNet: 500n, unitVat: 100n, count: 1 })]);
-    expect(r.warnings).toEqual([{ code: 'missing_exchange_rate_excluded', count: 1 }]);
+    expect(r.warnings).toEqual([{ code: 'missing_exchange_rate_excluded', reason: 'missing_exchange_rate_excluded', review: 'needs_review', count: 1 }]);
     expect(r.totals.currentVatMinor).toBe(2000n);
   });
 
@@ -234,15 +234,27 @@ describe('exclusions, each with its warning and count', () => {
       g({ eventType: 'refund', link: 'ok', originalPeriod: '2021-Q2', netSum: -1n, vatSum: 0n }),
       g({ currency: 'PLN', unitNet: 100n, unitVat: 20n, count: 5 }),
     ]);
+    const review = (code: string, count: number, reason = code) => ({ code, reason, review: 'needs_review', count });
+    const law = (code: string, count: number, reason: string) => ({ code, reason, review: 'informational', count });
     expect(r.warnings).toEqual([
-      { code: 'classification_excluded', count: 2 },
-      { code: 'needs_review_excluded', count: 3 },
-      { code: 'missing_exchange_rate_excluded', count: 5 },
-      { code: 'correction_reference_missing_excluded', count: 2 },
-      { code: 'correction_reference_invalid_excluded', count: 3 },
-      { code: 'unsupported_rate_category_excluded', count: 2 },
-      { code: 'unsupported_supply_kind_excluded', count: 9 },
+      review('classification_excluded', 2),
+      review('needs_review_excluded', 3),
+      review('missing_exchange_rate_excluded', 5),
+      review('correction_reference_missing_excluded', 2),
+      review('correction_reference_invalid_excluded', 3),
+      review('unsupported_rate_category_excluded', 1, 'exempt_rate'),
+      review('unsupported_rate_category_excluded', 1, 'zero_rate'),
+      law('unsupported_supply_kind_excluded', 1, 'b2b_supply'),
+      law('unsupported_supply_kind_excluded', 1, 'consumption_outside_eu'),
+      review('unsupported_supply_kind_excluded', 1, 'dispatch_country_missing'),
+      law('unsupported_supply_kind_excluded', 2, 'domestic_supply'),
+      law('unsupported_supply_kind_excluded', 1, 'imported_goods'),
+      law('unsupported_supply_kind_excluded', 1, 'installed_goods'),
+      law('unsupported_supply_kind_excluded', 1, 'new_means_of_transport'),
+      review('unsupported_supply_kind_excluded', 1, 'origin_outside_eu'),
     ]);
+    // 9 excluded by law or needing review under the one spec code; filing status counts only those needing review.
+    expect(r.reviewSourceEventCount).toBe(26 - 7);
     expect([r.totalSourceEventCount, r.includedSourceEventCount, r.excludedSourceEventCount]).toEqual([30, 4, 26]);
     expect(r.rows).toHaveLength(1);
   });

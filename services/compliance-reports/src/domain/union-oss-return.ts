@@ -23,7 +23,25 @@ const WARNING_CODES = [
   'unsupported_rate_category_excluded',
   'unsupported_supply_kind_excluded',
 ] as const;
-type WarningCode = (typeof WARNING_CODES)[number];
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+/**
+ * Why events are excluded, under their spec warning code. `informational`: the law keeps them out of
+ * the Union scheme (imports go to IOSS, Art. 369l; B2B supplies are not Union OSS supplies, Art. 369a/369b;
+ * domestic supplies are declared in the domestic return; exports, new means of transport and installed
+ * goods are not distance sales, Art. 14(4)(1)) and filing status ignores them; every other reason needs review.
+ */
+export const INFORMATIONAL_REASONS = new Set(['imported_goods', 'b2b_supply', 'domestic_supply', 'consumption_outside_eu', 'new_means_of_transport', 'installed_goods']);
+export type Review = 'needs_review' | 'informational';
+/** Every reason an event can be excluded for (the codes stand for themselves where they have no finer reason). */
+export const EXCLUSION_REASONS: readonly string[] = [
+  ...WARNING_CODES.filter((c) => c !== 'unsupported_supply_kind_excluded' && c !== 'unsupported_rate_category_excluded'),
+  'zero_rate', 'exempt_rate', 'rate_not_in_force',
+  ...INFORMATIONAL_REASONS, 'dispatch_country_missing', 'origin_outside_eu', 'unknown_supply_kind',
+];
+export const isWarningCode = (s: string): boolean => (WARNING_CODES as readonly string[]).includes(s);
+export const reviewOf = (reason: string): Review => (INFORMATIONAL_REASONS.has(reason) ? 'informational' : 'needs_review');
+export type Exclusion = { code: WarningCode; reason: string };
 
 /** The first quarter of the Union OSS scheme (in force from 1 July 2021). */
 export const FIRST_UNION_OSS_PERIOD = '2021-Q3';
@@ -108,7 +126,7 @@ export type Balance = {
 };
 
 export type Totals = { taxableAmountMinor: bigint; currentVatMinor: bigint; correctionVatMinor: bigint; payableVatMinor: bigint };
-type Warning = { code: WarningCode; count: number };
+export type Warning = { code: WarningCode; reason: string; review: Review; count: number };
 
 export type UnionOssReturn = {
   periodKey: string;
@@ -122,6 +140,8 @@ export type UnionOssReturn = {
   totalSourceEventCount: number;
   includedSourceEventCount: number;
   excludedSourceEventCount: number;
+  /** Excluded events whose reason needs review (the rest are excluded by law, informational). */
+  reviewSourceEventCount: number;
 };
 
 /** Raised when the rates table cannot say whether a rate is the standard one: the return cannot be built. */
@@ -147,44 +167,86 @@ export function returnCurrencyOf(msi: string, periodKey: string): string {
 const UNSUPPORTED_KINDS = new Set(['imported_goods', 'new_means_of_transport', 'installed_goods']);
 const EXCLUDED_RATE_CATEGORIES = new Set(['zero', 'exempt']);
 
-type Placement = { section: Section; origin: string | null } | { excluded: WarningCode };
+type Placement = { section: Section; origin: string | null } | { excluded: Exclusion };
+
+const unsupported = (reason: string): { excluded: Exclusion } => ({ excluded: { code: 'unsupported_supply_kind_excluded', reason } });
+const own = (code: WarningCode): Exclusion => ({ code, reason: code });
 
 /** Section and origin State of a supply, or why it is not a Union OSS supply. */
 function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
-  const unsupported = { excluded: 'unsupported_supply_kind_excluded' as const };
-  if (UNSUPPORTED_KINDS.has(g.supplyKind) || g.customerType !== 'b2c' || !isEuMemberState(g.countryOfConsumption)) return unsupported;
+  if (UNSUPPORTED_KINDS.has(g.supplyKind)) return unsupported(g.supplyKind);
+  if (g.customerType !== 'b2c') return unsupported('b2b_supply');
+  if (!isEuMemberState(g.countryOfConsumption)) return unsupported('consumption_outside_eu');
   const profile = g.sourceId === null ? undefined : defaults.get(g.sourceId);
   if (g.supplyKind === 'services') {
     // Art. 369a(2): an EU-established trader is identified where its business is established, so a
     // service without a stated establishment is supplied from the Member State of identification.
     const origin = g.supplierEstablishmentCountry ?? profile?.supplierEstablishmentCountry ?? msi;
-    if (!isEuMemberState(origin) || origin === g.countryOfConsumption) return unsupported;
+    if (!isEuMemberState(origin)) return unsupported('origin_outside_eu');
+    if (origin === g.countryOfConsumption) return unsupported('domestic_supply');
     return origin === msi ? { section: '2a', origin: null } : { section: '2c', origin };
   }
   if (g.supplyKind === 'goods') {
     // A distance sale needs a known dispatch State: without one it cannot be reported (fail closed).
     const origin = g.dispatchCountry ?? profile?.dispatchCountry;
-    if (origin === undefined || !isEuMemberState(origin) || origin === g.countryOfConsumption) return unsupported;
+    if (origin === undefined) return unsupported('dispatch_country_missing');
+    if (!isEuMemberState(origin)) return unsupported('origin_outside_eu');
+    if (origin === g.countryOfConsumption) return unsupported('domestic_supply');
     return origin === msi ? { section: '2b', origin: null } : { section: '2d', origin };
   }
-  return unsupported;
+  return unsupported('unknown_supply_kind');
 }
 
 /** Why an event group is excluded before its amounts are looked at, or undefined when it may be included. */
-function exclusionOf(g: FactGroup, periodKey: string): WarningCode | undefined {
-  if (g.classificationStatus === 'needs_review') return 'needs_review_excluded';
-  if (g.classificationStatus !== 'classified') return 'classification_excluded';
-  if (EXCLUDED_RATE_CATEGORIES.has(g.rateCategory) || g.rateInForce === false) return 'unsupported_rate_category_excluded';
+function exclusionOf(g: FactGroup, periodKey: string): Exclusion | undefined {
+  if (g.classificationStatus === 'needs_review') return own('needs_review_excluded');
+  if (g.classificationStatus !== 'classified') return own('classification_excluded');
+  if (EXCLUDED_RATE_CATEGORIES.has(g.rateCategory)) return { code: 'unsupported_rate_category_excluded', reason: `${g.rateCategory}_rate` };
+  if (g.rateInForce === false) return { code: 'unsupported_rate_category_excluded', reason: 'rate_not_in_force' };
   if (g.eventType === 'sale') return undefined;
-  if (g.link === 'missing' || g.link === 'none') return 'correction_reference_missing_excluded';
-  if (g.link === 'invalid') return 'correction_reference_invalid_excluded';
+  if (g.link === 'missing' || g.link === 'none') return own('correction_reference_missing_excluded');
+  if (g.link === 'invalid') return own('correction_reference_invalid_excluded');
   const orig = g.originalPeriod;
   // An original later than the correction, or before the scheme began, is not a Union OSS correction.
-  if (orig === null || orig < FIRST_UNION_OSS_PERIOD || orig > g.ownPeriod || orig > periodKey) return 'correction_reference_invalid_excluded';
+  if (orig === null || orig < FIRST_UNION_OSS_PERIOD || orig > g.ownPeriod || orig > periodKey) return own('correction_reference_invalid_excluded');
   return undefined;
 }
 
+/**
+ * Where one event group goes in the return: a row or correction target, or why it is excluded. The
+ * exchange-rate exclusion is decided later (`finish`), once the rates are known.
+ */
+export function dispositionOf(g: FactGroup, settings: Pick<ReturnInputs, 'periodKey' | 'memberStateIdentification' | 'sourceDefaults'>): { excluded: Exclusion } | { section: Section; origin: string | null } {
+  const early = exclusionOf(g, settings.periodKey);
+  if (early) return { excluded: early };
+  return placementOf(g, settings.memberStateIdentification, settings.sourceDefaults);
+}
+
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One event's place in a return: included, or excluded under a spec warning code with its reason. */
+export type EventDisposition = { disposition: 'included' } | { disposition: 'excluded'; code: WarningCode; reason: string; review: Review };
+
+/**
+ * The disposition of one event (a group of count 1) exactly as `UnionOssReturnBuilder` decides it,
+ * the exchange-rate exclusion included: `exchangeRate` is the return's (`finish`) lookup.
+ */
+export function eventDispositionOf(g: FactGroup, settings: Pick<ReturnInputs, 'periodKey' | 'memberStateIdentification' | 'sourceDefaults' | 'returnCurrency' | 'exchangeRate'>): EventDisposition {
+  const place = dispositionOf(g, settings);
+  if ('excluded' in place) return { disposition: 'excluded', ...place.excluded, review: reviewOf(place.excluded.reason) };
+  if (g.currency === settings.returnCurrency) return { disposition: 'included' };
+  const period = correctedPeriodOf(g, settings.periodKey) ?? settings.periodKey;
+  if (settings.exchangeRate(g.currency, period) === undefined || settings.exchangeRate(settings.returnCurrency, period) === undefined) {
+    return { disposition: 'excluded', code: 'missing_exchange_rate_excluded', reason: 'missing_exchange_rate_excluded', review: 'needs_review' };
+  }
+  return { disposition: 'included' };
+}
+
+/** The earlier quarter an included group corrects (a late event, or a correction of an earlier quarter), else undefined. */
+function correctedPeriodOf(g: FactGroup, periodKey: string): string | undefined {
+  if (g.late) return g.eventType === 'sale' ? g.ownPeriod : g.originalPeriod!;
+  return g.eventType !== 'sale' && g.originalPeriod! < periodKey ? g.originalPeriod! : undefined;
+}
 
 type RowTemplate = Omit<ReturnRow, 'taxableAmountMinor' | 'vatAmountMinor' | 'sourceEventCount'>;
 type Target = { kind: 'row'; key: string; row: RowTemplate } | { kind: 'correction'; key: string; memberStateOfConsumption: string; originalPeriod: string };
@@ -199,7 +261,7 @@ type ReturnSettings = Omit<ReturnInputs, 'groups' | 'exchangeRate'>;
  */
 export class UnionOssReturnBuilder {
   readonly #s: ReturnSettings;
-  readonly #warnings = new Map<WarningCode, number>();
+  readonly #warnings = new Map<string, Warning>();
   readonly #rows = new Map<string, ReturnRow>();
   readonly #corrections = new Map<string, CorrectionRow>();
   readonly #targets = new Map<string, Target>();
@@ -211,8 +273,10 @@ export class UnionOssReturnBuilder {
     this.#s = settings;
   }
 
-  #exclude(code: WarningCode, count: number) {
-    this.#warnings.set(code, (this.#warnings.get(code) ?? 0) + count);
+  #exclude(e: Exclusion, count: number) {
+    const key = `${e.code}|${e.reason}`;
+    const w = this.#warnings.get(key) ?? this.#warnings.set(key, { code: e.code, reason: e.reason, review: reviewOf(e.reason), count: 0 }).get(key)!;
+    w.count += count;
   }
 
   #target(t: Target): Target {
@@ -241,12 +305,10 @@ export class UnionOssReturnBuilder {
   add(g: FactGroup): void {
     const { periodKey, memberStateIdentification: msi, returnCurrency } = this.#s;
     this.#total += g.count;
-    const early = exclusionOf(g, periodKey);
-    if (early) return this.#exclude(early, g.count);
-    const place = placementOf(g, msi, this.#s.sourceDefaults);
+    const place = dispositionOf(g, { periodKey, memberStateIdentification: msi, sourceDefaults: this.#s.sourceDefaults });
     if ('excluded' in place) return this.#exclude(place.excluded, g.count);
     // A late event, or a correction of an earlier quarter, is a correction of that quarter (VAT only).
-    const correctedPeriod = g.late ? (g.eventType === 'sale' ? g.ownPeriod : g.originalPeriod!) : g.eventType !== 'sale' && g.originalPeriod! < periodKey ? g.originalPeriod! : undefined;
+    const correctedPeriod = correctedPeriodOf(g, periodKey);
     let target: Target;
     if (correctedPeriod !== undefined) {
       target = this.#target({ kind: 'correction', key: `${g.countryOfConsumption}|${correctedPeriod}`, memberStateOfConsumption: g.countryOfConsumption, originalPeriod: correctedPeriod });
@@ -281,7 +343,7 @@ export class UnionOssReturnBuilder {
       const from = exchangeRate(p.currency, p.period);
       const to = exchangeRate(returnCurrency, p.period);
       if (from === undefined || to === undefined) {
-        this.#exclude('missing_exchange_rate_excluded', p.count);
+        this.#exclude(own('missing_exchange_rate_excluded'), p.count);
         continue;
       }
       const fmu = requireMinorUnits(p.currency);
@@ -313,10 +375,11 @@ export class UnionOssReturnBuilder {
         correctionVatMinor: corrections.reduce((s, c) => s + c.vatAmountMinor, 0n),
         payableVatMinor: balances.reduce((s, b) => s + b.payableVatMinor, 0n),
       },
-      warnings: WARNING_CODES.filter((c) => this.#warnings.has(c)).map((code) => ({ code, count: this.#warnings.get(code)! })),
+      warnings: [...this.#warnings.values()].sort((a, b) => cmp(WARNING_CODES.indexOf(a.code), WARNING_CODES.indexOf(b.code)) || cmp(a.reason, b.reason)),
       totalSourceEventCount: this.#total,
       includedSourceEventCount: this.#included,
       excludedSourceEventCount: this.#total - this.#included,
+      reviewSourceEventCount: [...this.#warnings.values()].reduce((n, w) => n + (w.review === 'needs_review' ? w.count : 0), 0),
     };
   }
 }

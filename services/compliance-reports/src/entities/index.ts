@@ -80,7 +80,34 @@ export const UnionOssExport = defineEntity({
   },
 });
 
+/** An event a Union OSS lock sealed, with its disposition and reason. Never updated or deleted (a trigger). */
+export const UnionOssSealedEvent = defineEntity({
+  name: 'UnionOssSealedEvent',
+  tableName: 'union_oss_sealed_event',
+  indexes: [{ properties: ['accountId', 'periodKey'] }],
+  properties: {
+    lockedPeriodId: p.bigint().primary(),
+    ledgerSequence: p.bigint().primary(),
+    accountId: p.bigint(),
+    periodKey: p.string().length(7),
+    eventId: p.string().length(100),
+    eventType: p.string().length(20),
+    occurredAt: p.datetime(),
+    memberStateOfConsumption: p.string().length(2),
+    supplyKind: p.string().length(30),
+    customerType: p.string().length(3),
+    currency: p.string().length(3),
+    netAmountMinor: p.bigint(),
+    vatAmountMinor: p.bigint(),
+    late: p.boolean(),
+    disposition: p.string().length(10),
+    warningCode: p.string().length(60).nullable(),
+    reason: p.string().length(60).nullable(),
+    review: p.string().length(20).nullable(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];

@@ -9,6 +9,7 @@ import type { ComplianceReportsDeps } from '../context';
 import { accountantReport, exportCsv, filingStatusOf } from '../domain/union-oss-documents';
 import type { NewArtifact } from '../repositories/union-oss-locks';
 import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
+import { allReturnEvents } from '../union-oss-events';
 import { buildReturn, fencePeriod, requireEndedQuarter } from '../union-oss-report';
 
 const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_already_locked', `${period} is already locked; a locked quarter never changes (later events are reported in the next open quarter).`);
@@ -41,7 +42,10 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
       projection_period_decision_count: String(decisions),
     });
   }
-  const { context } = await buildReturn(deps, caller, req.periodKey, { position: head });
+  const { context, basis } = await buildReturn(deps, caller, req.periodKey, { position: head });
+  // The events the lock seals, each with its disposition: the locked quarter's drill-down lists exactly these.
+  const sealed = await allReturnEvents(deps, basis);
+  if (sealed.length !== context.ret.totalSourceEventCount) throw new Error(`the sealed events (${sealed.length}) are not the return's (${context.ret.totalSourceEventCount})`);
   const locked = { ...context, periodStatus: 'locked' };
   const ret = context.ret;
   const status = filingStatusOf(ret);
@@ -59,7 +63,7 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
       ledgerPosition: head,
       filingStatus: status.status,
       filingStatusDetail: status.detail,
-      nilReturnEligible: ret.totalSourceEventCount === 0,
+      nilReturnEligible: status.status === 'nil_return',
       totalSourceEventCount: BigInt(ret.totalSourceEventCount),
       includedSourceEventCount: BigInt(ret.includedSourceEventCount),
       excludedSourceEventCount: BigInt(ret.excludedSourceEventCount),
@@ -69,6 +73,7 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
       lockedByApiKeyId: caller.apiKeyId,
     },
     artifacts,
+    sealed,
   );
   if (!stored) throw alreadyLocked(req.periodKey);
   const period = (await deps.unionOssLocks.list(caller.accountId)).find((p) => p.periodKey === req.periodKey)!;

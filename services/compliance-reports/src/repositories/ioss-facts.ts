@@ -70,6 +70,19 @@ select l.month_idx, l.kind, l.link,
 from l
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16`;
 
+/**
+ * The same read, one row per event (its id, ledger sequence, type and tax point are grouping columns),
+ * in ledger order after a keyset position ($7), optionally of one Member State of consumption ($8).
+ */
+const EVENTS_SQL = `select * from (${GROUPS_SQL.replace('select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,', 'select f.event_id, f.sequence, f.event_type as event_type_raw, f.occurred_at, f.net_amount_minor as event_net, f.vat_amount_minor as event_vat, width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,')
+  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21\n')
+  .replace('select l.month_idx, l.kind, l.link,', 'select l.event_id, l.sequence::text as sequence, l.event_type_raw as event_type, l.occurred_at, l.event_net::text as event_net, l.event_vat::text as event_vat, l.month_idx, l.kind, l.link,')
+  .replace(/group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16$/, 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22')}
+) e where e.sequence::bigint > $7::bigint and ($8::text is null or e.country = $8::text) order by e.sequence::bigint`;
+
+/** One imported-goods event with the group it forms alone. */
+export type IossEvent = { eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: IossGroup };
+
 type GroupRow = {
   /** 1, 2 or 3: the event's month of the quarter. */
   month_idx: number;
@@ -123,6 +136,16 @@ export class IossFactRepository {
       { readOnly: true },
     );
     return rows.map((r) => toGroup(r, days, months));
+  }
+
+  /** The account's imported-goods events of [start, endExclusive) one by one, in ledger order after `after` (optionally of one State). */
+  async events(accountId: bigint, start: string, endExclusive: string, boundaries: readonly string[], after: bigint, memberState: string | null): Promise<IossEvent[]> {
+    const days = boundaries.length > 0 ? [...boundaries] : [start];
+    const months = quarterMonths(start, endExclusive);
+    const res = await this.pool.query<GroupRow & { event_id: string; sequence: string; event_type: string; occurred_at: Date | string; event_net: string; event_vat: string }>(EVENTS_SQL, [
+      accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`, after.toString(), memberState,
+    ]);
+    return res.rows.map((r) => ({ eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r, days, months) }));
   }
 }
 

@@ -30,7 +30,7 @@ export type FactScope = {
 const SCHEMA = 'compliance_reports';
 
 /** The projection columns a return reads (not the whole, wide row). */
-const COLUMNS = `f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
+const COLUMNS = `f.event_id, f.sequence, f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
   f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at`;
 
 /**
@@ -79,9 +79,23 @@ left join lateral (
 ) o on true
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
 
+/**
+ * The same scan, one row per event (its id and ledger sequence are grouping columns), in ledger order after
+ * a keyset position ($8), optionally of one Member State of consumption ($9): the drill-down and the lock's sealed list.
+ */
+const EVENTS_SQL = `select * from (${GROUPS_SQL
+  .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
+  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23')}
+) e where e.sequence > $8::bigint and ($9::text is null or e.country_of_consumption = $9::text) order by e.sequence`;
+
 /** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
 const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
 if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
+
+/** One event of a scope with the group it forms alone. */
+export type ScopedEvent = { eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
+
+type EventRow = GroupRow & { event_id: string; sequence: string; event_type: string; occurred_at: Date | string; event_net: string; event_vat: string };
 
 type GroupRow = {
   late: boolean;
@@ -116,6 +130,25 @@ export class UnionOssFactRepository {
 
   /** Every group of the scope, handed over in batches (the caller folds them; none is kept here). */
   async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[]) => void): Promise<void> {
+    const { values, toGroup } = this.#mapper(scope);
+    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup)));
+  }
+
+  /**
+   * The scope's events one by one in ledger order after `afterSequence` (optionally of one consumption
+   * State), each with the group it forms alone; `onBatch` answers false to stop reading.
+   */
+  async forEachEvent(scope: FactScope, afterSequence: bigint, memberState: string | null, onBatch: (events: ScopedEvent[]) => boolean): Promise<void> {
+    const { values, toGroup } = this.#mapper(scope);
+    let more = true;
+    await this.#read<EventRow>(EVENTS_SQL, [...values, afterSequence.toString(), memberState], (rows) => {
+      if (!more) return false;
+      more = onBatch(rows.map((r) => ({ eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
+      return more;
+    });
+  }
+
+  #mapper(scope: FactScope) {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
     // Every day on which the quarter or a standard rate can change: no group spans one.
     const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
@@ -160,14 +193,14 @@ export class UnionOssFactRepository {
         unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
       };
     };
-    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup)));
+    return { values, toGroup };
   }
 
   /**
    * One short read transaction (hash aggregation, no JIT compile: it costs more than it saves here); the grouped result is fetched through a cursor in batches that the caller folds
    * synchronously, so the transaction lasts the statement plus that pure computation.
    */
-  async #read(sql: string, values: unknown[], onRows: (rows: GroupRow[]) => void): Promise<void> {
+  async #read<R extends GroupRow = GroupRow>(sql: string, values: unknown[], onRows: (rows: R[]) => boolean | void): Promise<void> {
     await inTransaction(
       this.pool,
       async (client) => {
@@ -178,8 +211,8 @@ export class UnionOssFactRepository {
         await client.query('set local enable_sort = off');
         await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
         for (;;) {
-          const res = await client.query<GroupRow>(`fetch ${FETCH_ROWS} from union_oss_groups`);
-          if (res.rows.length > 0) onRows(res.rows);
+          const res = await client.query<R>(`fetch ${FETCH_ROWS} from union_oss_groups`);
+          if (res.rows.length > 0 && onRows(res.rows) === false) break;
           if (res.rows.length < FETCH_ROWS) break;
         }
       },

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { quarterInstants } from '@vat/platform/quarters';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
+import { insertSealedEvents, type ReturnEvent } from './union-oss-sealed-events';
 
 const PERIOD = '"compliance_reports".union_oss_locked_period';
 const EXPORT = '"compliance_reports".union_oss_export';
@@ -125,8 +126,8 @@ export class UnionOssLockRepository {
     return res.rows.map(exportOf);
   }
 
-  /** Stores the period and its artifacts in one transaction; false when the quarter was already locked. */
-  async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[]): Promise<boolean> {
+  /** Stores the period, its artifacts and the events it seals in one transaction; false when the quarter was already locked. */
+  async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[], sealed: readonly ReturnEvent[]): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       const row: Record<string, unknown> = {
         account_id: accountId.toString(),
@@ -168,6 +169,7 @@ export class UnionOssLockRepository {
         });
         await client.query(st.text, st.values);
       }
+      await insertSealedEvents(client, accountId, periodId, period.periodKey, sealed);
       return true;
     });
   }

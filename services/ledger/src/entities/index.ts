@@ -15,6 +15,8 @@ export const SupplyEvent = defineEntity({
     variantReference: p.string().length(200).nullable(),
     calculationId: p.uuid().nullable(),
     region: p.string().length(6).nullable(),
+    /** ECB rates last published at the tax point (`{ rateDate, ratesPerEur }`), attached at commit; null before issue 19. */
+    ecbRateEvidence: p.json().nullable(),
   },
   uniques: [{ properties: ['accountId', 'eventId'] }, { properties: ['accountId', 'sequence'] }],
   indexes: [{ properties: ['accountId', 'occurredAt'] }],

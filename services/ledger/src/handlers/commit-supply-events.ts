@@ -17,6 +17,7 @@ import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in
 import { isEuMemberState } from '@vat/platform/countries';
 import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
 import { supplyEventMessage } from '../messages';
+import type { EcbRateEvidence } from '../repositories/supply-events';
 
 export const MAX_BATCH = 1000;
 
@@ -53,6 +54,36 @@ async function rateTableFor(deps: LedgerDeps, principal: Principal, events: Norm
   return new RateTable(res.rates);
 }
 
+/** Currencies a Member State's Article 59c threshold or return can be stated in besides the euro (HRK until 2022, BGN until 2025). */
+const NON_EURO_EU_CURRENCIES = ['BGN', 'CZK', 'DKK', 'HRK', 'HUF', 'PLN', 'RON', 'SEK'];
+const MAX_RATE_QUERIES = 1000;
+
+/**
+ * The ECB rates last published at each tax point of the batch (Art. 91(2) of Directive 2006/112/EC), by UTC
+ * date: the events' own currencies and every non-euro EU currency, so any conversion into a Member State's
+ * currency (cross rates through the euro) has its evidence. One call per 1,000 queries, before the transaction.
+ */
+async function ecbEvidenceFor(deps: LedgerDeps, principal: Principal, events: NormalizedSupplyEvent[]): Promise<Map<string, EcbRateEvidence>> {
+  const queries = new Map<string, { currency: string; date: string }>();
+  for (const e of events) {
+    const date = e.occurredAt.slice(0, 10);
+    for (const currency of [...NON_EURO_EU_CURRENCIES, e.currency]) if (currency !== 'EUR') queries.set(`${date}|${currency}`, { currency, date });
+  }
+  const out = new Map<string, EcbRateEvidence>();
+  const list = [...queries.values()];
+  for (let i = 0; i < list.length; i += MAX_RATE_QUERIES) {
+    const chunk = list.slice(i, i + MAX_RATE_QUERIES);
+    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map((q) => ({ currency: q.currency, date: q.date, previousPublicationDay: true })) }, { headers: principalHeaders(principal) });
+    res.answers.forEach((a, j) => {
+      if (!a.found) return;
+      const date = chunk[j]!.date;
+      const ev = out.get(date) ?? out.set(date, { rateDate: a.rateDate, ratesPerEur: {} }).get(date)!;
+      ev.ratesPerEur[a.currency] = a.rate;
+    });
+  }
+  return out;
+}
+
 /** The rates of the originals the batch's corrections name: a sale of the same batch, else the ledger's. */
 async function originalsOf(deps: LedgerDeps, accountId: bigint, events: NormalizedSupplyEvent[]): Promise<Map<string, OriginalRate>> {
   const wanted = new Set(events.flatMap((e) => (e.originalEventId === null ? [] : [e.originalEventId])));
@@ -81,13 +112,17 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   });
   const valid = checked.flatMap((c) => (c.event && !c.violations.length ? [c.event] : []));
   // Both before the commit's transaction: the rate table by RPC, the originals from the ledger's own pool.
-  const [table, originals] = await Promise.all([rateTableFor(deps, principal, valid), originalsOf(deps, principal.accountId, valid)]);
+  const [table, originals, evidence] = await Promise.all([
+    rateTableFor(deps, principal, valid),
+    originalsOf(deps, principal.accountId, valid),
+    req.validateOnly ? new Map<string, EcbRateEvidence>() : ecbEvidenceFor(deps, principal, valid),
+  ]);
   const rejections: Rejection[] = [];
-  const batch: { event: NormalizedSupplyEvent; digest: string }[] = [];
+  const batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null }[] = [];
   checked.forEach(({ event, violations }, index) => {
     if (event && !violations.length) violations.push(...rateViolations(event, table, event.originalEventId === null ? undefined : originals.get(event.originalEventId)));
     if (violations.length) rejections.push(...violations.map((v) => ({ index, eventId: req.events[index]!.eventId, ...v })));
-    else batch.push({ event: event!, digest: contentDigest(event!) });
+    else batch.push({ event: event!, digest: contentDigest(event!), evidence: evidence.get(event!.occurredAt.slice(0, 10)) ?? null });
   });
   if (rejections.length) {
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);

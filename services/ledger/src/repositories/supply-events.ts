@@ -9,7 +9,10 @@ const TABLE = '"ledger".supply_event';
 const OUTBOX = '"ledger".outbox';
 
 /** A stored event: the normalized content plus the ledger's id, position and knowledge time. */
-export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string };
+export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string; ecbRateEvidence: EcbRateEvidence | null };
+
+/** ECB euro reference rates of the publication day last before the tax point (units per 1 EUR, as published). */
+export type EcbRateEvidence = { rateDate: string; ratesPerEur: Record<string, string> };
 
 
 export type CommitOutcome =
@@ -53,6 +56,7 @@ const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['thirdCountryOrigin', 'third_country_origin', 'text'],
   ['exciseGoods', 'excise_goods', 'boolean'],
   ['region', 'region', 'text'],
+  ['ecbRateEvidence', 'ecb_rate_evidence', 'jsonb'],
 ];
 const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
 const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
@@ -107,7 +111,7 @@ export class SupplyEventRepository {
    * digest (or two different contents for one id inside the batch) refuses the whole batch.
    * New events get the next sequences and their outbox events in the same transaction.
    */
-  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
+  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
     const account = accountId.toString();
     const ids = [...new Set(batch.map((b) => b.event.eventId))];
     return underHeadLock<CommitOutcome>(this.pool, accountId, async (client, head, refuse) => {
@@ -119,7 +123,7 @@ export class SupplyEventRepository {
       const items: { record: SupplyEventRecord; created: boolean }[] = [];
       const fresh: SupplyEventRecord[] = [];
       const conflicts: { index: number; eventId: string }[] = [];
-      batch.forEach(({ event, digest }, index) => {
+      batch.forEach(({ event, digest, evidence }, index) => {
         const existing = known.get(event.eventId);
         if (existing) {
           if (existing.contentDigest !== digest) conflicts.push({ index, eventId: event.eventId });
@@ -127,7 +131,7 @@ export class SupplyEventRepository {
           return;
         }
         sequence += 1n;
-        const record: SupplyEventRecord = { ...event, id: uuidv7(), accountId, sequence, recordedAt: now, contentDigest: digest };
+        const record: SupplyEventRecord = { ...event, id: uuidv7(), accountId, sequence, recordedAt: now, contentDigest: digest, ecbRateEvidence: evidence };
         known.set(event.eventId, record);
         fresh.push(record);
         items.push({ record, created: true });

@@ -32,7 +32,7 @@ export type ThresholdLookup = (country: string) => { currency: string; amountMin
 type Disposition = 'counted' | 'excluded' | 'unresolved';
 
 /** The three separate dimensions of one candidate, plus the facts used. */
-type Classification = {
+export type Classification = {
   reason: string;
   disposition: Disposition;
   evidenceQuality: string;

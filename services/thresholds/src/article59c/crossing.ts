@@ -6,7 +6,7 @@ export type TimelineEvent = { eventId: string; sequence: bigint; occurredAt: str
 export type Mark = { event: TimelineEvent; cumulativeMinor: bigint };
 
 /** ISO timestamps compare as text only at equal precision; the ledger stores them all as UTC RFC 3339 with ms. */
-function byTaxPointThenSequence(a: TimelineEvent, b: TimelineEvent): number {
+export function byTaxPointThenSequence(a: Pick<TimelineEvent, 'occurredAt' | 'sequence'>, b: Pick<TimelineEvent, 'occurredAt' | 'sequence'>): number {
   const ta = Date.parse(a.occurredAt);
   const tb = Date.parse(b.occurredAt);
   if (ta !== tb) return ta < tb ? -1 : 1;

@@ -1,5 +1,6 @@
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { CandidateFacts, EventFacts } from './classify';
+import type { RateEvidence } from './conversion';
 
 /** The facts of a supply event or projected fact that its bucket needs, before linking. */
 export type RawFacts = EventFacts & {
@@ -12,6 +13,8 @@ export type RawFacts = EventFacts & {
   occurredAt: string;
   recordedAt: string;
   netMinor: bigint;
+  /** The ECB rates the ledger attached at commit (absent on a projected row: read from the evidence table). */
+  evidence?: RateEvidence | null;
 };
 
 /** What linking a correction needs of its original. */
@@ -42,6 +45,7 @@ export function rawOfEvent(e: SupplyEvent): RawFacts {
     currency: e.currency,
     sourceId: e.sourceId ?? null,
     netMinor: e.netAmountMinor,
+    evidence: e.ecbRateEvidence ? { rateDate: e.ecbRateEvidence.rateDate, ratesPerEur: { ...e.ecbRateEvidence.ratesPerEur } } : null,
   };
 }
 

@@ -17,6 +17,9 @@ export type StoredCrossing = {
   releaseVersion: string;
   policyVersion: string;
   provenAt: string;
+  /** A superseded crossing: when, and by which earlier crossing's event, it was replaced. */
+  supersededAt?: string;
+  supersededByEventId?: string;
 };
 
 type ReleaseThreshold = { currency: string; amountMinor: bigint; scale: number };
@@ -25,7 +28,7 @@ type StatusInput = {
   currentYear: number;
   current: YearSummary;
   preceding: YearSummary;
-  crossings: { current?: StoredCrossing; preceding?: StoredCrossing };
+  crossings: { current?: StoredCrossing; preceding?: StoredCrossing; currentHistory?: StoredCrossing[]; precedingHistory?: StoredCrossing[] };
   releaseVersion: string;
   thresholdOf: (country: string) => ReleaseThreshold | undefined;
   ledgerPosition: bigint;
@@ -46,6 +49,9 @@ type CheckEntry = {
   previousYearEventCount: bigint;
   currentYearCrossing?: StoredCrossing;
   precedingYearCrossing?: StoredCrossing;
+  /** Superseded crossings (a backdated sale moved the crossing earlier), oldest proof first. */
+  currentYearCrossingHistory: StoredCrossing[];
+  precedingYearCrossingHistory: StoredCrossing[];
   historicalCrossingProven: boolean;
   establishmentCountry: string;
   releaseVersion: string;
@@ -185,6 +191,8 @@ function checkEntry(i: StatusInput, country: string, t: ReleaseThreshold, comple
     previousYearEventCount: i.preceding.countedCount,
     currentYearCrossing: i.crossings.current,
     precedingYearCrossing: i.crossings.preceding,
+    currentYearCrossingHistory: i.crossings.currentHistory ?? [],
+    precedingYearCrossingHistory: i.crossings.precedingHistory ?? [],
     historicalCrossingProven: historical,
     establishmentCountry: country,
     releaseVersion: i.releaseVersion,

@@ -1,7 +1,16 @@
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults, type ThresholdLookup } from './classify';
+import { withConversion, type Converted } from './conversion';
 
 /** Events sharing every classification fact and the same tax-point day (the running totals' grain). */
-export type Bucket = { facts: CandidateFacts; occurredOn: string; eventCount: bigint; netMinor: bigint; maxRecordedAt: string };
+export type Bucket = {
+  facts: CandidateFacts;
+  occurredOn: string;
+  eventCount: bigint;
+  netMinor: bigint;
+  maxRecordedAt: string;
+  /** The events' amounts converted into other threshold currencies at their ECB rate evidence (per event, rounded per event). */
+  converted?: Converted;
+};
 
 export type CoverageRow = { reason: string; disposition: string; evidenceQuality: string; materiality: string; currency: string; eventCount: bigint; netMinor: bigint };
 
@@ -47,7 +56,7 @@ export function summarizeYear(
   const groups = new Map<string, CoverageRow>();
   for (const b of buckets) {
     if (b.facts.year !== year || b.occurredOn > cutoffDay) continue;
-    const c = classifyCandidate(b.facts, defaultsFor(b.facts.sourceId), threshold);
+    const { c, amount } = withConversion(classifyCandidate(b.facts, defaultsFor(b.facts.sourceId), threshold), b.netMinor, b.eventCount, b.converted, threshold);
     s.candidateCount += b.eventCount;
     if (c.disposition === 'excluded') s.excludedCount += b.eventCount;
     if (c.disposition === 'unresolved') s.blockingCount += b.eventCount;
@@ -55,7 +64,7 @@ export function summarizeYear(
     if (c.establishment !== null) s.establishments.add(c.establishment);
     if (c.disposition === 'counted') {
       s.countedCount += b.eventCount;
-      s.countedByEstablishment.set(c.establishment!, (s.countedByEstablishment.get(c.establishment!) ?? 0n) + b.netMinor);
+      s.countedByEstablishment.set(c.establishment!, (s.countedByEstablishment.get(c.establishment!) ?? 0n) + amount);
       if (c.defaultApplied) s.defaultApplied = true;
     }
     if (s.cutoffAt === null || b.maxRecordedAt > s.cutoffAt) s.cutoffAt = b.maxRecordedAt;

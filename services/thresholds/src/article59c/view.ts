@@ -2,7 +2,8 @@ import type { Principal } from '@vat/platform/principal';
 import { principalHeaders } from '@vat/platform/principal';
 import type { ThresholdsDeps } from '../context';
 import type { ProfileDefaults } from './classify';
-import { thresholdStatus, type ThresholdStatusView } from './status';
+import { byTaxPointThenSequence } from './crossing';
+import { thresholdStatus, type StoredCrossing, type ThresholdStatusView } from './status';
 import { summarizeYear } from './summarize';
 
 /**
@@ -33,16 +34,30 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
   const defaultsFor = (sourceId: string | null) => (sourceId === null ? undefined : defaults.get(sourceId));
   const lookup = (c: string) => release.thresholds.get(c);
   const cutoffEnd = Date.parse(`${cutoffDay}T23:59:59.999Z`);
-  const proven = (y: number) => crossings.find((c) => c.year === y && Date.parse(c.occurredAt) <= cutoffEnd);
+  const ofYear = (y: number) => crossingsOfYear(crossings.filter((c) => c.year === y && Date.parse(c.occurredAt) <= cutoffEnd));
+  const [current, preceding] = [ofYear(year), ofYear(year - 1)];
   return thresholdStatus({
     currentYear: year,
     current: summarizeYear(year, buckets, defaultsFor, lookup, cutoffDay),
     preceding: summarizeYear(year - 1, buckets, defaultsFor, lookup, cutoffDay),
-    crossings: { current: proven(year), preceding: proven(year - 1) },
+    crossings: { current: current.crossing, preceding: preceding.crossing, currentHistory: current.history, precedingHistory: preceding.history },
     releaseVersion: release.version,
     thresholdOf: lookup,
     ledgerPosition: position,
     ledgerHead: head,
     decisionsLagging: decisionsApplied < ledger.decisionCount,
   });
+}
+
+/**
+ * A year's stored crossings: the crossing is the earliest in tax-point order (ties by ledger sequence);
+ * each other one was superseded by the crossing proven next after it (a row is stored only when it is
+ * earlier than every stored one), and is listed, oldest proof first, with when and by which event.
+ */
+export function crossingsOfYear(rows: readonly StoredCrossing[]): { crossing?: StoredCrossing; history: StoredCrossing[] } {
+  if (rows.length === 0) return { history: [] };
+  const crossing = [...rows].sort(byTaxPointThenSequence)[0]!;
+  const byProof = [...rows].sort((a, b) => Date.parse(a.provenAt) - Date.parse(b.provenAt) || byTaxPointThenSequence(b, a));
+  const history = byProof.flatMap((c, i) => (c === crossing ? [] : [{ ...c, supersededAt: byProof[i + 1]?.provenAt, supersededByEventId: byProof[i + 1]?.eventId }]));
+  return { crossing, history };
 }

@@ -52,8 +52,23 @@ export const Article59cBucket = defineEntity({
     eventCount: p.bigint(),
     netMinor: p.decimal().precision(38).scale(0),
     maxRecordedAt: p.datetime(),
+    /** Per threshold currency: the events' amounts converted at their ECB rate evidence (exact decimal text), and how many events. */
+    convertedMinor: p.json().default('{}'),
+    convertedCount: p.json().default('{}'),
   },
   indexes: [{ properties: ['accountId', 'year'] }],
+});
+
+/** The ECB rates the ledger attached to an event at commit (Art. 91(2) evidence), kept to convert it again. */
+export const Article59cRateEvidence = defineEntity({
+  name: 'Article59cRateEvidence',
+  tableName: 'article59c_rate_evidence',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    eventId: p.string().length(100).primary(),
+    rateDate: p.string().length(10),
+    rates: p.json(),
+  },
 });
 
 /** Corrections received before their original sale: moved to the original's bucket when it arrives. */
@@ -69,7 +84,10 @@ export const Article59cPendingCorrection = defineEntity({
   indexes: [{ properties: ['accountId', 'originalEventId'] }],
 });
 
-/** The first authenticated crossing of an account's calendar year: stored once, immutable (a trigger). */
+/**
+ * An authenticated crossing of an account's calendar year, immutable (a trigger). A year has more than one
+ * only when a backdated sale moved the crossing earlier: the earliest by tax point is the crossing, the others its history.
+ */
 export const Article59cCrossing = defineEntity({
   name: 'Article59cCrossing',
   tableName: 'article59c_crossing',
@@ -77,7 +95,7 @@ export const Article59cCrossing = defineEntity({
     accountId: p.bigint().primary().autoincrement(false),
     year: p.integer().primary().autoincrement(false),
     eventId: p.string().length(100),
-    sequence: p.bigint(),
+    sequence: p.bigint().primary().autoincrement(false),
     occurredAt: p.datetime(),
     recordedAt: p.datetime(),
     eventAmountMinor: p.bigint(),
@@ -138,6 +156,7 @@ export const thresholdEntities = [
   SmeThresholdRelease,
   Article59cRelease,
   Article59cBucket,
+  Article59cRateEvidence,
   Article59cPendingCorrection,
   Article59cCrossing,
   ThresholdNotification,

@@ -3,6 +3,7 @@ import type { EventFacts } from '../article59c/classify';
 import { iso } from '../article59c/facts';
 import type { StoredCrossing } from '../article59c/status';
 import type { Bucket } from '../article59c/summarize';
+import type { Converted } from '../article59c/conversion';
 
 const S = '"thresholds"';
 type Db = Pick<pg.PoolClient, 'query'>;
@@ -28,7 +29,21 @@ function bucketOfRow(r: Record<string, any>): Bucket {
     eventCount: BigInt(r.event_count),
     netMinor: BigInt(r.net_minor),
     maxRecordedAt: iso(r.max_recorded_at),
+    converted: convertedOf(r.converted_minor, r.converted_count),
   };
+}
+
+/** Sums the per-currency converted amounts and counts of the bucket rows a total was grouped from. */
+function convertedOf(minor: Record<string, string>[] | null, count: Record<string, string>[] | null): Converted {
+  const out: Converted = new Map();
+  (minor ?? []).forEach((m, i) => {
+    for (const [currency, net] of Object.entries(m ?? {})) {
+      const c = out.get(currency) ?? out.set(currency, { net: 0n, count: 0n }).get(currency)!;
+      c.net += BigInt(net);
+      c.count += BigInt((count?.[i] ?? {})[currency] ?? '0');
+    }
+  });
+  return out;
 }
 
 function crossingOfRow(r: Record<string, any>): StoredCrossing {
@@ -53,7 +68,7 @@ function crossingOfRow(r: Record<string, any>): StoredCrossing {
 const bucketTotalsSql = (upToDay: boolean) =>
   `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
      dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
-     max(max_recorded_at) as max_recorded_at
+     max(max_recorded_at) as max_recorded_at, jsonb_agg(converted_minor) as converted_minor, jsonb_agg(converted_count) as converted_count
    from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])${upToDay ? ' and occurred_on <= $3' : ''}
    group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
      supplier_establishment_country, currency, source_id`;

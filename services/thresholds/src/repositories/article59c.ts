@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
-import { firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
+import { convertEvent, thresholdCurrencies, withConversion, type Converted, type RateEvidence } from '../article59c/conversion';
+import { byTaxPointThenSequence, firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
 import { bucketKeyOf, candidateOf, iso, lacksProfileFact, rawOfEvent, type Original, type RawFacts } from '../article59c/facts';
 import { POLICY_VERSION } from '../article59c/policy';
 import type { ThresholdRelease } from '../article59c/release';
@@ -49,18 +50,24 @@ function rawOfRow(r: Record<string, any>): RawFacts {
   };
 }
 
-type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string };
+type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string; converted: Converted };
 
 /** Running-total changes keyed by account and bucket, and how to add one event's contribution. */
 function deltaSet() {
   const deltas = new Map<string, Delta>();
-  const add = (accountId: string, facts: CandidateFacts, occurredAt: string, recordedAt: string, count: bigint, net: bigint) => {
+  const add = (accountId: string, facts: CandidateFacts, occurredAt: string, recordedAt: string, count: bigint, net: bigint, converted: ReadonlyMap<string, bigint> = new Map()) => {
     const occurredOn = occurredAt.slice(0, 10);
     const key = bucketKeyOf(facts, occurredOn);
     const id = `${accountId}#${key}`;
-    const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt };
+    const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt, converted: new Map() };
     d.count += count;
     d.net += net;
+    // Each event converted on its own (count ±1 with its amount's sign): the bucket keeps per-currency sums and counts.
+    for (const [currency, amount] of converted) {
+      const c = d.converted.get(currency) ?? d.converted.set(currency, { net: 0n, count: 0n }).get(currency)!;
+      c.net += count < 0n ? -amount : amount;
+      c.count += count;
+    }
     if (recordedAt > d.maxRecordedAt) d.maxRecordedAt = recordedAt;
     deltas.set(id, d);
   };
@@ -85,6 +92,7 @@ export class Article59cRepository {
   async applyEvents(db: Db, events: SupplyEvent[], release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf = async () => new Map()): Promise<void> {
     if (events.length === 0) return;
     const { deltas, add } = deltaSet();
+    const targets = thresholdCurrencies(release.thresholds.values());
     const pending: { factId: string; accountId: string; originalEventId: string; key: string }[] = [];
     const byAccount = new Map<string, RawFacts[]>();
     for (const e of events) {
@@ -94,10 +102,11 @@ export class Article59cRepository {
       byAccount.set(raw.accountId, list);
     }
     for (const [accountId, raws] of byAccount) {
+      await this.storeEvidence(db, accountId, raws);
       const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
       for (const raw of raws) {
         const facts = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
-        add(accountId, facts, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
+        add(accountId, facts, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor, convertEvent(raw.netMinor, raw.currency, raw.evidence ?? null, targets));
         if (facts.linkState === 'missing' && raw.originalEventId !== null) pending.push({ factId: raw.factId, accountId, originalEventId: raw.originalEventId, key: bucketKeyOf(facts, raw.occurredAt.slice(0, 10)) });
       }
       // Corrections that arrived before their original: out of the "missing" bucket, into the linked (or invalid) one.
@@ -107,10 +116,12 @@ export class Article59cRepository {
         [accountId, raws.map((r) => r.eventId)],
       );
       const arrived = new Map(raws.map((r) => [r.eventId, { eventType: r.eventType, occurredAt: r.occurredAt, countryOfConsumption: r.countryOfConsumption, currency: r.currency }]));
-      for (const row of moved.rows) {
-        const raw = rawOfRow(row);
-        add(accountId, candidateOf(raw, undefined), raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor);
-        add(accountId, candidateOf(raw, arrived.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
+      const movedRaws = moved.rows.map(rawOfRow);
+      const evidence = await this.evidenceOf(db, accountId, movedRaws.map((r) => r.eventId));
+      for (const raw of movedRaws) {
+        const converted = convertEvent(raw.netMinor, raw.currency, evidence.get(raw.eventId) ?? null, targets);
+        add(accountId, candidateOf(raw, undefined), raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor, converted);
+        add(accountId, candidateOf(raw, arrived.get(raw.originalEventId!)), raw.occurredAt, raw.recordedAt, 1n, raw.netMinor, converted);
       }
     }
     if (pending.length > 0) {
@@ -142,13 +153,16 @@ export class Article59cRepository {
       status.set(raw.factId, c.classificationStatus);
       byAccount.set(raw.accountId, [...(byAccount.get(raw.accountId) ?? []), raw]);
     }
+    const targets = thresholdCurrencies(release.thresholds.values());
     for (const [accountId, raws] of byAccount) {
       const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+      const evidence = await this.evidenceOf(db, accountId, raws.map((r) => r.eventId));
       for (const raw of raws) {
         const before = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
         const after = { ...before, classificationStatus: status.get(raw.factId)! };
-        add(accountId, before, raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor);
-        add(accountId, after, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor);
+        const converted = convertEvent(raw.netMinor, raw.currency, evidence.get(raw.eventId) ?? null, targets);
+        add(accountId, before, raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor, converted);
+        add(accountId, after, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor, converted);
         // A correction still waiting for its original keeps the key of the bucket it is counted in.
         await db.query(`update ${S}.article59c_pending_correction set bucket_key = $2 where fact_id = $1`, [raw.factId, bucketKeyOf(after, raw.occurredAt.slice(0, 10))]);
       }
@@ -163,15 +177,19 @@ export class Article59cRepository {
     // Only a year that gained a positive counted amount can newly reach a mark.
     const lookup = (c: string) => release.thresholds.get(c);
     const defaultsFor = profileLookup(profiles);
-    const touched = new Map<string, Set<number>>();
+    // Per account and year, the earliest day that gained a positive counted amount: only a gain dated on or
+    // before a stored crossing's day can move that crossing earlier.
+    const touched = new Map<string, Map<number, string>>();
     for (const d of deltas.values()) {
       if (d.net <= 0n) continue;
       const defaults = await defaultsFor(d.accountId, [d.facts]);
-      if (classifyCandidate(d.facts, defaults(d.facts.sourceId), lookup).disposition !== 'counted') continue;
-      touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
+      if (withConversion(classifyCandidate(d.facts, defaults(d.facts.sourceId), lookup), d.net, d.count, d.converted, lookup).c.disposition !== 'counted') continue;
+      const years = touched.get(d.accountId) ?? touched.set(d.accountId, new Map()).get(d.accountId)!;
+      const known = years.get(d.facts.year);
+      if (known === undefined || d.occurredOn < known) years.set(d.facts.year, d.occurredOn);
     }
     for (const [accountId, years] of touched) {
-      for (const year of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
+      for (const [year, earliestDay] of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts), earliestDay);
     }
   }
 
@@ -202,6 +220,23 @@ export class Article59cRepository {
     return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency }]));
   }
 
+  /** Keeps each event's ECB rate evidence (as the ledger attached it): reclassifications and moves convert from it. */
+  private async storeEvidence(db: Db, accountId: string, raws: RawFacts[]): Promise<void> {
+    const rows = raws.flatMap((r) => (r.evidence ? [{ event_id: r.eventId, rate_date: r.evidence.rateDate, rates: r.evidence.ratesPerEur }] : []));
+    if (rows.length === 0) return;
+    await db.query(
+      `insert into ${S}.article59c_rate_evidence (account_id, event_id, rate_date, rates)
+       select $1::bigint, r.event_id, r.rate_date, r.rates from jsonb_to_recordset($2::jsonb) as r(event_id text, rate_date text, rates jsonb) on conflict do nothing`,
+      [accountId, JSON.stringify(rows)],
+    );
+  }
+
+  private async evidenceOf(db: Db, accountId: string, eventIds: string[]): Promise<Map<string, RateEvidence>> {
+    if (eventIds.length === 0) return new Map();
+    const res = await db.query(`select event_id, rate_date, rates from ${S}.article59c_rate_evidence where account_id = $1 and event_id = any($2::text[])`, [accountId, [...new Set(eventIds)]]);
+    return new Map(res.rows.map((r) => [r.event_id as string, { rateDate: r.rate_date as string, ratesPerEur: r.rates as Record<string, string> }]));
+  }
+
   private async upsertBuckets(db: Db, deltas: Delta[]): Promise<void> {
     if (deltas.length === 0) return;
     const rows = deltas.map((d) => ({
@@ -222,22 +257,31 @@ export class Article59cRepository {
       event_count: d.count.toString(),
       net_minor: d.net.toString(),
       max_recorded_at: d.maxRecordedAt,
+      converted_minor: Object.fromEntries([...d.converted].map(([c, v]) => [c, v.net.toString()])),
+      converted_count: Object.fromEntries([...d.converted].map(([c, v]) => [c, v.count.toString()])),
     }));
     const cols = Object.keys(rows[0]!);
-    const types: Record<string, string> = { account_id: 'bigint', year: 'int', event_count: 'bigint', net_minor: 'numeric', max_recorded_at: 'timestamptz' };
+    const types: Record<string, string> = { account_id: 'bigint', year: 'int', event_count: 'bigint', net_minor: 'numeric', max_recorded_at: 'timestamptz', converted_minor: 'jsonb', converted_count: 'jsonb' };
+    // Per-currency sums kept as exact decimal text in jsonb, added key by key.
+    const merge = (c: string) =>
+      `${c} = (select coalesce(jsonb_object_agg(k, ((coalesce(b.${c}->>k, '0'))::numeric + (coalesce(excluded.${c}->>k, '0'))::numeric)::text), '{}'::jsonb) from jsonb_object_keys(b.${c} || excluded.${c}) k)`;
     await db.query(
       `insert into ${S}.article59c_bucket as b (${cols.join(', ')})
        select ${cols.join(', ')} from jsonb_to_recordset($1::jsonb) as r(${cols.map((c) => `${c} ${types[c] ?? 'text'}`).join(', ')})
        on conflict (account_id, bucket_key) do update set event_count = b.event_count + excluded.event_count, net_minor = b.net_minor + excluded.net_minor,
-         max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at)`,
+         max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at), ${merge('converted_minor')}, ${merge('converted_count')}`,
       [JSON.stringify(rows)],
     );
   }
 
   /**
-   * With the profile defaults in force: when the year's counted sales reach the warning band
-   * and a mark is not yet stored, walks the year's events in tax-point order to find the event that first
-   * reached each mark (corrections included at their own place), and stores the notification(s) and the immutable crossing (each at most once).
+   * With the profile defaults in force: when the year's counted sales reach the warning band, walks the
+   * year's events in tax-point order (ties by ledger sequence) to find the event that first reached each
+   * mark (corrections included at their own place), and stores the notification(s) and the crossing. A
+   * crossing is stored once per event and never changed: when events that arrive later (a backdated sale,
+   * `earliestDay` the earliest day they add to) move the first crossing to an earlier event, that crossing
+   * is stored beside the one it supersedes, which stays as visible history; a crossing that moves later
+   * (a refund) or disappears leaves the stored one as it is.
    */
   private async recordMarks(
     db: Db,
@@ -246,14 +290,18 @@ export class Article59cRepository {
     release: ThresholdRelease,
     now: Date,
     defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
+    earliestDay?: string,
   ): Promise<void> {
     const stored = await db.query(
-      `select kind from ${S}.threshold_notification where account_id = $1 and year = $2
-       union all select 'crossing' from ${S}.article59c_crossing where account_id = $1 and year = $2`,
+      `select kind, null as occurred_at, null as sequence from ${S}.threshold_notification where account_id = $1 and year = $2
+       union all (select 'crossing', occurred_at, sequence::text from ${S}.article59c_crossing where account_id = $1 and year = $2 order by occurred_at, sequence limit 1)`,
       [accountId.toString(), year],
     );
     const have = new Set(stored.rows.map((r) => r.kind as string));
-    if (have.has(NOTIFICATION_KINDS.warning) && have.has('crossing')) return;
+    const storedRow = stored.rows.find((r) => r.kind === 'crossing');
+    const storedCrossing = storedRow ? { occurredAt: iso(storedRow.occurred_at), sequence: BigInt(storedRow.sequence) } : undefined;
+    const mayMoveEarlier = storedCrossing !== undefined && (earliestDay === undefined || earliestDay <= storedCrossing.occurredAt.slice(0, 10));
+    if (have.has(NOTIFICATION_KINDS.warning) && storedCrossing && !mayMoveEarlier) return;
     const lookup = (c: string) => release.thresholds.get(c);
     // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
     const sales = (await this.status.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
@@ -264,22 +312,22 @@ export class Article59cRepository {
     const total = summary.countedByEstablishment.get(establishment) ?? 0n;
     if (!t || total * 100n < t.amountMinor * 90n) return;
     const needWarning = !have.has(NOTIFICATION_KINDS.warning);
-    const needCrossing = total > t.amountMinor && !have.has('crossing');
+    const needCrossing = storedCrossing ? mayMoveEarlier : total > t.amountMinor;
     if (!needWarning && !needCrossing) return;
     const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
     const notify = (kind: string, m: Mark) =>
       recordNotification(db, { accountId, year, kind, eventId: m.event.eventId, cumulativeMinor: m.cumulativeMinor, thresholdMinor: t.amountMinor, currency: t.currency, occurredAt: m.event.occurredAt, recordedAt: m.event.recordedAt, createdAt: now });
     if (needWarning && marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
-    if (needCrossing && marks.crossing) {
-      const c = marks.crossing;
+    const c = marks.crossing;
+    if (needCrossing && c && (!storedCrossing || byTaxPointThenSequence(c.event, storedCrossing) < 0)) {
       const ins = await db.query(
         `insert into ${S}.article59c_crossing (account_id, year, event_id, sequence, occurred_at, recorded_at, event_amount_minor, cumulative_minor, threshold_minor,
            currency, establishment_country, release_version, policy_version, proven_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14) on conflict (account_id, year) do nothing returning year`,
+         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14) on conflict (account_id, year, sequence) do nothing returning year`,
         [accountId.toString(), year, c.event.eventId, c.event.sequence.toString(), c.event.occurredAt, c.event.recordedAt, c.event.amountMinor.toString(), c.cumulativeMinor.toString(),
           t.amountMinor.toString(), t.currency, establishment, release.version, POLICY_VERSION, now],
       );
-      if (ins.rowCount) await notify(NOTIFICATION_KINDS.crossing, c);
+      if (ins.rowCount && !storedCrossing) await notify(NOTIFICATION_KINDS.crossing, c);
     }
   }
 
@@ -294,16 +342,24 @@ export class Article59cRepository {
     release: ThresholdRelease,
     defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
   ): Promise<TimelineEvent[]> {
-    const res = await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where account_id = $1 and occurred_at >= $2`, [accountId.toString(), `${year}-01-01T00:00:00Z`]);
-    const raws = res.rows.map(rawOfRow);
+    const res = await db.query(
+      `select ${factColumns('f')}, ev.rate_date as ev_rate_date, ev.rates as ev_rates from ${S}.supply_fact f
+         left join ${S}.article59c_rate_evidence ev on ev.account_id = f.account_id and ev.event_id = f.event_id
+        where f.account_id = $1 and f.occurred_at >= $2`,
+      [accountId.toString(), `${year}-01-01T00:00:00Z`],
+    );
+    const raws = res.rows.map((r): RawFacts => ({ ...rawOfRow(r), evidence: r.ev_rate_date === null ? null : { rateDate: r.ev_rate_date, ratesPerEur: r.ev_rates } }));
     const originals = await this.originals(db, accountId.toString(), raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
     const candidates = raws.map((raw) => ({ raw, facts: candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined) })).filter((c) => c.facts.year === year);
     const defaults = await defaultsFor(candidates.map((c) => c.facts));
+    const targets = thresholdCurrencies(release.thresholds.values());
+    const lookup = (country: string) => release.thresholds.get(country);
     const out: TimelineEvent[] = [];
     for (const { raw, facts } of candidates) {
-      const c = classifyCandidate(facts, defaults(facts.sourceId), (country) => release.thresholds.get(country));
+      const converted = new Map([...convertEvent(raw.netMinor, raw.currency, raw.evidence ?? null, targets)].map(([cur, net]) => [cur, { net, count: 1n }]));
+      const { c, amount } = withConversion(classifyCandidate(facts, defaults(facts.sourceId), lookup), raw.netMinor, 1n, converted, lookup);
       if (c.disposition === 'counted' || (c.disposition === 'unresolved' && raw.netMinor < 0n)) {
-        out.push({ eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: raw.netMinor });
+        out.push({ eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: amount });
       }
     }
     return out;

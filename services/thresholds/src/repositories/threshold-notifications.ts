@@ -58,7 +58,7 @@ export class ThresholdNotificationRepository {
     const res = await this.pool.query(
       `select ${COLUMNS} from ${TABLE}
        where account_id = $1 and ($2::bigint is null or id > $2) and ($3::boolean is null or ($3 = (read_at is null)))
-       order by threshold_notification.id limit $4`,
+       order by ${TABLE}.id limit $4`,
       [accountId.toString(), q.afterId?.toString() ?? null, q.unread ?? null, q.limit + 1],
     );
     const rows = res.rows.map(notificationOfRow);

@@ -1,0 +1,75 @@
+import { eventDispositionOf } from './domain/union-oss-return';
+import type { ComplianceReportsDeps } from './context';
+import type { EventFilter, ReturnEvent } from './repositories/union-oss-sealed-events';
+import type { ScopedEvent } from './repositories/union-oss-facts';
+import type { ReturnBasis } from './union-oss-report';
+
+/** One scanned event with the disposition the return gave it (the same decision as the builder's). */
+function returnEventOf(e: ScopedEvent, basis: ReturnBasis): ReturnEvent {
+  const d = eventDispositionOf(e.group, basis.settings);
+  return {
+    ledgerSequence: e.sequence,
+    eventId: e.eventId,
+    eventType: e.eventType,
+    occurredAt: e.occurredAt,
+    memberStateOfConsumption: e.group.countryOfConsumption,
+    supplyKind: e.group.supplyKind,
+    customerType: e.group.customerType,
+    currency: e.group.currency,
+    netAmountMinor: e.netAmountMinor,
+    vatAmountMinor: e.vatAmountMinor,
+    late: e.group.late,
+    disposition: d.disposition,
+    warningCode: d.disposition === 'excluded' ? d.code : null,
+    reason: d.disposition === 'excluded' ? d.reason : null,
+    review: d.disposition === 'excluded' ? d.review : null,
+  };
+}
+
+const matches = (e: ReturnEvent, f: EventFilter) =>
+  (f.disposition === null || e.disposition === f.disposition) && (f.reason === null || e.reason === f.reason || e.warningCode === f.reason);
+
+/** A page of the return's events (ledger order after `after`), scanning only as far as the page needs. */
+export async function returnEventPage(deps: ComplianceReportsDeps, basis: ReturnBasis, filter: EventFilter, after: bigint, limit: number): Promise<ReturnEvent[]> {
+  const out: ReturnEvent[] = [];
+  await deps.unionOssFacts.forEachEvent(basis.scope, after, filter.memberState, (events) => {
+    for (const e of events) {
+      const r = returnEventOf(e, basis);
+      if (matches(r, filter)) out.push(r);
+      if (out.length >= limit) return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+/** Every event of the return with its disposition: what a lock seals. */
+export async function allReturnEvents(deps: ComplianceReportsDeps, basis: ReturnBasis): Promise<ReturnEvent[]> {
+  const out: ReturnEvent[] = [];
+  await deps.unionOssFacts.forEachEvent(basis.scope, -1n, null, (events) => {
+    for (const e of events) out.push(returnEventOf(e, basis));
+    return true;
+  });
+  return out;
+}
+
+/** An event as the drill-down answers it (minor units of the event's own currency). */
+export function returnEventJson(e: ReturnEvent) {
+  return {
+    event_id: e.eventId,
+    ledger_sequence: e.ledgerSequence,
+    event_type: e.eventType,
+    occurred_at: e.occurredAt.toISOString(),
+    member_state_of_consumption: e.memberStateOfConsumption,
+    supply_kind: e.supplyKind,
+    customer_type: e.customerType,
+    currency: e.currency,
+    net_amount_minor: e.netAmountMinor,
+    vat_amount_minor: e.vatAmountMinor,
+    late: e.late,
+    disposition: e.disposition,
+    warning_code: e.warningCode,
+    reason: e.reason,
+    review: e.review,
+  };
+}
