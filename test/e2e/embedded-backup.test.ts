@@ -101,7 +101,7 @@ describe('admin backup and restore of npm start\'s DATA_DIR', () => {
     await admin(original, ['keys', 'revoke', '--id', revoked.id]);
     const reg = await http('POST', `${base}/v1/tax-registrations`, { headers: { 'x-api-key': key }, body: { scheme_type: 'union_oss', member_state_identification: 'DE', vat_registration_number: 'DE123456789', effective_from: '2026-01-01', status: 'active' } });
     expect(reg.status, reg.text).toBe(201);
-    const events = await http('POST', `${base}/v1/supply-events`, { headers: { 'x-api-key': key }, body: { events: [sale('s-1', 'FR', 10000, '2026-02-10'), sale('s-2', 'AT', 5000, '2026-02-11'), sale('s-3', 'IT', 2500, '2026-03-01')] } });
+    const events = await http('POST', `${base}/v1/supply-events`, { headers: { 'x-api-key': key }, body: { events: [sale('s-1', 'FR', 10000, '2026-02-10'), sale('s-2', 'AT', 5000, '2026-02-11'), sale('s-3', 'BG', 2500, '2026-03-01')] } });
     expect(events.status, events.text).toBe(201);
     const lock = await waitFor('the lock', async () => {
       const r = await http('POST', `${base}${LOCKED}?period=${Q}`, { headers: { 'x-api-key': key } });
