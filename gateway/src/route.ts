@@ -26,6 +26,13 @@ export type RouteDef = {
   validate?: boolean;
   /** A larger body limit than the gateway's default, for bulk routes. */
   bodyLimit?: number;
+  /**
+   * Success answers by status: the JSON schema of the body, or `{ mediaType: 'text/csv' }` for a file.
+   * Part of the one source of truth the OpenAPI document is built from (issue 20).
+   */
+  responses?: Record<number, object>;
+  /** The `error` codes each error status (400, 401, 403, 404, 409, 422, 429, 503, …) can carry. */
+  errors?: Partial<Record<number, readonly string[]>>;
   handler: (ctx: RouteContext) => Promise<unknown>;
 };
 
