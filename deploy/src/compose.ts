@@ -83,9 +83,16 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   };
 }
 
+/** How long a one-process start waits for the events pending at start to reach their consumers. */
+const START_DRAIN_MS = 60_000;
+
 /**
  * Opens the bus and starts every relay. Call it once every consumer of the process is subscribed:
- * events pending in an outbox at start-up then reach them instead of a bus with no subscriber.
+ * events pending in an outbox at start-up then reach them instead of a bus with no subscriber. With the
+ * in-process bus (every service in this process) it also waits until what the outboxes held at start has
+ * been applied by its consumers, so the projections hold the reference data seeded at start (the ledger's
+ * rates and ECB days, …) before the process listens. Distributed, a service whose projection is still
+ * empty says so in its readiness and waits under the lag rule.
  */
 export async function startRelays(bus: EventBus, services: RunningService[], opts: { soleRelay?: boolean } = {}): Promise<void> {
   bus.open();
@@ -96,6 +103,7 @@ export async function startRelays(bus: EventBus, services: RunningService[], opt
     if (opts.soleRelay) await s.deps.relay.releaseClaims();
     s.deps.relay.start();
   }
+  if (bus instanceof InProcessBus) await Promise.all(services.map((s) => s.deps.relay.flush(START_DRAIN_MS)));
 }
 
 /**

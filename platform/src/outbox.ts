@@ -42,6 +42,16 @@ export function defineInboxEntity() {
 /** One event as a service writes it to its outbox, in the transaction of the state change it reports. */
 export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
 
+/** Writes `events` to `schema`'s outbox through `db` (the caller's transaction client, so they commit with its change). */
+export async function writeOutbox(db: Pick<pg.PoolClient, 'query'>, schema: string, events: readonly OutboxEvent[], now: Date): Promise<void> {
+  if (!events.length) return;
+  await db.query(
+    `insert into "${schema}".outbox (id, subject, payload, created_at, attempts)
+     select id, subject, payload, $4, 0 from unnest($1::uuid[], $2::text[], $3::bytea[]) as e(id, subject, payload)`,
+    [events.map((e) => e.id), events.map((e) => e.subject), events.map((e) => Buffer.from(e.payload)), now],
+  );
+}
+
 type OutboxRow = { id: string; subject: string; payload: Buffer };
 
 /**

@@ -25,21 +25,6 @@ export function storedCalculation(p: {
   idempotencyKey: string | null;
 }): { record: NewCalculation; event: OutboxEvent } {
   const { canonical, amounts, window } = p;
-  const event = buildEvent(CalculationRecordedSchema, {
-    calculationId: p.id,
-    accountId: p.principal.accountId,
-    apiKeyId: p.principal.apiKeyId,
-    country: canonical.country,
-    currency: canonical.currency,
-    taxClassId: canonical.tax_class_id,
-    vatRateBps: window.rateBps,
-    netAmountMinor: amounts.netMinor,
-    vatAmountMinor: amounts.vatMinor,
-    grossAmountMinor: amounts.grossMinor,
-    transactionDate: canonical.transaction_date,
-    sourceId: canonical.source_id ?? undefined,
-    recordedAt: p.now.toISOString(),
-  });
   const record: NewCalculation = {
     id: p.id,
     accountId: p.principal.accountId,
@@ -66,5 +51,24 @@ export function storedCalculation(p: {
     executionDigest: EXECUTION_DIGEST,
     manifestDigest: ALGORITHM_MANIFEST_DIGEST,
   };
-  return { record, event };
+  return { record, event: calculationRecordedEvent(record) };
+}
+
+/** The `CalculationRecorded` of a stored calculation (at its storing, and when calculations are published again). */
+export function calculationRecordedEvent(c: NewCalculation): OutboxEvent {
+  return buildEvent(CalculationRecordedSchema, {
+    calculationId: c.id,
+    accountId: c.accountId,
+    apiKeyId: c.apiKeyId,
+    country: c.country,
+    currency: c.currency,
+    taxClassId: c.taxClassId,
+    vatRateBps: c.vatRateBps,
+    netAmountMinor: c.netMinor,
+    vatAmountMinor: c.vatMinor,
+    grossAmountMinor: c.grossMinor,
+    transactionDate: c.canonicalRequest.transaction_date,
+    sourceId: c.sourceId ?? undefined,
+    recordedAt: c.createdAt.toISOString(),
+  });
 }

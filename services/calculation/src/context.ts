@@ -6,6 +6,7 @@ import { DecisionRepository } from './repositories/decisions';
 import { TreatmentReleaseRepository } from './repositories/treatment-releases';
 import { SourceProfileRepository } from './repositories/source-profiles';
 import { sourceProfileChangedEvent } from './events';
+import { ReferencePublications } from './repositories/reference-publications';
 
 /** The services whose RPCs it calls (the module's `uses`). */
 type Uses = 'classification' | 'thresholds';
@@ -18,6 +19,7 @@ export type CalculationDeps = ServiceDeps<Uses> & {
   treatments: TreatmentReleaseRepository;
   rates: RateStore;
   fx: FxStore;
+  publications: ReferencePublications;
 };
 
 export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
@@ -29,5 +31,6 @@ export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
     treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),
     fx: new FxStore(deps.pool),
+    publications: new ReferencePublications(deps.pool),
   };
 }

@@ -5,6 +5,9 @@ import { calculationEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
 import { seedEcbRates, seedVatRates } from './reference/seed';
 import { routes } from './routes';
+import { calculationRecordedEvent } from './calculation-record';
+import { releaseContentOf } from './events';
+import { calculationRecordOf } from './repositories/calculations';
 
 export const calculationModule = serviceModule({
   name: 'calculation',
@@ -29,6 +32,14 @@ export const calculationModule = serviceModule({
     // Profiles stored before their changes were published are published once (thresholds' defaults start from them).
     const published = await deps.sourceProfiles.publishUnpublished(deps.now());
     if (published > 0) deps.log.info({ published }, 'published earlier source profiles');
+    // The other services' projections of the reference data and calculations (docs/architecture.md, "Projections"):
+    // what is not published yet goes to the outbox now, and reaches them once the relays start.
+    elapsed = stopwatch();
+    const release = await deps.publications.publishRateRelease(releaseContentOf(snapshot), deps.now());
+    const ecbDays = await deps.publications.publishUnpublishedEcb(deps.now());
+    const calculations = await deps.publications.republishCalculations((row) => calculationRecordedEvent(calculationRecordOf(row)), deps.now());
+    const profiles = await deps.publications.replayOnce('source_profiles', deps.now(), (client) => deps.sourceProfiles.republishAll(client, deps.now()));
+    deps.log.info({ ...elapsed(), release, ecbDays, calculations, profiles }, 'reference data and earlier records published for the projections');
   },
   routes,
   // In memory, so cheap: the stores re-check the database at most every few seconds.

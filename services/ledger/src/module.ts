@@ -1,3 +1,6 @@
+import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
+import { subjectOf } from '@vat/platform/events';
+import { referenceDataConsumer } from '@vat/platform/reference-projection';
 import { serviceModule } from '@vat/platform/service-module';
 import { ledgerContext } from './context';
 import { decidedEvent } from './handlers/append-classification-decisions';
@@ -7,7 +10,9 @@ import { routes } from './routes';
 
 export const ledgerModule = serviceModule({
   name: 'ledger',
-  uses: ['calculation'],
+  // The bottom of the service graph: what it needs of calculation (tax classes, rates in force, ECB days,
+  // linked calculations) it keeps in its own projections, fed by calculation's events (docs/ledger.md).
+  uses: [],
   schema: 'ledger',
   entities: ledgerEntities,
   migrations,
@@ -19,4 +24,9 @@ export const ledgerModule = serviceModule({
     const n = await deps.decisions.publishUnpublished(deps.now(), decidedEvent);
     if (n > 0) deps.log.info({ published: n }, 'published earlier classification decisions');
   },
+  consumers: (deps) => [
+    referenceDataConsumer(deps.pool, 'ledger', 'ledger-reference-data', deps.now),
+    { durable: 'ledger-calculation-summaries', subjects: [subjectOf(CalculationRecordedSchema)], handler: (batch) => deps.calculationSummaries.apply(batch) },
+  ],
+  readiness: (deps) => deps.reference.probes('ledger'),
 });

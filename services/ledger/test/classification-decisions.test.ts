@@ -43,7 +43,7 @@ describe.skipIf(!backends.ok)('successor classification decisions in the ledger 
 
   beforeAll(async () => {
     // the ledger checks an event's tax_class_id against calculation's classes (by RPC)
-    h = await startServiceHarness<LedgerDeps>('ledger', { alongside: ['calculation'] });
+    h = await startServiceHarness<LedgerDeps>('ledger');
     client = clientOf(h);
     await client.commitSupplyEvents({ events: [event(1), event(2), event(3, { orderReference: 'order-2' }), event(4, { productReference: 'sku-other' }), event(5, { orderReference: undefined })] as SupplyEventInput[] }, as());
     await client.commitSupplyEvents({ events: [event(1, { integrationId: '7' })] as SupplyEventInput[] }, h.as({ accountId: 42n }));

@@ -20,7 +20,7 @@ describe.skipIf(!backends.ok)('CommitSupplyEvents under concurrency (PostgreSQL)
   let h: ServiceHarness;
   let db: pg.Pool;
   beforeAll(async () => {
-    h = await startServiceHarness('ledger', { alongside: ['calculation'] });
+    h = await startServiceHarness('ledger');
     db = new pg.Pool({ connectionString: h.service.deps.databaseUrl, max: 2 });
   });
   afterAll(async () => {

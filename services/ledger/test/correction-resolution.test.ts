@@ -48,7 +48,7 @@ describe.skipIf(!backends.ok)('resolving correction-review entries in the ledger
 
   beforeAll(async () => {
     // the ledger checks an event's tax_class_id against calculation's classes (by RPC)
-    h = await startServiceHarness<LedgerDeps>('ledger', { alongside: ['calculation'] });
+    h = await startServiceHarness<LedgerDeps>('ledger');
     client = clientOf(h);
     const big = Array.from({ length: 501 }, (_, i) => event(`big-${i}`, { orderReference: 'order-big', productReference: i < 2 ? 'sku-r' : 'sku-filler' }));
     await client.commitSupplyEvents({ events: big as SupplyEventInput[] }, as());

@@ -2,7 +2,7 @@ import type { ServiceDeps } from '@vat/platform/service-module';
 import { Article59cRepository } from './repositories/article59c';
 import { Article59cStatusRepository } from './repositories/article59c-status';
 import { ReleaseStore } from './repositories/releases';
-import { SourceProfileDefaults } from './repositories/source-profile-defaults';
+import { SourceProfileDefaults } from '@vat/platform/source-profile-projection';
 import { StatusSnapshots } from './repositories/status-snapshots';
 import { ThresholdNotificationRepository } from './repositories/threshold-notifications';
 import { SmeThresholdStore } from './sme-store';
@@ -31,6 +31,6 @@ export function thresholdsContext(deps: ServiceDeps<Uses>): ThresholdsDeps {
     article59cStatus,
     notifications: new ThresholdNotificationRepository(deps.pool),
     statusSnapshots: new StatusSnapshots(deps.pool, article59cStatus),
-    profileDefaults: new SourceProfileDefaults(deps.pool),
+    profileDefaults: new SourceProfileDefaults(deps.pool, 'thresholds'),
   };
 }

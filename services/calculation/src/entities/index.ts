@@ -197,6 +197,23 @@ export const SourceProfilePublication = defineEntity({
 });
 
 /**
+ * What calculation has published of its reference data and stored calculations for the other services'
+ * projections (`RateReleasePublished`, `ExchangeRatesPublished`, `CalculationRecorded`): one row per
+ * published VAT rate release and ECB import (`kind`, the release id), and `('calculations', 0)` once every
+ * calculation stored before the ledger kept its own projection was published again. Written with the outbox
+ * rows, in the same transaction; at start, what has no row yet is published then.
+ */
+export const ReferencePublication = defineEntity({
+  name: 'ReferencePublication',
+  tableName: 'reference_publication',
+  properties: {
+    kind: p.string().length(20).primary(),
+    releaseId: p.bigint().primary().autoincrement(false),
+    publishedAt: p.datetime(),
+  },
+});
+
+/**
  * A `governed-treatment/v2` release: imported as a candidate, activated by a second operator (four eyes,
  * fresh TOTP); an active or retired release is immutable (trigger). `rate_release_digest` seals the VAT
  * rate release its rate windows come from.
@@ -248,4 +265,4 @@ export const GovernedDecision = defineEntity({
 
 export const Outbox = defineOutboxEntity();
 
-export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, RegionalVatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, SourceProfilePublication, TreatmentRelease, GovernedDecision, Outbox];
+export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, RegionalVatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, SourceProfilePublication, ReferencePublication, TreatmentRelease, GovernedDecision, Outbox];

@@ -109,7 +109,8 @@ const COLUMN: Record<keyof CalculationRecord, string> = {
 
 type Row = Record<string, unknown>;
 
-function toRecord(r: Row): CalculationRecord {
+/** A `calculation` row (read by column name) as a record. */
+export function calculationRecordOf(r: Row): CalculationRecord {
   const big = (k: keyof CalculationRecord) => BigInt(r[COLUMN[k]] as string);
   const text = (k: keyof CalculationRecord) => r[COLUMN[k]] as string;
   return {
@@ -216,7 +217,7 @@ export class CalculationRepository {
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select $${n + 1}, $${n + 2}, $${n + 3}, now(), 0 from c)
       select * from c`;
     const res = await this.pool.query(text, [...insert.values, event.id, event.subject, Buffer.from(event.payload)]);
-    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+    return res.rows[0] ? calculationRecordOf(res.rows[0]) : undefined;
   }
 
   /**
@@ -239,18 +240,18 @@ export class CalculationRepository {
 
   async byIdempotencyKey(accountId: bigint, key: string): Promise<CalculationRecord | undefined> {
     const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and idempotency_key = $2`, [accountId.toString(), key]);
-    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+    return res.rows[0] ? calculationRecordOf(res.rows[0]) : undefined;
   }
 
   /** The account's calculation with this id; another account's id is simply absent. */
   async owned(accountId: bigint, id: string): Promise<CalculationRecord | undefined> {
     const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), id]);
-    return res.rows[0] ? toRecord(res.rows[0]) : undefined;
+    return res.rows[0] ? calculationRecordOf(res.rows[0]) : undefined;
   }
 
   async ownedMany(accountId: bigint, ids: string[]): Promise<CalculationRecord[]> {
     const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = any($2::uuid[])`, [accountId.toString(), ids]);
-    return res.rows.map(toRecord);
+    return res.rows.map(calculationRecordOf);
   }
 
   /** Newest first; `beforeId` (the last row of the previous page) must be the account's own. */
@@ -262,7 +263,7 @@ export class CalculationRepository {
       w.and('seq < ?', at.rows[0].seq);
     }
     const res = await this.pool.query(`select * from ${TABLE} where ${w.sql} order by seq desc limit ${w.param(limit + 1)}`, w.values);
-    const rows = res.rows.map(toRecord);
+    const rows = res.rows.map(calculationRecordOf);
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
 import { planEcbImport, type EcbDay } from '../reference/ecb-days';
+import { publishEcbDays } from './reference-publications';
 
 const DAYS = '"calculation".ecb_rate_day';
 const RELEASES = '"calculation".reference_release';
@@ -48,22 +49,26 @@ export async function storeEcbImport(pool: pg.Pool, days: readonly EcbDay[], rel
     await client.query(`lock table ${DAYS} in share row exclusive mode`);
     const stored = await storedDaysBetween(client, days[0]?.date, days.at(-1)?.date);
     const result: EcbStoreResult = { inserted: 0, updated: 0, unchanged: 0 };
+    const changed: EcbDay[] = [];
     let done = 0;
     for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
       const batch = days.slice(i, i + DAYS_PER_STATEMENT);
       const plan = planEcbImport(stored, batch);
       const rows = plan.changed.map((d) => ({ rate_date: d.date, rates: d.rates }));
       await insertRows(client, DAYS, { rate_date: 'date', rates: 'json' }, rows, 'on conflict (rate_date) do update set rates = excluded.rates');
+      changed.push(...plan.changed);
       result.inserted += plan.inserted;
       result.updated += plan.updated;
       result.unchanged += plan.unchanged;
       done += plan.inserted + plan.updated + plan.unchanged;
       onProgress?.(done, release.rowCount);
     }
-    await client.query(
-      `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing`,
+    const inserted = await client.query<{ id: string }>(
+      `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing returning id::text as id`,
       [release.digest, release.version, release.rowCount],
     );
+    // The changed days (merged with what was stored) reach the other services' projections with this import.
+    if (inserted.rows[0]) await publishEcbDays(client, BigInt(inserted.rows[0].id), changed, [inserted.rows[0].id], new Date());
     return result;
   });
 }

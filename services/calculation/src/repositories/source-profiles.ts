@@ -2,7 +2,7 @@ import type { InferEntity } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { insertStatement, pgTimestamp, updateStatement, type Statement } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
-import type { OutboxEvent } from '@vat/platform/outbox';
+import { writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
 import type { SourceProfile } from '../entities/index';
 
 export type SourceProfileRecord = InferEntity<typeof SourceProfile>;
@@ -148,6 +148,18 @@ export class SourceProfileRepository {
     return published;
   }
 
+  /**
+   * Writes every profile's latest revision to the outbox again through `client` (a transaction's), whether
+   * published or not, for a projection added after they were published. Returns how many.
+   */
+  async republishAll(client: pg.PoolClient, now: Date): Promise<number> {
+    const res = await client.query(
+      `select p.*, (select max(r.revision) from ${REVISION} r where r.profile_id = p.id) as latest_revision from ${TABLE} p order by p.account_id, p.id`,
+    );
+    await writeOutbox(client, 'calculation', res.rows.map((r) => this.eventOf(toRecord(r), Number(r.latest_revision))), now);
+    return res.rows.length;
+  }
+
   /** Writes the profile's latest revision to the outbox unless it is published already; true when written. */
   private async publishLatest(client: pg.PoolClient, profile: SourceProfileRecord, now: Date): Promise<boolean> {
     const id = profile.id.toString();
@@ -156,7 +168,7 @@ export class SourceProfileRepository {
     const published = (await client.query(`select revision from ${PUBLICATION} where profile_id = $1`, [id])).rows[0] as { revision: number } | undefined;
     if (published && published.revision >= latest) return false;
     const event = this.eventOf(profile, latest);
-    await client.query(`insert into "calculation".outbox (id, subject, payload, created_at, attempts) values ($1, $2, $3, $4, 0)`, [event.id, event.subject, Buffer.from(event.payload), now]);
+    await writeOutbox(client, 'calculation', [event], now);
     await client.query(
       `insert into ${PUBLICATION} (profile_id, revision, event_id, recorded_at) values ($1, $2, $3, $4)
        on conflict (profile_id) do update set revision = excluded.revision, event_id = excluded.event_id, recorded_at = excluded.recorded_at`,

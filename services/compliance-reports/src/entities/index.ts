@@ -1,6 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { defineInboxEntity, defineOutboxEntity } from '@vat/platform/outbox';
 import { defineSupplyProjectionEntities } from '@vat/platform/supply-projection';
+import { defineReferenceProjectionEntities } from '@vat/platform/reference-projection';
+import { defineSourceProfileDefaultEntity } from '@vat/platform/source-profile-projection';
 
 /**
  * An OSS/IOSS registration. The full identifiers are stored only as AES-256-GCM ciphertext
@@ -110,4 +112,7 @@ export const UnionOssSealedEvent = defineEntity({
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+/** Compliance-reports' copies of calculation's reference data and source-profile defaults (platform projections), so it never calls calculation. */
+export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
+export const SourceProfileDefault = defineSourceProfileDefaultEntity();
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];

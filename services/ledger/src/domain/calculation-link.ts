@@ -1,7 +1,9 @@
-import type { TransactionSummary } from '@vat/gen/vat/calculation/v1/resources_pb';
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { isUuid } from '@vat/platform/http-inputs';
 import type { RuleViolation } from './supply-event-rules';
+
+/** What a supply event takes from the calculation it links (the ledger's projection of `CalculationRecorded`). */
+export type LinkedCalculation = { id: string; country: string; currency: string; netAmountMinor: bigint; vatAmountMinor: bigint; vatRateBps: number };
 
 const NEGATIVE = new Set(['refund', 'cancellation', 'credit_note']);
 
@@ -11,7 +13,7 @@ const NEGATIVE = new Set(['refund', 'cancellation', 'credit_note']);
  * Amounts carry the event's sign: a refund, cancellation or credit note of a calculation is its
  * negation. Returns the completed input, or what disagrees.
  */
-export function linkCalculation(input: SupplyEventInput, calculations: Map<string, TransactionSummary>): { input: SupplyEventInput; violations: RuleViolation[] } {
+export function linkCalculation(input: SupplyEventInput, calculations: ReadonlyMap<string, LinkedCalculation>): { input: SupplyEventInput; violations: RuleViolation[] } {
   if (input.calculationId === undefined || !isUuid(input.calculationId)) return { input, violations: [] };
   const calc = calculations.get(input.calculationId.toLowerCase());
   if (!calc) return { input, violations: [{ field: 'calculation_id', error: 'calculation_not_found', detail: 'No calculation of this account has this id.' }] };

@@ -1,11 +1,11 @@
-import type { RateInForce } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
+import type { ProjectedRateInForce as RateInForce } from '@vat/platform/reference-projection';
 import type { NormalizedSupplyEvent, RuleViolation } from './supply-event-rules';
 
 /**
  * The supply-event rate rule: a committed event carries a rate in force in its Member State of
  * consumption (or in the region it names) on its tax point, with that rate's kind as rate_category
  * (Arts. 96-99 and 105 of Directive 2006/112/EC). The dated rates are the calculation service's
- * (`ListRatesInForce`); this module only decides. A refund, cancellation, credit note or adjustment
+ * (its `RateReleasePublished`, as the ledger projects it); this module only decides. A refund, cancellation, credit note or adjustment
  * carries the rate of the supply it corrects (Art. 90).
  */
 

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { defineOutboxEntity } from '@vat/platform/outbox';
 import { supplyEventProperties } from '@vat/platform/supply-projection';
+import { defineReferenceProjectionEntities } from '@vat/platform/reference-projection';
 
 /**
  * A committed, filing-grade supply event: append-only (a trigger refuses UPDATE and DELETE), with
@@ -111,5 +112,27 @@ export const ClassificationCorrectionResolution = defineEntity({
   },
 });
 
+/**
+ * The ledger's projection of calculation's `CalculationRecorded`: what a supply event linked to a v1
+ * calculation (`calculation_id`) takes from it. Calculations are immutable, so a row never changes and a
+ * redelivered event writes nothing (keyed by the calculation id: no inbox row).
+ */
+export const CalculationSummary = defineEntity({
+  name: 'CalculationSummary',
+  tableName: 'calculation_summary',
+  properties: {
+    calculationId: p.uuid().primary(),
+    accountId: p.bigint(),
+    country: p.string().length(2),
+    currency: p.string().length(3),
+    netAmountMinor: p.bigint(),
+    vatAmountMinor: p.bigint(),
+    vatRateBps: p.integer(),
+  },
+});
+
+/** The ledger's copy of calculation's reference data (tax classes, rates in force, ECB days): see platform/src/reference-projection.ts. */
+export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
+
 export const Outbox = defineOutboxEntity();
-export const ledgerEntities = [SupplyEvent, LedgerHead, ReturnPeriodFence, ClassificationDecision, ClassificationCorrection, ClassificationCorrectionResolution, Outbox];
+export const ledgerEntities = [SupplyEvent, LedgerHead, ReturnPeriodFence, ClassificationDecision, ClassificationCorrection, ClassificationCorrectionResolution, CalculationSummary, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, Outbox];

@@ -1,16 +1,15 @@
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
-import type { TransactionSummary } from '@vat/gen/vat/calculation/v1/resources_pb';
 import { CommitSupplyEventsResponseSchema, type CommitSupplyEventsRequest } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { buildEvent } from '@vat/platform/events';
 import { isUuid } from '@vat/platform/http-inputs';
 import { uuidv7 } from '@vat/platform/uuid7';
-import { callerOf, principalHeaders, type Principal } from '@vat/platform/principal';
+import { callerOf, type Principal } from '@vat/platform/principal';
 import { ErrorInfoSchema } from '@vat/gen/google/rpc/error_details_pb';
 import type { LedgerDeps } from '../context';
-import { linkCalculation } from '../domain/calculation-link';
+import { linkCalculation, type LinkedCalculation } from '../domain/calculation-link';
 import { contentDigest } from '../domain/content-digest';
 import { lateNotice } from '../domain/late-events';
 import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in-force';
@@ -31,55 +30,49 @@ function refused(code: Code, reason: string, detail: string, items: Rejection[])
   ]);
 }
 
-// Both are called before any transaction is opened (never hold one across a call to another service).
-async function calculationsOf(deps: LedgerDeps, principal: Principal, inputs: SupplyEventInput[]): Promise<Map<string, TransactionSummary>> {
+// All read the ledger's own projections of calculation's data (docs/ledger.md, "What the ledger keeps of
+// calculation"), before any transaction is opened.
+async function calculationsOf(deps: LedgerDeps, principal: Principal, inputs: SupplyEventInput[]): Promise<Map<string, LinkedCalculation>> {
   const ids = [...new Set(inputs.map((i) => i.calculationId).filter((id): id is string => id !== undefined && isUuid(id)).map((id) => id.toLowerCase()))];
   if (!ids.length) return new Map();
-  const res = await deps.clients.calculation.lookupCalculations({ ids }, { headers: principalHeaders(principal) });
-  return new Map(res.items.map((c) => [c.id, c]));
+  return deps.calculationSummaries.ownedWaiting(principal.accountId, ids);
 }
 
-/** The calculation service's tax class ids (the owner of the list), asked only when an event names a class. */
-async function taxClassesOf(deps: LedgerDeps, principal: Principal, inputs: SupplyEventInput[]): Promise<ReadonlySet<string>> {
+/** The tax class ids of calculation's current release, read only when an event names a class. */
+async function taxClassesOf(deps: LedgerDeps, inputs: SupplyEventInput[]): Promise<ReadonlySet<string>> {
   if (!inputs.some((i) => i.taxClassId !== undefined)) return new Set();
-  const res = await deps.clients.taxClasses.listTaxClasses({}, { headers: principalHeaders(principal) });
-  return new Set(res.items.map((c) => c.id));
+  return (await deps.reference.requireRateRelease()).taxClassIds;
 }
 
-/** The rates in force in the batch's countries: one call to the calculation service, which owns them. */
-async function rateTableFor(deps: LedgerDeps, principal: Principal, events: NormalizedSupplyEvent[]): Promise<RateTable> {
-  const countries = [...new Set(events.map((e) => e.countryOfConsumption))].filter(isEuMemberState).sort();
-  if (!countries.length) return new RateTable([]);
-  const res = await deps.clients.taxClasses.listRatesInForce({ countries }, { headers: principalHeaders(principal) });
-  return new RateTable(res.rates);
+/** The rates in force in the batch's countries, from the projection of calculation's current release. */
+async function rateTableFor(deps: LedgerDeps, events: NormalizedSupplyEvent[]): Promise<RateTable> {
+  const countries = new Set<string>(events.map((e) => e.countryOfConsumption).filter(isEuMemberState));
+  if (!countries.size) return new RateTable([]);
+  const release = await deps.reference.requireRateRelease();
+  return new RateTable(release.ratesInForce.filter((r) => countries.has(r.country)));
 }
 
 /** Currencies a Member State's Article 59c threshold or return can be stated in besides the euro (HRK until 2022, BGN until 2025). */
 const NON_EURO_EU_CURRENCIES = ['BGN', 'CZK', 'DKK', 'HRK', 'HUF', 'PLN', 'RON', 'SEK'];
-const MAX_RATE_QUERIES = 1000;
 
 /**
  * The ECB rates last published at each tax point of the batch (Art. 91(2) of Directive 2006/112/EC), by UTC
  * date: the events' own currencies and every non-euro EU currency, so any conversion into a Member State's
- * currency (cross rates through the euro) has its evidence. One call per 1,000 queries, before the transaction.
+ * currency (cross rates through the euro) has its evidence. From the ledger's projection of calculation's ECB days.
  */
-async function ecbEvidenceFor(deps: LedgerDeps, principal: Principal, events: NormalizedSupplyEvent[]): Promise<Map<string, EcbRateEvidence>> {
-  const queries = new Map<string, { currency: string; date: string }>();
+async function ecbEvidenceFor(deps: LedgerDeps, events: NormalizedSupplyEvent[]): Promise<Map<string, EcbRateEvidence>> {
+  const out = new Map<string, EcbRateEvidence>();
+  if (!events.length) return out;
+  const table = await deps.reference.requireEcbRates();
   for (const e of events) {
     const date = e.occurredAt.slice(0, 10);
-    for (const currency of [...NON_EURO_EU_CURRENCIES, e.currency]) if (currency !== 'EUR') queries.set(`${date}|${currency}`, { currency, date });
-  }
-  const out = new Map<string, EcbRateEvidence>();
-  const list = [...queries.values()];
-  for (let i = 0; i < list.length; i += MAX_RATE_QUERIES) {
-    const chunk = list.slice(i, i + MAX_RATE_QUERIES);
-    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map((q) => ({ currency: q.currency, date: q.date, previousPublicationDay: true })) }, { headers: principalHeaders(principal) });
-    res.answers.forEach((a, j) => {
-      if (!a.found) return;
-      const date = chunk[j]!.date;
-      const ev = out.get(date) ?? out.set(date, { rateDate: a.rateDate, ratesPerEur: {} }).get(date)!;
-      ev.ratesPerEur[a.currency] = a.rate;
-    });
+    for (const currency of [...NON_EURO_EU_CURRENCIES, e.currency]) {
+      if (currency === 'EUR') continue;
+      const hit = table.rateOnOrPreviousPublication(currency, date);
+      if (!hit) continue;
+      const ev = out.get(date) ?? out.set(date, { rateDate: hit.rateDate, ratesPerEur: {} }).get(date)!;
+      ev.ratesPerEur[currency] = hit.rate.decimal;
+    }
   }
   return out;
 }
@@ -104,18 +97,18 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   const principal = callerOf(ctx);
   if (principal.keyKind !== 'v2') throw refused(Code.PermissionDenied, 'insufficient_scope', 'Supply events need a V2 key.', []);
   if (req.events.length < 1 || req.events.length > MAX_BATCH) throw refused(Code.InvalidArgument, 'invalid_batch_size', `A request commits 1 to ${MAX_BATCH} events.`, []);
-  const [calculations, taxClasses] = await Promise.all([calculationsOf(deps, principal, req.events), taxClassesOf(deps, principal, req.events)]);
+  const [calculations, taxClasses] = await Promise.all([calculationsOf(deps, principal, req.events), taxClassesOf(deps, req.events)]);
   const checked = req.events.map((raw) => {
     const linked = linkCalculation(raw, calculations);
     const c = validateSupplyEvent(linked.input, (id) => taxClasses.has(id));
     return { event: c.event, violations: [...c.violations, ...linked.violations] as RuleViolation[] };
   });
   const valid = checked.flatMap((c) => (c.event && !c.violations.length ? [c.event] : []));
-  // Both before the commit's transaction: the rate table by RPC, the originals from the ledger's own pool.
+  // All before the commit's transaction, from the ledger's own pool.
   const [table, originals, evidence] = await Promise.all([
-    rateTableFor(deps, principal, valid),
+    rateTableFor(deps, valid),
     originalsOf(deps, principal.accountId, valid),
-    req.validateOnly ? new Map<string, EcbRateEvidence>() : ecbEvidenceFor(deps, principal, valid),
+    req.validateOnly ? new Map<string, EcbRateEvidence>() : ecbEvidenceFor(deps, valid),
   ]);
   const rejections: Rejection[] = [];
   const batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null }[] = [];

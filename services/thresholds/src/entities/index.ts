@@ -1,3 +1,4 @@
+import { defineSourceProfileDefaultEntity } from '@vat/platform/source-profile-projection';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { defineInboxEntity, defineOutboxEntity } from '@vat/platform/outbox';
 import { defineSupplyProjectionEntities } from '@vat/platform/supply-projection';
@@ -136,18 +137,7 @@ export const ThresholdNotification = defineEntity({
  * projection of calculation's `SourceProfileChanged` (the profile's newest revision wins), so it never
  * asks calculation. Archived profiles keep supplying their defaults, as their events keep their source.
  */
-export const SourceProfileDefault = defineEntity({
-  name: 'SourceProfileDefault',
-  tableName: 'source_profile_default',
-  properties: {
-    accountId: p.bigint().primary().autoincrement(false),
-    sourceKey: p.string().length(100).primary(),
-    profileId: p.bigint(),
-    revision: p.integer(),
-    supplierEstablishmentCountry: p.string().length(2).nullable(),
-    dispatchCountry: p.string().length(2).nullable(),
-  },
-});
+export const SourceProfileDefault = defineSourceProfileDefaultEntity();
 
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();

@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { SourceProfile } from "./resources_pb";
+import type { RateInForce, SourceProfile } from "./resources_pb";
 import { file_vat_calculation_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/calculation/v1/events.proto.
  */
 export const file_vat_calculation_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch92YXQvY2FsY3VsYXRpb24vdjEvZXZlbnRzLnByb3RvEhJ2YXQuY2FsY3VsYXRpb24udjEi2wIKE0NhbGN1bGF0aW9uUmVjb3JkZWQSEAoIZXZlbnRfaWQYASABKAkSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoAxISCgphcGlfa2V5X2lkGAQgASgDEg8KB2NvdW50cnkYBSABKAkSEAoIY3VycmVuY3kYBiABKAkSFAoMdGF4X2NsYXNzX2lkGAcgASgJEhQKDHZhdF9yYXRlX2JwcxgIIAEoBRIYChBuZXRfYW1vdW50X21pbm9yGAkgASgDEhgKEHZhdF9hbW91bnRfbWlub3IYCiABKAMSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAsgASgDEhgKEHRyYW5zYWN0aW9uX2RhdGUYDCABKAkSFgoJc291cmNlX2lkGA0gASgJSACIAQESEwoLcmVjb3JkZWRfYXQYDiABKAlCDAoKX3NvdXJjZV9pZCKCAQoUU291cmNlUHJvZmlsZUNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxIyCgdwcm9maWxlGAMgASgLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSEAoIcmV2aXNpb24YBCABKAViBnByb3RvMw", [file_vat_calculation_v1_resources]);
+  fileDesc("Ch92YXQvY2FsY3VsYXRpb24vdjEvZXZlbnRzLnByb3RvEhJ2YXQuY2FsY3VsYXRpb24udjEi2wIKE0NhbGN1bGF0aW9uUmVjb3JkZWQSEAoIZXZlbnRfaWQYASABKAkSFgoOY2FsY3VsYXRpb25faWQYAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoAxISCgphcGlfa2V5X2lkGAQgASgDEg8KB2NvdW50cnkYBSABKAkSEAoIY3VycmVuY3kYBiABKAkSFAoMdGF4X2NsYXNzX2lkGAcgASgJEhQKDHZhdF9yYXRlX2JwcxgIIAEoBRIYChBuZXRfYW1vdW50X21pbm9yGAkgASgDEhgKEHZhdF9hbW91bnRfbWlub3IYCiABKAMSGgoSZ3Jvc3NfYW1vdW50X21pbm9yGAsgASgDEhgKEHRyYW5zYWN0aW9uX2RhdGUYDCABKAkSFgoJc291cmNlX2lkGA0gASgJSACIAQESEwoLcmVjb3JkZWRfYXQYDiABKAlCDAoKX3NvdXJjZV9pZCKCAQoUU291cmNlUHJvZmlsZUNoYW5nZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxIyCgdwcm9maWxlGAMgASgLMiEudmF0LmNhbGN1bGF0aW9uLnYxLlNvdXJjZVByb2ZpbGUSEAoIcmV2aXNpb24YBCABKAUi5QEKFFJhdGVSZWxlYXNlUHVibGlzaGVkEhAKCGV2ZW50X2lkGAEgASgJEhIKCnJlbGVhc2VfaWQYAiABKAMSDgoGZGlnZXN0GAMgASgJEg8KB3ZlcnNpb24YBCABKAkSFQoNdGF4X2NsYXNzX2lkcxgFIAMoCRI3Cg5yYXRlc19pbl9mb3JjZRgGIAMoCzIfLnZhdC5jYWxjdWxhdGlvbi52MS5SYXRlSW5Gb3JjZRI2Cgd3aW5kb3dzGAcgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLlJlbGVhc2VSYXRlV2luZG93IpcBChFSZWxlYXNlUmF0ZVdpbmRvdxIPCgdjb3VudHJ5GAEgASgJEhQKDHRheF9jbGFzc19pZBgCIAEoCRIQCghyYXRlX2JwcxgDIAEoBRIRCglyYXRlX3R5cGUYBCABKAkSEgoKdmFsaWRfZnJvbRgFIAEoCRIVCgh2YWxpZF90bxgGIAEoCUgAiAEBQgsKCV92YWxpZF90byJyChZFeGNoYW5nZVJhdGVzUHVibGlzaGVkEhAKCGV2ZW50X2lkGAEgASgJEhEKCWltcG9ydF9pZBgCIAEoAxIzCgRkYXlzGAMgAygLMiUudmF0LmNhbGN1bGF0aW9uLnYxLkVjYlB1YmxpY2F0aW9uRGF5IpABChFFY2JQdWJsaWNhdGlvbkRheRIMCgRkYXRlGAEgASgJEj8KBXJhdGVzGAIgAygLMjAudmF0LmNhbGN1bGF0aW9uLnYxLkVjYlB1YmxpY2F0aW9uRGF5LlJhdGVzRW50cnkaLAoKUmF0ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBYgZwcm90bzM", [file_vat_calculation_v1_resources]);
 
 /**
  * Published once for every stored (tenant-owned) calculation.
@@ -134,4 +134,164 @@ export type SourceProfileChanged = Message<"vat.calculation.v1.SourceProfileChan
  */
 export const SourceProfileChangedSchema: GenMessage<SourceProfileChanged> = /*@__PURE__*/
   messageDesc(file_vat_calculation_v1_events, 1);
+
+/**
+ * Published once for the current VAT rate release (stored by the seed or an operator), from the outbox in
+ * the transaction that records its publication; a release stored before this event existed is published
+ * once at start. The ledger and compliance-reports keep their own projection of the newest (highest
+ * release_id) instead of calling calculation.
+ *
+ * @generated from message vat.calculation.v1.RateReleasePublished
+ */
+export type RateReleasePublished = Message<"vat.calculation.v1.RateReleasePublished"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * the release's id in calculation: a consumer keeps the highest it has seen, whatever the delivery order
+   *
+   * @generated from field: int64 release_id = 2;
+   */
+  releaseId: bigint;
+
+  /**
+   * @generated from field: string digest = 3;
+   */
+  digest: string;
+
+  /**
+   * @generated from field: string version = 4;
+   */
+  version: string;
+
+  /**
+   * every tax class id, in the published order
+   *
+   * @generated from field: repeated string tax_class_ids = 5;
+   */
+  taxClassIds: string[];
+
+  /**
+   * as ListRatesInForce answers for all 27 Member States: merged over the classes, regions included
+   *
+   * @generated from field: repeated vat.calculation.v1.RateInForce rates_in_force = 6;
+   */
+  ratesInForce: RateInForce[];
+
+  /**
+   * every class's dated windows (as ListRateHistories answers them, without their citations)
+   *
+   * @generated from field: repeated vat.calculation.v1.ReleaseRateWindow windows = 7;
+   */
+  windows: ReleaseRateWindow[];
+};
+
+/**
+ * Describes the message vat.calculation.v1.RateReleasePublished.
+ * Use `create(RateReleasePublishedSchema)` to create a new message.
+ */
+export const RateReleasePublishedSchema: GenMessage<RateReleasePublished> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_events, 2);
+
+/**
+ * One dated window [valid_from, valid_to) of one tax class in one Member State.
+ *
+ * @generated from message vat.calculation.v1.ReleaseRateWindow
+ */
+export type ReleaseRateWindow = Message<"vat.calculation.v1.ReleaseRateWindow"> & {
+  /**
+   * @generated from field: string country = 1;
+   */
+  country: string;
+
+  /**
+   * @generated from field: string tax_class_id = 2;
+   */
+  taxClassId: string;
+
+  /**
+   * @generated from field: int32 rate_bps = 3;
+   */
+  rateBps: number;
+
+  /**
+   * @generated from field: string rate_type = 4;
+   */
+  rateType: string;
+
+  /**
+   * @generated from field: string valid_from = 5;
+   */
+  validFrom: string;
+
+  /**
+   * @generated from field: optional string valid_to = 6;
+   */
+  validTo?: string | undefined;
+};
+
+/**
+ * Describes the message vat.calculation.v1.ReleaseRateWindow.
+ * Use `create(ReleaseRateWindowSchema)` to create a new message.
+ */
+export const ReleaseRateWindowSchema: GenMessage<ReleaseRateWindow> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_events, 3);
+
+/**
+ * ECB publication days as calculation stores them after an import (every currency of the day, merged with
+ * what was stored), in chunks; an import's days go out in the transaction that stores them, and days stored
+ * before this event existed are published once at start. import_id orders imports: a consumer replaces a
+ * day only with one of the same or a later import.
+ *
+ * @generated from message vat.calculation.v1.ExchangeRatesPublished
+ */
+export type ExchangeRatesPublished = Message<"vat.calculation.v1.ExchangeRatesPublished"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 import_id = 2;
+   */
+  importId: bigint;
+
+  /**
+   * @generated from field: repeated vat.calculation.v1.EcbPublicationDay days = 3;
+   */
+  days: EcbPublicationDay[];
+};
+
+/**
+ * Describes the message vat.calculation.v1.ExchangeRatesPublished.
+ * Use `create(ExchangeRatesPublishedSchema)` to create a new message.
+ */
+export const ExchangeRatesPublishedSchema: GenMessage<ExchangeRatesPublished> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_events, 4);
+
+/**
+ * One ECB publication day: currency -> units per 1 EUR, exact decimal text as published.
+ *
+ * @generated from message vat.calculation.v1.EcbPublicationDay
+ */
+export type EcbPublicationDay = Message<"vat.calculation.v1.EcbPublicationDay"> & {
+  /**
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * @generated from field: map<string, string> rates = 2;
+   */
+  rates: { [key: string]: string };
+};
+
+/**
+ * Describes the message vat.calculation.v1.EcbPublicationDay.
+ * Use `create(EcbPublicationDaySchema)` to create a new message.
+ */
+export const EcbPublicationDaySchema: GenMessage<EcbPublicationDay> = /*@__PURE__*/
+  messageDesc(file_vat_calculation_v1_events, 5);
 

@@ -1,11 +1,37 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
-import type { BusMessage } from '@vat/platform/bus';
-import { decodeEvent } from '@vat/platform/events';
-import { freshEvents } from '@vat/platform/inbox';
-import type { ProfileDefaults } from '../article59c/classify';
+import type { BusMessage, Subscription } from './bus';
+import { decodeEvent, subjectOf } from './events';
+import { freshEvents } from './inbox';
+import { inTransaction } from './transaction';
 
-const TABLE = '"thresholds".source_profile_default';
+/**
+ * A service's own projection of the source-profile defaults (the origins an event without its own falls
+ * back on), fed by calculation's `SourceProfileChanged`: the profile's newest revision wins whatever the
+ * delivery order, and archived profiles keep supplying their defaults, as their events keep their source.
+ * Thresholds and compliance-reports read it instead of calling calculation's `ListSources`. Calculation
+ * publishes every profile once at the start after the upgrade that added the event, and a durable consumer
+ * starts at the beginning of the stream, so the projection is complete after a fresh start or a restart.
+ */
+export function defineSourceProfileDefaultEntity() {
+  return defineEntity({
+    name: 'SourceProfileDefault',
+    tableName: 'source_profile_default',
+    properties: {
+      accountId: p.bigint().primary().autoincrement(false),
+      sourceKey: p.string().length(100).primary(),
+      profileId: p.bigint(),
+      revision: p.integer(),
+      supplierEstablishmentCountry: p.string().length(2).nullable(),
+      dispatchCountry: p.string().length(2).nullable(),
+    },
+  });
+}
+
+/** A source's defaults (an absent field: the profile names none). */
+export type SourceDefaults = { supplierEstablishmentCountry?: string; dispatchCountry?: string };
+
 type Db = Pick<pg.PoolClient, 'query'>;
 
 /** The projection row of one `SourceProfileChanged`, and the event id its inbox records. */
@@ -23,21 +49,28 @@ const COLUMNS: [string, string][] = [
  * One statement per batch: the inbox, then each profile's newest revision of the fresh events (a revision
  * older than the one held never wins, whatever the delivery order). Yields the rows that changed.
  */
-const APPLY_SQL = `with ${freshEvents('thresholds')},
+function applySql(schema: string): string {
+  const table = `"${schema}".source_profile_default`;
+  return `with ${freshEvents(schema)},
   rows as (select * from jsonb_to_recordset($3::jsonb) as r(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
   newest as (
     select distinct on (rows.account_id, rows.source_key) rows.* from rows join fresh on fresh.event_id = rows.message_id
      order by rows.account_id, rows.source_key, rows.revision desc)
-  insert into ${TABLE} as d (account_id, source_key, profile_id, revision, supplier_establishment_country, dispatch_country)
+  insert into ${table} as d (account_id, source_key, profile_id, revision, supplier_establishment_country, dispatch_country)
   select account_id, source_key, profile_id, revision, supplier_establishment_country, dispatch_country from newest
   on conflict (account_id, source_key) do update set profile_id = excluded.profile_id, revision = excluded.revision,
     supplier_establishment_country = excluded.supplier_establishment_country, dispatch_country = excluded.dispatch_country
   where d.revision < excluded.revision
   returning account_id::text as account_id, source_key`;
+}
 
-/** Thresholds' projection of source-profile defaults: every statement on it. */
+/** A service's projection of source-profile defaults (in `schema`): every statement on it. */
 export class SourceProfileDefaults {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly sql: string;
+
+  constructor(private readonly pool: pg.Pool, private readonly schema: string) {
+    this.sql = applySql(schema);
+  }
 
   /**
    * Applies a batch of `SourceProfileChanged` through `db` (a transaction's client when the caller adds
@@ -53,15 +86,15 @@ export class SourceProfileDefaults {
         ? [{ message_id: id, account_id: accountId.toString(), source_key: profile.sourceKey, profile_id: profile.id.toString(), revision, supplier_establishment_country: profile.supplierEstablishmentCountry ?? null, dispatch_country: profile.dispatchCountry ?? null }]
         : [],
     );
-    const res = await db.query(APPLY_SQL, [decoded.map((d) => d.id), durable, JSON.stringify(rows)]);
+    const res = await db.query(this.sql, [decoded.map((d) => d.id), durable, JSON.stringify(rows)]);
     const changed = new Map<string, string[]>();
     for (const r of res.rows as { account_id: string; source_key: string }[]) changed.set(r.account_id, [...(changed.get(r.account_id) ?? []), r.source_key]);
     return changed;
   }
 
   /** The account's defaults by `source_key` (through `db`: inside a projection's transaction, its client). */
-  async of(accountId: bigint | string, db: Db = this.pool): Promise<Map<string, ProfileDefaults>> {
-    const res = await db.query(`select source_key, supplier_establishment_country, dispatch_country from ${TABLE} where account_id = $1`, [accountId.toString()]);
+  async of(accountId: bigint | string, db: Db = this.pool): Promise<Map<string, SourceDefaults>> {
+    const res = await db.query(`select source_key, supplier_establishment_country, dispatch_country from "${this.schema}".source_profile_default where account_id = $1`, [accountId.toString()]);
     return new Map(
       (res.rows as { source_key: string; supplier_establishment_country: string | null; dispatch_country: string | null }[]).map((r) => [
         r.source_key,
@@ -69,4 +102,17 @@ export class SourceProfileDefaults {
       ]),
     );
   }
+}
+
+export const SOURCE_PROFILE_SUBJECT = subjectOf(SourceProfileChangedSchema);
+
+/** A consumer that only keeps the projection (thresholds adds effects of its own in its consumer). */
+export function sourceProfileConsumer(pool: pg.Pool, defaults: SourceProfileDefaults, durable: string): Subscription {
+  return {
+    durable,
+    subjects: [SOURCE_PROFILE_SUBJECT],
+    handler: async (batch) => {
+      await inTransaction(pool, (client) => defaults.apply(client, durable, batch));
+    },
+  };
 }

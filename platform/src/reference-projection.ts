@@ -1,0 +1,224 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { ExchangeRatesPublishedSchema, RateReleasePublishedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
+import type { RateInForce } from '@vat/gen/vat/calculation/v1/resources_pb';
+import type { BusMessage, Subscription } from './bus';
+import { decodeEvent, subjectOf } from './events';
+import { EcbRateTable } from './fx';
+import { Code, rpcError } from './rpc-errors';
+import { insertRows, type Queryable } from './sql';
+import { inTransaction } from './transaction';
+
+/**
+ * A service's own copy of calculation's reference data, fed by the events calculation publishes through its
+ * outbox (`RateReleasePublished`, `ExchangeRatesPublished`): the newest VAT rate release (tax class ids, the
+ * rates in force, every class's windows) and the ECB publication days. The ledger and compliance-reports read
+ * these instead of calling calculation, so neither depends on it at request time (docs/architecture.md, "The
+ * service graph"). One definition of the tables, the consumer and the readers for every service that keeps it.
+ *
+ * Complete on a fresh start and after a restart: calculation writes the events in the transaction that stores
+ * the data (the seed on a fresh database included), and publishes at start whatever it stored before these
+ * events existed; a durable consumer (JetStream) or the in-process bus, whose relays are drained before the
+ * process listens, delivers them. Both applies are idempotent by key (a release by id, a day by date with the
+ * import that wrote it), so no inbox row is needed: a redelivered event writes the same rows again.
+ */
+export function defineReferenceProjectionEntities() {
+  const RateReleaseProjection = defineEntity({
+    name: 'RateReleaseProjection',
+    tableName: 'rate_release_projection',
+    properties: {
+      releaseId: p.bigint().primary().autoincrement(false),
+      digest: p.string().length(80),
+      version: p.string().length(40),
+      taxClassIds: p.json<string[]>(),
+      ratesInForce: p.json<ProjectedRateInForce[]>(),
+      windows: p.json<ProjectedRateWindow[]>(),
+      appliedAt: p.datetime(),
+    },
+  });
+  const EcbRateDayProjection = defineEntity({
+    name: 'EcbRateDayProjection',
+    tableName: 'ecb_rate_day_projection',
+    properties: {
+      rateDate: p.string().length(10).primary(),
+      rates: p.json<Record<string, string>>(),
+      importId: p.bigint(),
+    },
+  });
+  /** One row per kind (`vat_rates`, `ecb`): bumped by every apply, so a reader reloads only on change. */
+  const ReferenceProjectionVersion = defineEntity({
+    name: 'ReferenceProjectionVersion',
+    tableName: 'reference_projection_version',
+    properties: {
+      kind: p.string().length(20).primary(),
+      version: p.bigint(),
+    },
+  });
+  return { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion };
+}
+
+/** A rate in force as the projection stores it (`RateInForce` without the protobuf type name). */
+export type ProjectedRateInForce = Omit<RateInForce, '$typeName'>;
+/** One class's dated window [validFrom, validTo) in one Member State. */
+export type ProjectedRateWindow = { country: string; taxClassId: string; rateBps: number; rateType: string; validFrom: string; validTo?: string };
+
+/** The subjects the reference-data consumer takes. */
+export const REFERENCE_SUBJECTS = [subjectOf(RateReleasePublishedSchema), subjectOf(ExchangeRatesPublishedSchema)];
+
+const bump = (schema: string) =>
+  `insert into "${schema}".reference_projection_version (kind, version) values ($1, 1)
+   on conflict (kind) do update set version = "${schema}".reference_projection_version.version + 1`;
+
+/** Applies one batch of reference-data events to `schema`'s projection through `db` (one transaction). */
+export async function applyReferenceData(db: Queryable, schema: string, batch: readonly BusMessage[], now: Date): Promise<void> {
+  const releases = batch.filter((m) => m.subject === REFERENCE_SUBJECTS[0]).map((m) => decodeEvent(RateReleasePublishedSchema, m.data));
+  const days = new Map<string, { rate_date: string; rates: Record<string, string>; import_id: string }>();
+  for (const m of batch) {
+    if (m.subject !== REFERENCE_SUBJECTS[1]) continue;
+    const e = decodeEvent(ExchangeRatesPublishedSchema, m.data);
+    for (const d of e.days) {
+      const held = days.get(d.date);
+      if (!held || BigInt(held.import_id) <= e.importId) days.set(d.date, { rate_date: d.date, rates: { ...d.rates }, import_id: e.importId.toString() });
+    }
+  }
+  if (releases.length) {
+    const rows = releases.map((r) => ({
+      release_id: r.releaseId.toString(),
+      digest: r.digest,
+      version: r.version,
+      tax_class_ids: r.taxClassIds,
+      rates_in_force: r.ratesInForce.map(({ $typeName: _t, ...rest }) => rest),
+      windows: r.windows.map(({ $typeName: _t, ...rest }) => rest),
+      applied_at: now,
+    }));
+    await insertRows(db, `"${schema}".rate_release_projection`, { release_id: 'bigint', digest: 'text', version: 'text', tax_class_ids: 'jsonb', rates_in_force: 'jsonb', windows: 'jsonb', applied_at: 'timestamptz' }, rows, 'on conflict (release_id) do nothing');
+    await db.query(bump(schema), ['vat_rates']);
+  }
+  if (days.size) {
+    await insertRows(
+      db,
+      `"${schema}".ecb_rate_day_projection`,
+      { rate_date: 'text', rates: 'jsonb', import_id: 'bigint' },
+      [...days.values()],
+      `on conflict (rate_date) do update set rates = excluded.rates, import_id = excluded.import_id where "${schema}".ecb_rate_day_projection.import_id <= excluded.import_id`,
+    );
+    await db.query(bump(schema), ['ecb']);
+  }
+}
+
+/** The durable consumer of calculation's reference data for `schema` (one transaction per batch). */
+export function referenceDataConsumer(pool: pg.Pool, schema: string, durable: string, now: () => Date = () => new Date()): Subscription {
+  return {
+    durable,
+    subjects: REFERENCE_SUBJECTS,
+    handler: (batch) => inTransaction(pool, (client) => applyReferenceData(client, schema, batch, now())),
+  };
+}
+
+/** The newest projected VAT rate release. */
+export type ProjectedRateRelease = {
+  releaseId: bigint;
+  digest: string;
+  version: string;
+  taxClassIds: ReadonlySet<string>;
+  ratesInForce: readonly ProjectedRateInForce[];
+  windows: readonly ProjectedRateWindow[];
+};
+
+/**
+ * The lag rule: how long a read waits for a projection to receive what it needs (a calculation recorded
+ * milliseconds earlier, the reference data on a fresh start) before answering without it. Events travel
+ * from the publisher's outbox to the consumer in milliseconds (in one process, before the publisher's relay
+ * pass ends); two seconds covers a relay poll and a consumer batch under load.
+ */
+export const PROJECTION_LAG_WAIT_MS = 2000;
+
+/**
+ * Calls `probe` until it answers a value (not undefined) or `maxMs` has passed, polling at growing intervals
+ * (10 ms doubling to 200 ms). Answers undefined when the time ran out.
+ */
+export async function awaitProjected<T>(probe: () => Promise<T | undefined>, maxMs = PROJECTION_LAG_WAIT_MS): Promise<T | undefined> {
+  const until = Date.now() + maxMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    const left = until - Date.now();
+    if (left <= 0) return undefined;
+    await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+  }
+}
+
+/** 503 `reference_data_unavailable`: the projection has not received calculation's reference data within the lag rule. */
+export function referenceDataUnavailable(kind: 'vat_rates' | 'ecb') {
+  const what = kind === 'vat_rates' ? 'VAT rate release' : 'ECB reference rates';
+  return rpcError(Code.Unavailable, 'reference_data_unavailable', `The ${what} published by the calculation service has not reached this service yet (a fresh start is still delivering it); retry shortly.`);
+}
+
+/**
+ * Reads a service's reference projection, held in memory and reloaded when its version row changes (one
+ * single-row query per read, so a release or an ECB import applied by any replica is seen at the next read).
+ */
+export class ReferenceProjection {
+  private release: { version: string; value: ProjectedRateRelease } | undefined;
+  private ecb: { version: string; value: EcbRateTable } | undefined;
+
+  constructor(private readonly pool: pg.Pool, private readonly schema: string) {}
+
+  private async versions(): Promise<Map<string, string>> {
+    const res = await this.pool.query<{ kind: string; version: string }>(`select kind, version::text as version from "${this.schema}".reference_projection_version`);
+    return new Map(res.rows.map((r) => [r.kind, r.version]));
+  }
+
+  /** The newest release, or undefined when none is projected yet. */
+  async rateRelease(): Promise<ProjectedRateRelease | undefined> {
+    const version = (await this.versions()).get('vat_rates');
+    if (version === undefined) return undefined;
+    if (this.release?.version === version) return this.release.value;
+    const res = await this.pool.query<{ release_id: string; digest: string; version: string; tax_class_ids: string[]; rates_in_force: ProjectedRateInForce[]; windows: ProjectedRateWindow[] }>(
+      `select release_id::text as release_id, digest, version, tax_class_ids, rates_in_force, windows from "${this.schema}".rate_release_projection order by release_id desc limit 1`,
+    );
+    const r = res.rows[0];
+    if (!r) return undefined;
+    const value = { releaseId: BigInt(r.release_id), digest: r.digest, version: r.version, taxClassIds: new Set(r.tax_class_ids), ratesInForce: r.rates_in_force, windows: r.windows };
+    this.release = { version, value };
+    return value;
+  }
+
+  /** The newest release, waiting for the first under the lag rule; 503 `reference_data_unavailable` when none arrived. */
+  async requireRateRelease(): Promise<ProjectedRateRelease> {
+    const r = await awaitProjected(() => this.rateRelease());
+    if (!r) throw referenceDataUnavailable('vat_rates');
+    return r;
+  }
+
+  /** The ECB days, waiting for the first under the lag rule; 503 `reference_data_unavailable` when none arrived. */
+  async requireEcbRates(): Promise<EcbRateTable> {
+    const t = await awaitProjected(async () => {
+      const table = await this.ecbRates();
+      return table.lastPublicationDate() === undefined ? undefined : table;
+    });
+    if (!t) throw referenceDataUnavailable('ecb');
+    return t;
+  }
+
+  /** Every projected ECB publication day as a rate table (empty before the first day arrives). */
+  async ecbRates(): Promise<EcbRateTable> {
+    const version = (await this.versions()).get('ecb') ?? '0';
+    if (this.ecb?.version === version) return this.ecb.value;
+    const res = await this.pool.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date, rates from "${this.schema}".ecb_rate_day_projection order by rate_date`);
+    const value = EcbRateTable.fromDays(res.rows.map((r) => ({ date: r.rate_date, rates: r.rates })));
+    this.ecb = { version, value };
+    return value;
+  }
+
+  /** Readiness: whether a release and the ECB days have arrived. */
+  async probes(service: string): Promise<{ name: string; ok: boolean; detail: string }[]> {
+    const release = await this.rateRelease();
+    const ecb = await this.ecbRates();
+    const last = ecb.lastPublicationDate();
+    return [
+      { name: `${service}.projection.vat_rates`, ok: release !== undefined, detail: release ? `release ${release.version} (${release.ratesInForce.length} rates in force)` : 'no VAT rate release received from calculation yet' },
+      { name: `${service}.projection.ecb_rates`, ok: last !== undefined, detail: last ? `${ecb.size} ECB rates to ${last}` : 'no ECB rates received from calculation yet' },
+    ];
+  }
+}

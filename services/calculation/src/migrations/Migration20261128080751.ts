@@ -1,0 +1,15 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261128080751 extends Migration {
+
+  override name = 'Migration20261128080751';
+
+  override up(): void | Promise<void> {
+    this.addSql(`create table "calculation"."reference_publication" ("kind" varchar(20) not null, "release_id" bigint not null, "published_at" timestamptz not null, primary key ("kind", "release_id"));`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop table if exists "calculation"."reference_publication" cascade;`);
+  }
+
+}

@@ -1,0 +1,105 @@
+/**
+ * What calculation publishes for the other services' projections, and the record of it
+ * (`reference_publication`): the current VAT rate release (`RateReleasePublished`), the ECB days of each
+ * import (`ExchangeRatesPublished`), and, once, every calculation and source profile stored before a
+ * projection of them existed (`CalculationRecorded`, `SourceProfileChanged` again). Each goes to the outbox
+ * in the transaction that records it, so what is recorded is published and nothing is published twice by
+ * one replica (two replicas starting together may both publish: the projections are idempotent).
+ */
+import type pg from 'pg';
+import { writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
+import { inTransaction } from '@vat/platform/transaction';
+import type { EcbDay } from '../reference/ecb-days';
+import { exchangeRatesPublishedEvents, rateReleasePublishedEvent, type ReleaseContent } from '../events';
+
+const PUBLICATION = '"calculation".reference_publication';
+const RELEASES = '"calculation".reference_release';
+const DAYS = '"calculation".ecb_rate_day';
+const CALCULATIONS = '"calculation".calculation';
+/** Calculations per outbox write when stored calculations are published again. */
+const REPUBLISH_BATCH = 1000;
+
+/** The kinds of `reference_publication` rows; `calculations` and `source_profiles` are one-off replays (release id = generation). */
+type Kind = 'vat_rates' | 'ecb' | 'calculations' | 'source_profiles';
+/** The generation of the one-off replays: raise it to publish every calculation or profile once more. */
+const REPLAY_GENERATION = 1n;
+
+type Db = Pick<pg.PoolClient, 'query'>;
+
+async function lockPublications(client: Db): Promise<void> {
+  await client.query(`select pg_advisory_xact_lock(hashtext('calculation.reference_publication'))`);
+}
+
+async function recorded(db: Db, kind: Kind, id: bigint): Promise<boolean> {
+  return (await db.query(`select 1 from ${PUBLICATION} where kind = $1 and release_id = $2`, [kind, id.toString()])).rowCount === 1;
+}
+
+async function record(db: Db, kind: Kind, ids: readonly (bigint | string)[], now: Date): Promise<void> {
+  await db.query(`insert into ${PUBLICATION} (kind, release_id, published_at) select $1, unnest($2::bigint[]), $3 on conflict do nothing`, [kind, ids.map(String), now]);
+}
+
+/** Inside an ECB import's transaction: its changed days (as stored), and the import recorded as published. */
+export async function publishEcbDays(client: Db, importId: bigint, days: readonly EcbDay[], imports: readonly (bigint | string)[], now: Date): Promise<void> {
+  await writeOutbox(client, 'calculation', exchangeRatesPublishedEvents(importId, days), now);
+  await record(client, 'ecb', imports, now);
+}
+
+export class ReferencePublications {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Publishes the release unless it is published already; true when it was now. */
+  async publishRateRelease(release: ReleaseContent, now: Date): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      await lockPublications(client);
+      if (await recorded(client, 'vat_rates', release.releaseId)) return false;
+      await writeOutbox(client, 'calculation', [rateReleasePublishedEvent(release)], now);
+      await record(client, 'vat_rates', [release.releaseId], now);
+      return true;
+    });
+  }
+
+  /**
+   * ECB imports stored before their days were published (an upgrade): every stored day is published once,
+   * as of the newest such import, and every import is recorded. Returns how many days.
+   */
+  async publishUnpublishedEcb(now: Date): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      await lockPublications(client);
+      const res = await client.query<{ id: string }>(`select r.id::text as id from ${RELEASES} r where r.kind = 'ecb' and not exists (select 1 from ${PUBLICATION} p where p.kind = 'ecb' and p.release_id = r.id) order by r.id`);
+      if (!res.rows.length) return 0;
+      const newest = (await client.query<{ id: string }>(`select max(id)::text as id from ${RELEASES} where kind = 'ecb'`)).rows[0]!.id;
+      const days = await client.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date::text as rate_date, rates from ${DAYS} order by rate_date`);
+      await publishEcbDays(client, BigInt(newest), days.rows.map((d) => ({ date: d.rate_date, rates: d.rates })), res.rows.map((r) => r.id), now);
+      return days.rows.length;
+    });
+  }
+
+  /**
+   * Once (per replay generation): `CalculationRecorded` again for every stored calculation, oldest first, so a
+   * projection added after they were stored (the ledger's) holds them too, whatever the bus kept. Returns how many.
+   */
+  async republishCalculations(eventOf: (row: Record<string, unknown>) => OutboxEvent, now: Date): Promise<number> {
+    return this.replayOnce('calculations', now, async (client) => {
+      let after = '0';
+      let n = 0;
+      for (;;) {
+        const res = await client.query(`select * from ${CALCULATIONS} where seq > $1 order by seq limit ${REPUBLISH_BATCH}`, [after]);
+        if (!res.rows.length) return n;
+        await writeOutbox(client, 'calculation', res.rows.map(eventOf), now);
+        n += res.rows.length;
+        after = String(res.rows.at(-1)!.seq);
+      }
+    });
+  }
+
+  /** Once (per replay generation): runs `publish` (which writes to the outbox through `client`) and records it. */
+  async replayOnce(kind: 'calculations' | 'source_profiles', now: Date, publish: (client: pg.PoolClient) => Promise<number>): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      await lockPublications(client);
+      if (await recorded(client, kind, REPLAY_GENERATION)) return 0;
+      const n = await publish(client);
+      await record(client, kind, [REPLAY_GENERATION], now);
+      return n;
+    });
+  }
+}
