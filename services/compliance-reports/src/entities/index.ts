@@ -107,7 +107,24 @@ export const UnionOssSealedEvent = defineEntity({
   },
 });
 
+/**
+ * What a Union OSS lock sealed instead of a copy of its events: the scope it read and each event key's
+ * disposition (see repositories/union-oss-sealed-events.ts). Never updated or deleted (a trigger).
+ */
+export const UnionOssSealedBasis = defineEntity({
+  name: 'UnionOssSealedBasis',
+  tableName: 'union_oss_sealed_basis',
+  uniques: [{ properties: ['accountId', 'periodKey'] }],
+  properties: {
+    lockedPeriodId: p.bigint().primary().autoincrement(false),
+    accountId: p.bigint(),
+    periodKey: p.string().length(7),
+    scope: p.json(),
+    dispositions: p.json(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];

@@ -25,7 +25,60 @@ export type FactScope = {
   standardRates: readonly StandardRateWindow[];
   /** Every rate in force (the calculation service's): groups whose rate is not are marked; absent = not checked. */
   ratesInForce?: readonly RateInForceWindow[];
+  /** The days no group spans (YYYY-MM-DD, sorted); absent = derived from the quarters and the rate windows. A lock seals them. */
+  boundaries?: readonly string[];
 };
+
+/**
+ * The scope a lock sealed: enough to read exactly the events it froze again (the ledger position, the
+ * late windows and the group boundaries of that day), whatever rates or settings change afterwards.
+ */
+export type SealedScope = { start: string; endExclusive: string; upToSequence: string; late: { start: string; endExclusive: string; afterSequence: string; upToSequence: string | null }[]; returnCurrency: string; boundaries: string[] };
+
+export function sealScope(scope: FactScope): SealedScope {
+  return {
+    start: scope.start,
+    endExclusive: scope.endExclusive,
+    upToSequence: scope.upToSequence!.toString(),
+    late: scope.late.map((w) => ({ start: w.start, endExclusive: w.endExclusive, afterSequence: w.afterSequence.toString(), upToSequence: w.upToSequence?.toString() ?? null })),
+    returnCurrency: scope.returnCurrency,
+    boundaries: boundariesOf(scope),
+  };
+}
+
+export function unsealScope(accountId: bigint, s: SealedScope): FactScope {
+  return {
+    accountId,
+    start: s.start,
+    endExclusive: s.endExclusive,
+    upToSequence: BigInt(s.upToSequence),
+    late: s.late.map((w) => ({ start: w.start, endExclusive: w.endExclusive, afterSequence: BigInt(w.afterSequence), upToSequence: w.upToSequence === null ? null : BigInt(w.upToSequence) })),
+    returnCurrency: s.returnCurrency,
+    standardRates: [],
+    boundaries: s.boundaries,
+  };
+}
+
+/** Every day on which the quarter or a standard rate can change: no group spans one. */
+function boundariesOf(scope: FactScope): string[] {
+  if (scope.boundaries) return [...scope.boundaries];
+  const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
+  for (const r of [...scope.standardRates, ...(scope.ratesInForce ?? [])]) {
+    days.add(r.validFrom);
+    if (r.validTo !== null) days.add(r.validTo);
+  }
+  return [...days].sort();
+}
+
+/**
+ * What decides an event's disposition, as one string (the SQL grouping columns, amounts aside): a lock
+ * seals the disposition per key, and its drill-down finds each event's by the same key.
+ */
+function dispositionKeyOf(r: GroupRow): string {
+  return [r.late, r.seg, r.is_sale, r.classification_status, r.rate_category, r.supply_kind, r.customer_type, r.country_of_consumption, r.dispatch_country, r.supplier_establishment_country, r.source_id, r.vat_rate_bps, r.currency, r.link, r.original_period]
+    .map((v) => (v === null ? '' : String(v)))
+    .join('|');
+}
 
 const SCHEMA = 'compliance_reports';
 
@@ -93,7 +146,7 @@ const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\
 if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
 
 /** One event of a scope with the group it forms alone. */
-export type ScopedEvent = { eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
+export type ScopedEvent = { key: string; eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
 
 type EventRow = GroupRow & { event_id: string; sequence: string; event_type: string; occurred_at: Date | string; event_net: string; event_vat: string };
 
@@ -129,9 +182,9 @@ export class UnionOssFactRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Every group of the scope, handed over in batches (the caller folds them; none is kept here). */
-  async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[]) => void): Promise<void> {
+  async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[], keys: string[]) => void): Promise<void> {
     const { values, toGroup } = this.#mapper(scope);
-    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup)));
+    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup), rows.map(dispositionKeyOf)));
   }
 
   /**
@@ -143,20 +196,14 @@ export class UnionOssFactRepository {
     let more = true;
     await this.#read<EventRow>(EVENTS_SQL, [...values, afterSequence.toString(), memberState], (rows) => {
       if (!more) return false;
-      more = onBatch(rows.map((r) => ({ eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
+      more = onBatch(rows.map((r) => ({ key: dispositionKeyOf(r), eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
       return more;
     });
   }
 
   #mapper(scope: FactScope) {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
-    // Every day on which the quarter or a standard rate can change: no group spans one.
-    const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
-    for (const r of [...scope.standardRates, ...(scope.ratesInForce ?? [])]) {
-      days.add(r.validFrom);
-      if (r.validTo !== null) days.add(r.validTo);
-    }
-    const boundaries = [...days].sort();
+    const boundaries = boundariesOf(scope);
     const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
     // A sale's rate is in force on its day; a correction carries its original's, in force on some day up to its own.

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { quarterInstants } from '@vat/platform/quarters';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
-import { insertSealedEvents, type ReturnEvent } from './union-oss-sealed-events';
+import { insertSealedBasis, type SealedBasis } from './union-oss-sealed-events';
 
 const PERIOD = '"compliance_reports".union_oss_locked_period';
 const EXPORT = '"compliance_reports".union_oss_export';
@@ -126,8 +126,8 @@ export class UnionOssLockRepository {
     return res.rows.map(exportOf);
   }
 
-  /** Stores the period, its artifacts and the events it seals in one transaction; false when the quarter was already locked. */
-  async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[], sealed: readonly ReturnEvent[]): Promise<boolean> {
+  /** Stores the period, its artifacts and the basis it seals in one transaction; false when the quarter was already locked. */
+  async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[], sealed: SealedBasis): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       const row: Record<string, unknown> = {
         account_id: accountId.toString(),
@@ -169,7 +169,7 @@ export class UnionOssLockRepository {
         });
         await client.query(st.text, st.values);
       }
-      await insertSealedEvents(client, accountId, periodId, period.periodKey, sealed);
+      await insertSealedBasis(client, accountId, periodId, period.periodKey, sealed);
       return true;
     });
   }
