@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { freshDatabase } from '../support/env';
+import { ratesInForceOver } from './real-rates';
 import { freePort, http, runAdmin, spawnMain, stopProcess, waitFor } from '../support/processes';
 
 /**
  * Issue 10: `GET /v1/reports/filing-prep` and `GET /v1/reports/multi-jurisdiction` over BENCH_FP_EVENTS
  * (1,000,000) supply facts of one quarter (2026-Q1), target ≤ 2 s each, one process (`all`) on PostgreSQL.
  *
- * BENCH_FP_IMPORTED_PERCENT (20) of the events are `imported_goods` (IOSS): 27 States × 4 rates,
+ * BENCH_FP_IMPORTED_PERCENT (20) of the events are `imported_goods` (IOSS): 27 States × their rates in force,
  * intrinsic values mostly within EUR 150 (every 25th above it, every 50th excise, every 40th without an
  * origin), 5 % refunds linked to a sale of the same month or an earlier one, 3 % in USD (converted at
  * each month's own month-end rate). The rest are the Union OSS bench's services and goods (as
@@ -23,11 +24,6 @@ const RUNS = Number(process.env.BENCH_FP_RUNS ?? 3);
 const IMPORTED_PERCENT = Number(process.env.BENCH_FP_IMPORTED_PERCENT ?? 20);
 const TARGET_MS = 2000;
 
-const STANDARD: Record<string, number> = {
-  AT: 2000, BE: 2100, BG: 2000, CY: 1900, CZ: 2100, DE: 1900, DK: 2500, EE: 2400, ES: 2100, FI: 2550, FR: 2000, GR: 2400, HR: 2500, HU: 2700,
-  IE: 2300, IT: 2200, LT: 2100, LU: 1700, LV: 2100, MT: 1800, NL: 2100, PL: 2300, PT: 2300, RO: 2100, SE: 2500, SI: 2200, SK: 2300,
-};
-
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -39,16 +35,15 @@ function peakRssMb(pid: number): number {
  * days earlier in the day cycle, so some refunds fall in a later month than their sale).
  */
 const SEED_SQL = `
-with c as (select * from jsonb_to_recordset($3::jsonb) as c(idx int, country text, std int)),
-g as (select i, (i % 27) as ci, ((i / 27) % 4) as section, ((i / 108) % 4) as ri, (i % 100) < $4::int as imported from generate_series(1, $2::int) as i),
+with c as (select * from jsonb_to_recordset($3::jsonb) as c(ci int, country text, slot int, n int, bps int, type text)),
+g as (select i, (i % 27) as ci, ((i / 27) % 4) as section, (i / 108) as ri, (i % 100) < $4::int as imported from generate_series(1, $2::int) as i),
 e as (
-  select g.i, c.country, g.section, g.imported,
-    (array[c.std, 1000, 700, 500])[g.ri + 1] as bps,
+  select g.i, c.country, g.section, g.imported, c.bps, c.type,
     case when g.imported then case when g.i % 33 = 0 then 'USD' else 'EUR' end
          when g.i % 20 = 0 then (array['USD', 'GBP', 'PLN'])[(g.i / 20) % 3 + 1] else 'EUR' end as currency,
     case when g.i % 20 = 1 and g.i > 270 then 'refund' else 'sale' end as event_type,
     (1000 + g.i % 9973)::bigint as net
-  from g join c on c.idx = g.ci
+  from g join c on c.ci = g.ci and c.slot = g.ri % c.n
 )
 insert into compliance_reports.supply_fact
   (id, account_id, sequence, event_id, recorded_at, event_type, original_event_id, occurred_at, supply_kind, customer_type, country_of_consumption,
@@ -62,7 +57,7 @@ select gen_random_uuid(), $1::bigint, e.i, 'e' || e.i, now(), e.event_type, case
   e.currency,
   case when e.event_type = 'refund' then -e.net else e.net end,
   (case when e.event_type = 'refund' then -1 else 1 end) * ((e.net * e.bps + 5000) / 10000),
-  e.bps, case when e.bps = (select std from c where c.country = e.country) then 'standard' else 'reduced' end, 'classified',
+  e.bps, e.type, 'classified',
   case when e.imported then case when e.i % 25 = 0 then 15001 + e.i % 5000 else e.net end end,
   case when e.imported then case when e.i % 40 = 0 then null when e.i % 2 = 0 then 'CN' else 'US' end end,
   case when e.imported then e.i % 50 = 0 end
@@ -88,9 +83,9 @@ try {
     if (reg.status !== 201) throw new Error(`registration: ${reg.status} ${reg.text}`);
   }
   const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-  const countries = Object.entries(STANDARD).map(([country, std], idx) => ({ idx, country, std }));
+  const rates = await ratesInForceOver(pool, '2026-01-01', '2026-03-31');
   let t = Date.now();
-  await pool.query(SEED_SQL, [key.account_id, EVENTS, JSON.stringify(countries), IMPORTED_PERCENT]);
+  await pool.query(SEED_SQL, [key.account_id, EVENTS, JSON.stringify(rates), IMPORTED_PERCENT]);
   await pool.query('insert into compliance_reports.supply_projection_position (account_id, applied) values ($1, $2)', [key.account_id, EVENTS]);
   await pool.query('insert into ledger.ledger_head (account_id, sequence) values ($1, $2)', [key.account_id, EVENTS]);
   await pool.query('analyze compliance_reports.supply_fact');

@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { freshDatabase } from '../support/env';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
+import { ratesInForceOver } from './real-rates';
 import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 
 /**
  * Issue 9: the Union OSS quarterly summary over BENCH_OSS_EVENTS (1,000,000) events of one quarter
- * (27 consumption States × 4 rates × 4 sections, 5 % refunds linked to a sale, 5 % in USD/GBP/PLN),
+ * (27 consumption States × the 1-4 rates in force in each × 4 sections, 5 % refunds linked to a sale, 5 % in USD/GBP/PLN),
  * then the CSV export and the lock with its artifacts, against the whole service as one process on
  * PostgreSQL; prints times and the server's peak RSS (VmHWM).
  *
@@ -25,28 +26,24 @@ import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, wai
 const EVENTS = Number(process.env.BENCH_OSS_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_OSS_RUNS ?? 3);
 
-/** 2026 standard rates (bps) of the 27 Member States, so rows are STANDARD where they should be. */
-const STANDARD: Record<string, number> = {
-  AT: 2000, BE: 2100, BG: 2000, CY: 1900, CZ: 2100, DE: 1900, DK: 2500, EE: 2400, ES: 2100, FI: 2550, FR: 2000, GR: 2400, HR: 2500, HU: 2700,
-  IE: 2300, IT: 2200, LT: 2100, LU: 1700, LV: 2100, MT: 1800, NL: 2100, PL: 2300, PT: 2300, RO: 2100, SE: 2500, SI: 2200, SK: 2300,
-};
-
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** Event i: country i % 27, section (i / 27) % 4, rate (i / 108) % 4; every 20th in another currency; the next one a refund of the sale 27 before. */
+/**
+ * Event i: country i % 27, section (i / 27) % 4, rate (i / 108) cycling over the rates in force in that State
+ * all quarter (real ones: `ratesInForceOver`); every 20th in another currency; the next one a refund of the sale 27 before.
+ */
 const SEED_SQL = `
-with c as (select * from jsonb_to_recordset($3::jsonb) as c(idx int, country text, std int)),
-g as (select i, (i % 27) as ci, ((i / 27) % 4) as section, ((i / 108) % 4) as ri from generate_series(1, $2::int) as i),
+with c as (select * from jsonb_to_recordset($3::jsonb) as c(ci int, country text, slot int, n int, bps int, type text)),
+g as (select i, (i % 27) as ci, ((i / 27) % 4) as section, (i / 108) as ri from generate_series(1, $2::int) as i),
 e as (
-  select g.i, c.country, g.section,
-    (array[c.std, 1000, 700, 500])[g.ri + 1] as bps,
+  select g.i, c.country, g.section, c.bps, c.type,
     case when g.i % 20 = 0 then (array['USD', 'GBP', 'PLN'])[(g.i / 20) % 3 + 1] else 'EUR' end as currency,
     case when g.i % 20 = 1 and g.i > 27 then 'refund' else 'sale' end as event_type,
     (1000 + g.i % 9973)::bigint as net
-  from g join c on c.idx = g.ci
+  from g join c on c.ci = g.ci and c.slot = g.ri % c.n
 )
 insert into compliance_reports.supply_fact
   (id, account_id, sequence, event_id, recorded_at, event_type, original_event_id, occurred_at, supply_kind, customer_type, country_of_consumption,
@@ -58,7 +55,7 @@ select gen_random_uuid(), $1::bigint, e.i, 'e' || e.i, now(), e.event_type, case
   e.currency,
   case when e.event_type = 'refund' then -e.net else e.net end,
   (case when e.event_type = 'refund' then -1 else 1 end) * ((e.net * e.bps + 5000) / 10000),
-  e.bps, case when e.bps = (select std from c where c.country = e.country) then 'standard' else 'reduced' end, 'classified'
+  e.bps, e.type, 'classified'
 from e`;
 
 const DISTRIBUTED = process.env.BENCH_OSS_MODE === 'distributed';
@@ -92,9 +89,9 @@ try {
   if (reg.status !== 201) throw new Error(`registration: ${reg.status} ${reg.text}`);
 
   const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-  const countries = Object.entries(STANDARD).map(([country, std], idx) => ({ idx, country, std }));
+  const rates = await ratesInForceOver(pool, '2026-01-01', '2026-03-31');
   let t = Date.now();
-  await pool.query(SEED_SQL, [key.account_id, EVENTS, JSON.stringify(countries)]);
+  await pool.query(SEED_SQL, [key.account_id, EVENTS, JSON.stringify(rates)]);
   await pool.query('insert into compliance_reports.supply_projection_position (account_id, applied) values ($1, $2)', [key.account_id, EVENTS]);
   await pool.query('insert into ledger.ledger_head (account_id, sequence) values ($1, $2)', [key.account_id, EVENTS]);
   await pool.query('analyze compliance_reports.supply_fact');

@@ -124,7 +124,41 @@ export const UnionOssSealedBasis = defineEntity({
   },
 });
 
+/**
+ * Running totals of the supply projection per (account, UTC day of the tax point, and every dimension a
+ * Union OSS return groups by), kept by triggers on `supply_fact` (insert, classification update, and the
+ * correction whose original arrives later), so a return reads thousands of groups instead of a million
+ * facts. Foreign-currency events keep their per-event amounts (`unit_*`: converted per event).
+ */
+export const UnionOssDayTotal = defineEntity({
+  name: 'UnionOssDayTotal',
+  tableName: 'union_oss_day_total',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    accountId: p.bigint(),
+    day: p.date(),
+    isSale: p.boolean(),
+    classificationStatus: p.string().length(20),
+    rateCategory: p.string().length(20),
+    supplyKind: p.string().length(30),
+    customerType: p.string().length(3),
+    countryOfConsumption: p.string().length(2),
+    dispatchCountry: p.string().length(2).nullable(),
+    supplierEstablishmentCountry: p.string().length(2).nullable(),
+    sourceId: p.string().length(100).nullable(),
+    vatRateBps: p.integer(),
+    currency: p.string().length(3),
+    link: p.string().length(10),
+    originalPeriod: p.string().length(7).nullable(),
+    unitNet: p.bigint().nullable(),
+    unitVat: p.bigint().nullable(),
+    eventCount: p.bigint(),
+    netSum: p.bigint(),
+    vatSum: p.bigint(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
