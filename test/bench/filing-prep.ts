@@ -22,7 +22,8 @@ import { freePort, http, runAdmin, spawnMain, stopProcess, waitFor } from '../su
 const EVENTS = Number(process.env.BENCH_FP_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_FP_RUNS ?? 3);
 const IMPORTED_PERCENT = Number(process.env.BENCH_FP_IMPORTED_PERCENT ?? 20);
-const TARGET_MS = 2000;
+/** Issue 24: filing-prep ≤ 0.5 s at 1,000,000 events (issue 10 asked ≤ 2 s of both reads). */
+const TARGETS: Record<string, number> = { 'filing-prep': 500, 'multi-jurisdiction': 2000 };
 
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -63,70 +64,84 @@ select gen_random_uuid(), $1::bigint, e.i, 'e' || e.i, now(), e.event_type, case
   case when e.imported then e.i % 50 = 0 end
 from e`;
 
-const db = await freshDatabase({ prefix: 'vat_bench_fp' });
-const port = await freePort();
-const env: Record<string, string> = { LOG_LEVEL: 'warn', DATABASE_URL: db.url, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
-const server = spawnMain('all', env);
-const base = `http://127.0.0.1:${port}`;
-try {
-  await waitFor(`${base}/ready`, async () => {
-    if (server.exited()) throw new Error(`${server.name} exited:\n${server.output()}`);
-    return (await fetch(`${base}/ready`).catch(() => undefined))?.ok;
-  }, { timeoutMs: 180_000, intervalMs: 100 });
-  const key = (await runAdmin<{ key: string; account_id: string }>(['keys', 'create', '--account', 'bench-fp', '--scope', 'full'], env)).json;
-  const headers = { 'x-api-key': key.key };
-  for (const body of [
-    { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' },
-    { scheme_type: 'ioss', member_state_identification: 'IE', vat_registration_number: 'IM3720000224', effective_from: '2021-07-01', status: 'active' },
-  ]) {
-    const reg = await http('POST', `${base}/v1/tax-registrations`, { headers, body });
-    if (reg.status !== 201) throw new Error(`registration: ${reg.status} ${reg.text}`);
-  }
-  const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-  const rates = await ratesInForceOver(pool, '2026-01-01', '2026-03-31');
-  let t = Date.now();
-  await pool.query(SEED_SQL, [key.account_id, EVENTS, JSON.stringify(rates), IMPORTED_PERCENT]);
-  await pool.query('insert into compliance_reports.supply_projection_position (account_id, applied) values ($1, $2)', [key.account_id, EVENTS]);
-  await pool.query('insert into ledger.ledger_head (account_id, sequence) values ($1, $2)', [key.account_id, EVENTS]);
-  await pool.query('analyze compliance_reports.supply_fact');
-  const imported = (await pool.query<{ n: string }>(`select count(*)::text as n from compliance_reports.supply_fact where supply_kind = 'imported_goods'`)).rows[0]!.n;
-  await pool.end();
-  console.log(`seeded ${EVENTS.toLocaleString('en')} supply facts of 2026-Q1 (${Number(imported).toLocaleString('en')} imported goods) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+export type FilingPrepFigures = { events: number; filingPrepMs: number; multiJurisdictionMs: number; peakRssMb: number };
 
-  const timed = async (path: string) => {
-    t = Date.now();
-    const r = await http('GET', `${base}${path}`, { headers, timeoutMs: 600_000 });
-    const ms = Date.now() - t;
-    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 500)}`);
-    return { ms, r };
-  };
-  // Warm-up on an empty quarter (rates and the ECB table loaded by the other services).
-  await timed('/v1/reports/filing-prep?period=2025-Q4');
-  let ok = true;
-  // For comparison: the Union OSS summary alone (one of the two reads filing-prep runs side by side).
-  const summary = [];
-  for (let i = 0; i < RUNS; i++) summary.push((await timed('/v1/reports/oss-quarterly-summary?period=2026-Q1')).ms);
-  console.log(`oss-quarterly-summary 2026-Q1 alone: ${summary.map((x) => `${x} ms`).join(', ')}`);
-  for (const [name, path] of [
-    ['filing-prep', '/v1/reports/filing-prep?period=2026-Q1'],
-    ['multi-jurisdiction', '/v1/reports/multi-jurisdiction?period=2026-Q1'],
-  ] as const) {
-    const times: number[] = [];
-    let last;
-    for (let i = 0; i < RUNS; i++) {
-      last = await timed(path);
-      times.push(last.ms);
+/** The section's run; prints as it goes and answers the best time of each read and the server's peak RSS. */
+export async function filingPrepBench(): Promise<FilingPrepFigures> {
+  const best: Record<string, number> = {};
+  let rss = NaN;
+  const db = await freshDatabase({ prefix: 'vat_bench_fp' });
+  const port = await freePort();
+  const env: Record<string, string> = { LOG_LEVEL: 'warn', DATABASE_URL: db.url, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+  const server = spawnMain('all', env);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/ready`, async () => {
+      if (server.exited()) throw new Error(`${server.name} exited:\n${server.output()}`);
+      return (await fetch(`${base}/ready`).catch(() => undefined))?.ok;
+    }, { timeoutMs: 180_000, intervalMs: 100 });
+    const key = (await runAdmin<{ key: string; account_id: string }>(['keys', 'create', '--account', 'bench-fp', '--scope', 'full'], env)).json;
+    const headers = { 'x-api-key': key.key };
+    for (const body of [
+      { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2021-07-01', status: 'active' },
+      { scheme_type: 'ioss', member_state_identification: 'IE', vat_registration_number: 'IM3720000224', effective_from: '2021-07-01', status: 'active' },
+    ]) {
+      const reg = await http('POST', `${base}/v1/tax-registrations`, { headers, body });
+      if (reg.status !== 201) throw new Error(`registration: ${reg.status} ${reg.text}`);
     }
-    const j = last!.r.json;
-    const months = j.ioss.months.map((m: any) => `${m.period_key} ${m.status} ${m.source_event_counts.included}/${m.source_event_counts.total} payable ${m.totals.payable_vat_minor}`);
-    const best = Math.min(...times);
-    ok &&= best <= TARGET_MS;
-    console.log(`${name} 2026-Q1: ${times.map((x) => `${x} ms`).join(', ')} (target <= ${TARGET_MS} ms); IOSS ${months.join('; ')}; union_oss payable ${j.union_oss.totals?.payable_vat_minor ?? '-'}, events ${j.union_oss.included_source_event_count ?? '-'}/${j.union_oss.total_source_event_count ?? '-'}, warnings ${JSON.stringify(j.union_oss.warnings ?? [])}`);
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    const rates = await ratesInForceOver(pool, '2026-01-01', '2026-03-31');
+    let t = Date.now();
+    await pool.query(SEED_SQL, [key.account_id, EVENTS, JSON.stringify(rates), IMPORTED_PERCENT]);
+    await pool.query('insert into compliance_reports.supply_projection_position (account_id, applied) values ($1, $2)', [key.account_id, EVENTS]);
+    await pool.query('insert into ledger.ledger_head (account_id, sequence) values ($1, $2)', [key.account_id, EVENTS]);
+    await pool.query('analyze compliance_reports.supply_fact');
+    const imported = (await pool.query<{ n: string }>(`select count(*)::text as n from compliance_reports.supply_fact where supply_kind = 'imported_goods'`)).rows[0]!.n;
+    await pool.end();
+    console.log(`seeded ${EVENTS.toLocaleString('en')} supply facts of 2026-Q1 (${Number(imported).toLocaleString('en')} imported goods) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+    const timed = async (path: string) => {
+      t = Date.now();
+      const r = await http('GET', `${base}${path}`, { headers, timeoutMs: 600_000 });
+      const ms = Date.now() - t;
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 500)}`);
+      return { ms, r };
+    };
+    // Warm-up on an empty quarter (rates and the ECB table loaded by the other services).
+    await timed('/v1/reports/filing-prep?period=2025-Q4');
+    let ok = true;
+    // For comparison: the Union OSS summary alone (one of the two reads filing-prep runs side by side).
+    const summary = [];
+    for (let i = 0; i < RUNS; i++) summary.push((await timed('/v1/reports/oss-quarterly-summary?period=2026-Q1')).ms);
+    console.log(`oss-quarterly-summary 2026-Q1 alone: ${summary.map((x) => `${x} ms`).join(', ')}`);
+    for (const [name, path] of [
+      ['filing-prep', '/v1/reports/filing-prep?period=2026-Q1'],
+      ['multi-jurisdiction', '/v1/reports/multi-jurisdiction?period=2026-Q1'],
+    ] as const) {
+      const times: number[] = [];
+      let last;
+      for (let i = 0; i < RUNS; i++) {
+        last = await timed(path);
+        times.push(last.ms);
+      }
+      const j = last!.r.json;
+      const months = j.ioss.months.map((m: any) => `${m.period_key} ${m.status} ${m.source_event_counts.included}/${m.source_event_counts.total} payable ${m.totals.payable_vat_minor}`);
+      best[name] = Math.min(...times);
+      ok &&= best[name] <= TARGETS[name]!;
+      console.log(`${name} 2026-Q1: ${times.map((x) => `${x} ms`).join(', ')} (target <= ${TARGETS[name]} ms); IOSS ${months.join('; ')}; union_oss payable ${j.union_oss.totals?.payable_vat_minor ?? '-'}, events ${j.union_oss.included_source_event_count ?? '-'}/${j.union_oss.total_source_event_count ?? '-'}, warnings ${JSON.stringify(j.union_oss.warnings ?? [])}`);
+    }
+    rss = peakRssMb(server.pid);
+    console.log(`server peak RSS (VmHWM): ${rss.toFixed(1)} MB`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await stopProcess(server);
+    if (process.env.BENCH_FP_KEEP_DB === '1') console.log(`kept database ${db.url}`);
+    else await db.drop();
   }
-  console.log(`server peak RSS (VmHWM): ${peakRssMb(server.pid).toFixed(1)} MB`);
-  process.exitCode = ok ? 0 : 1;
-} finally {
-  await stopProcess(server);
-  if (process.env.BENCH_FP_KEEP_DB === '1') console.log(`kept database ${db.url}`);
-  else await db.drop();
+  return { events: EVENTS, filingPrepMs: best['filing-prep']!, multiJurisdictionMs: best['multi-jurisdiction']!, peakRssMb: rss };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await filingPrepBench();
+  process.exit(process.exitCode ?? 0);
 }

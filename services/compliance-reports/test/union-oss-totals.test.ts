@@ -112,7 +112,7 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
           );
           for (const c of changes.filter((c) => c.after === b)) {
             const target = rows[c.fact % Math.min(at, rows.length)]!;
-            const res = await pool.query(`update compliance_reports.supply_fact set classification_status = $2, rate_category = $3 where id = $1`, [target.id, c.status, c.category]);
+            const res = await pool.query(`update compliance_reports.supply_fact set classification_status = $2, rate_category = $3, decision_generation = decision_generation + 1 where id = $1`, [target.id, c.status, c.category]);
             seen.changed += res.rowCount ?? 0;
           }
         }
@@ -124,6 +124,13 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
           const scope: FactScope = { accountId: BigInt(accountId), ...quarter, upToSequence: null, late: [], returnCurrency: 'EUR', standardRates: STANDARD };
           expect(await groups(scope, true)).toEqual(await groups(scope, false));
         }
+        // The applied decision generations a lock checks, per quarter: the totals' sum is the facts'.
+        const gens = await pool.query(
+          `select coalesce((select sum(decision_generation_sum) from compliance_reports.union_oss_day_total where account_id = $1), 0)::text as totals,
+                  coalesce((select sum(decision_generation) from compliance_reports.supply_fact where account_id = $1), 0)::text as facts`,
+          [accountId],
+        );
+        expect(gens.rows[0].totals).toBe(gens.rows[0].facts);
       }),
       { numRuns: 60 },
     );

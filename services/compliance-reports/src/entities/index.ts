@@ -155,6 +155,8 @@ export const UnionOssDayTotal = defineEntity({
     eventCount: p.bigint(),
     netSum: p.bigint(),
     vatSum: p.bigint(),
+    /** The facts' applied classification-decision generations, summed (a lock compares them with the ledger's count). */
+    decisionGenerationSum: p.bigint(),
   },
 });
 

@@ -22,7 +22,7 @@ const contributions = (from: string, sign: string, asMissing = false) => `
     case when not ${asMissing} then to_char(o.occurred_at at time zone 'UTC', 'YYYY-"Q"Q') end as original_period,
     case when f.currency <> 'EUR' then f.net_amount_minor end as unit_net,
     case when f.currency <> 'EUR' then f.vat_amount_minor end as unit_vat,
-    ${sign}::bigint as n, ${sign} * f.net_amount_minor as net, ${sign} * f.vat_amount_minor as vat
+    ${sign}::bigint as n, ${sign} * f.net_amount_minor as net, ${sign} * f.vat_amount_minor as vat, ${sign} * f.decision_generation as gen
   from ${from}
   left join lateral (
     select o.event_type, o.country_of_consumption, o.currency, o.occurred_at from ${S}.supply_fact o
@@ -39,10 +39,11 @@ const RELINKED = `(select distinct on (c.id) c.* from new_facts n join ${S}.supp
 
 /** Adds signed contributions (`rows`: a select of contributions) to the totals, one upsert per key. */
 const upsert = (rows: string) => `
-  insert into ${S}.union_oss_day_total (${KEY}, event_count, net_sum, vat_sum)
-  select ${KEY}, sum(n), sum(net), sum(vat) from (${rows}) c group by ${KEY}
+  insert into ${S}.union_oss_day_total (${KEY}, event_count, net_sum, vat_sum, decision_generation_sum)
+  select ${KEY}, sum(n), sum(net), sum(vat), sum(gen) from (${rows}) c group by ${KEY}
   on conflict (${KEY}) do update set event_count = union_oss_day_total.event_count + excluded.event_count,
-    net_sum = union_oss_day_total.net_sum + excluded.net_sum, vat_sum = union_oss_day_total.vat_sum + excluded.vat_sum`;
+    net_sum = union_oss_day_total.net_sum + excluded.net_sum, vat_sum = union_oss_day_total.vat_sum + excluded.vat_sum,
+    decision_generation_sum = union_oss_day_total.decision_generation_sum + excluded.decision_generation_sum`;
 
 /**
  * Running totals of the supply projection for Union OSS returns (issue 24): a return reads the quarter's
@@ -55,7 +56,7 @@ export class Migration20261128081855 extends Migration {
   override name = 'Migration20261128081855';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table ${S}."union_oss_day_total" ("id" bigserial primary key, "account_id" bigint not null, "day" date not null, "is_sale" boolean not null, "classification_status" varchar(20) not null, "rate_category" varchar(20) not null, "supply_kind" varchar(30) not null, "customer_type" varchar(3) not null, "country_of_consumption" varchar(2) not null, "dispatch_country" varchar(2) null, "supplier_establishment_country" varchar(2) null, "source_id" varchar(100) null, "vat_rate_bps" int not null, "currency" varchar(3) not null, "link" varchar(10) not null, "original_period" varchar(7) null, "unit_net" bigint null, "unit_vat" bigint null, "event_count" bigint not null, "net_sum" bigint not null, "vat_sum" bigint not null);`);
+    this.addSql(`create table ${S}."union_oss_day_total" ("id" bigserial primary key, "account_id" bigint not null, "day" date not null, "is_sale" boolean not null, "classification_status" varchar(20) not null, "rate_category" varchar(20) not null, "supply_kind" varchar(30) not null, "customer_type" varchar(3) not null, "country_of_consumption" varchar(2) not null, "dispatch_country" varchar(2) null, "supplier_establishment_country" varchar(2) null, "source_id" varchar(100) null, "vat_rate_bps" int not null, "currency" varchar(3) not null, "link" varchar(10) not null, "original_period" varchar(7) null, "unit_net" bigint null, "unit_vat" bigint null, "event_count" bigint not null, "net_sum" bigint not null, "vat_sum" bigint not null, "decision_generation_sum" bigint not null);`);
     this.addSql(`create unique index union_oss_day_total_key on ${S}.union_oss_day_total (${KEY}) nulls not distinct;`);
     // The corrections naming an original, found when the original arrives.
     this.addSql(`create index supply_fact_original_event on ${S}.supply_fact (account_id, original_event_id) where original_event_id is not null;`);

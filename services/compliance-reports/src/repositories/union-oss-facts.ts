@@ -196,9 +196,10 @@ const FETCH_ROWS = 500;
 
 const ts = (date: string) => `${date}T00:00:00Z`;
 
-async function projectionPositionIn(client: pg.PoolClient, accountId: bigint): Promise<bigint> {
+/** The account's projection position as this transaction sees it; undefined before its first event. */
+async function projectionPositionIn(client: pg.PoolClient, accountId: bigint): Promise<bigint | undefined> {
   const res = await client.query(`select applied::text as applied from "${SCHEMA}".supply_projection_position where account_id = $1`, [accountId.toString()]);
-  return res.rows[0] ? BigInt(res.rows[0].applied as string) : 0n;
+  return res.rows[0] ? BigInt(res.rows[0].applied as string) : undefined;
 }
 
 /** Reads of the service's own supply projection for Union OSS returns. */

@@ -103,9 +103,10 @@ export class UnionOssLockRepository {
    * the sum of their applied generations, compared with the ledger's count at the fence.
    */
   async appliedDecisionCount(accountId: bigint, periodKey: string): Promise<bigint> {
+    // From the running totals (kept with the facts, see union-oss-facts.ts): the quarter's days, not its facts.
     const res = await this.pool.query(
-      `select coalesce(sum(decision_generation), 0)::text as n from "compliance_reports".supply_fact
-        where account_id = $1 and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz and supply_kind <> 'imported_goods'`,
+      `select coalesce(sum(decision_generation_sum), 0)::text as n from "compliance_reports".union_oss_day_total
+        where account_id = $1 and day >= ($2::timestamptz at time zone 'UTC')::date and day < ($3::timestamptz at time zone 'UTC')::date and supply_kind <> 'imported_goods'`,
       [accountId.toString(), ...quarterInstants(periodKey)],
     );
     return BigInt(res.rows[0].n);
