@@ -418,8 +418,11 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
     it('drill-down of a locked quarter: exactly the events its lock sealed, not today\'s preview', async () => {
       const EV = `${R}/oss-quarterly-summary/events`;
       // 2025-Q4 sealed q4-sale; q4-late and q4-nl (tax points in 2025-Q4) arrived after the lock.
-      const sealedIds = (await db.query(`select event_id from compliance_reports.union_oss_sealed_event where account_id = $1 and period_key = '2025-Q4' order by ledger_sequence`, [k.a!.accountId])).rows.map((r) => r.event_id);
-      expect(sealedIds).toEqual(['q4-sale']);
+      // The lock sealed its basis (one included key of one event), not a copy of the events.
+      const basis = (await db.query(`select dispositions from compliance_reports.union_oss_sealed_basis where account_id = $1 and period_key = '2025-Q4'`, [k.a!.accountId])).rows;
+      expect(basis.map((r) => r.dispositions.map((d: Json) => [d.count, d.disposition]))).toEqual([[[1, 'included']]]);
+      // The facts it reads are frozen in the database: a sealed one refuses every update.
+      await expect(db.query(`update compliance_reports.supply_fact set classification_status = 'needs_review' where account_id = $1 and event_id = 'q4-sale'`, [k.a!.accountId])).rejects.toThrow(/sealed by a Union OSS lock/);
       const q4 = (await ok(`${EV}?period=2025-Q4`, k.aRead!.key)).json();
       expect(q4).toMatchObject({ period_key: '2025-Q4', period_status: 'locked', source: 'sealed_by_lock', next_cursor: null });
       expect(q4.items.map((i: Json) => [i.event_id, i.disposition])).toEqual([['q4-sale', 'included']]);

@@ -1,12 +1,30 @@
-import { eventDispositionOf } from './domain/union-oss-return';
+import { eventDispositionOf, type EventDisposition } from './domain/union-oss-return';
 import type { ComplianceReportsDeps } from './context';
-import type { EventFilter, ReturnEvent } from './repositories/union-oss-sealed-events';
-import type { ScopedEvent } from './repositories/union-oss-facts';
+import type { EventFilter, ReturnEvent, SealedBasis } from './repositories/union-oss-sealed-events';
+import { unsealScope, type FactScope, type ScopedEvent } from './repositories/union-oss-facts';
 import type { ReturnBasis } from './union-oss-report';
 
-/** One scanned event with the disposition the return gave it (the same decision as the builder's). */
-function returnEventOf(e: ScopedEvent, basis: ReturnBasis): ReturnEvent {
-  const d = eventDispositionOf(e.group, basis.settings);
+/** How a page decides an event's disposition: as today's return would, or as a lock sealed it. */
+type Disposer = { scope: FactScope; dispositionOf: (e: ScopedEvent) => EventDisposition };
+
+/** Today's return: the same decision as the builder's. */
+export const liveDisposer = (basis: ReturnBasis): Disposer => ({ scope: basis.scope, dispositionOf: (e) => eventDispositionOf(e.group, basis.settings) });
+
+/** A lock's: the scope it read and the disposition it sealed for each key. */
+export function sealedDisposer(accountId: bigint, sealed: SealedBasis): Disposer {
+  const byKey = new Map(sealed.dispositions.map((d) => [d.key, d]));
+  return {
+    scope: unsealScope(accountId, sealed.scope),
+    dispositionOf: (e) => {
+      const d = byKey.get(e.key);
+      if (!d) throw new Error(`event ${e.eventId} has no sealed disposition: the facts the lock sealed have changed`);
+      return d.disposition === 'included' ? { disposition: 'included' } : ({ disposition: 'excluded', code: d.warningCode, reason: d.reason, review: d.review } as EventDisposition);
+    },
+  };
+}
+
+/** One scanned event with its disposition. */
+function returnEventOf(e: ScopedEvent, d: EventDisposition): ReturnEvent {
   return {
     ledgerSequence: e.sequence,
     eventId: e.eventId,
@@ -30,24 +48,14 @@ const matches = (e: ReturnEvent, f: EventFilter) =>
   (f.disposition === null || e.disposition === f.disposition) && (f.reason === null || e.reason === f.reason || e.warningCode === f.reason);
 
 /** A page of the return's events (ledger order after `after`), scanning only as far as the page needs. */
-export async function returnEventPage(deps: ComplianceReportsDeps, basis: ReturnBasis, filter: EventFilter, after: bigint, limit: number): Promise<ReturnEvent[]> {
+export async function returnEventPage(deps: ComplianceReportsDeps, by: Disposer, filter: EventFilter, after: bigint, limit: number): Promise<ReturnEvent[]> {
   const out: ReturnEvent[] = [];
-  await deps.unionOssFacts.forEachEvent(basis.scope, after, filter.memberState, (events) => {
+  await deps.unionOssFacts.forEachEvent(by.scope, after, filter.memberState, (events) => {
     for (const e of events) {
-      const r = returnEventOf(e, basis);
+      const r = returnEventOf(e, by.dispositionOf(e));
       if (matches(r, filter)) out.push(r);
       if (out.length >= limit) return false;
     }
-    return true;
-  });
-  return out;
-}
-
-/** Every event of the return with its disposition: what a lock seals. */
-export async function allReturnEvents(deps: ComplianceReportsDeps, basis: ReturnBasis): Promise<ReturnEvent[]> {
-  const out: ReturnEvent[] = [];
-  await deps.unionOssFacts.forEachEvent(basis.scope, -1n, null, (events) => {
-    for (const e of events) out.push(returnEventOf(e, basis));
     return true;
   });
   return out;

@@ -8,8 +8,9 @@ import type { ComplianceReportsDeps } from './context';
 import { parseQuarter, unionOssRegistrationFor, type Quarter } from './domain/coverage';
 import type { RateUsed, ReturnContext } from './domain/union-oss-documents';
 import { EU_MEMBER_STATES } from '@vat/platform/countries';
-import { FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type ReturnInputs, type SourceDefaults } from './domain/union-oss-return';
-import type { FactScope, LateWindow, RateInForceWindow, StandardRateWindow } from './repositories/union-oss-facts';
+import { eventDispositionOf, FIRST_UNION_OSS_PERIOD, LAST_UNION_OSS_PERIOD, returnCurrencyOf, StandardRateUnavailable, UnionOssReturnBuilder, type FactGroup, type ReturnInputs, type SourceDefaults } from './domain/union-oss-return';
+import { sealScope, type FactScope, type LateWindow, type RateInForceWindow, type StandardRateWindow } from './repositories/union-oss-facts';
+import type { SealedBasis, SealedDisposition } from './repositories/union-oss-sealed-events';
 import type { LockedPeriodRecord } from './repositories/union-oss-locks';
 
 /** A `YYYY-Qn` Union OSS quarter (2021-Q3, when the scheme began, to 9999-Q3, the last one due within 9999), or 400 `invalid_period`. */
@@ -63,13 +64,13 @@ export function lateWindowsFor(period: string, locks: ReadonlyMap<string, Locked
 /** What the return was built from: the scope read and the settings and rates that placed each event. */
 export type ReturnBasis = { scope: FactScope; settings: Pick<ReturnInputs, 'periodKey' | 'memberStateIdentification' | 'sourceDefaults' | 'returnCurrency' | 'exchangeRate'> };
 
-type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord>; basis: ReturnBasis };
+type Built = { context: ReturnContext; locks: Map<string, LockedPeriodRecord>; basis: ReturnBasis; sealed?: SealedBasis };
 
 /**
  * The quarter's return as of a ledger position: the lock's for a locked quarter, else `position`
  * (a lock passes the ledger head it checked) or whatever the projection holds now.
  */
-export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, opts: { position?: bigint } = {}): Promise<Built> {
+export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal, periodKey: string, opts: { position?: bigint; seal?: boolean } = {}): Promise<Built> {
   const quarter = unionOssQuarter(periodKey);
   const { accountId } = caller;
   const elapsed = stopwatch();
@@ -88,9 +89,17 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
   const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
+  // A lock seals one disposition per distinct key (hundreds), not a copy of every event.
+  const keyed = opts.seal ? new Map<string, { group: FactGroup; count: number }>() : undefined;
   try {
-    await deps.unionOssFacts.forEachGroup(scope, (groups) => {
-      for (const g of groups) builder.add(g);
+    await deps.unionOssFacts.forEachGroup(scope, (groups, keys) => {
+      groups.forEach((g, i) => {
+        builder.add(g);
+        if (!keyed) return;
+        const k = keyed.get(keys[i]!);
+        if (k) k.count += g.count;
+        else keyed.set(keys[i]!, { group: g, count: g.count });
+      });
     });
   } catch (err) {
     if (err instanceof StandardRateUnavailable) throw rpcError(Code.FailedPrecondition, 'vat_rate_unavailable', err.message);
@@ -101,7 +110,9 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const exchangeRate = (currency: string, period: string) => fx.rates.get(`${currency}|${period}`);
   const ret = builder.finish(exchangeRate);
   deps.log.debug({ periodKey, ...phases, ...elapsed(), events: ret.totalSourceEventCount }, 'Union OSS return built');
+  const settings = { periodKey, memberStateIdentification: msi, sourceDefaults, returnCurrency, exchangeRate };
   return {
+    sealed: keyed && { scope: sealScope(scope), dispositions: [...keyed].map(([key, { group, count }]) => sealedDisposition(key, count, eventDispositionOf(group, settings))) },
     context: {
       ret,
       registrationId: registration.id,
@@ -113,8 +124,14 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
       ratesUsed: fx.used,
     },
     locks,
-    basis: { scope, settings: { periodKey, memberStateIdentification: msi, sourceDefaults, returnCurrency, exchangeRate } },
+    basis: { scope, settings },
   };
+}
+
+function sealedDisposition(key: string, count: number, d: ReturnType<typeof eventDispositionOf>): SealedDisposition {
+  return d.disposition === 'included'
+    ? { key, count, disposition: 'included', warningCode: null, reason: null, review: null }
+    : { key, count, disposition: 'excluded', warningCode: d.code, reason: d.reason, review: d.review };
 }
 
 type CallOpts = { headers: Record<string, string> };

@@ -109,10 +109,63 @@ export const UnionOssSealedEvent = defineEntity({
   },
 });
 
+/**
+ * What a Union OSS lock sealed instead of a copy of its events: the scope it read and each event key's
+ * disposition (see repositories/union-oss-sealed-events.ts). Never updated or deleted (a trigger).
+ */
+export const UnionOssSealedBasis = defineEntity({
+  name: 'UnionOssSealedBasis',
+  tableName: 'union_oss_sealed_basis',
+  uniques: [{ properties: ['accountId', 'periodKey'] }],
+  properties: {
+    lockedPeriodId: p.bigint().primary().autoincrement(false),
+    accountId: p.bigint(),
+    periodKey: p.string().length(7),
+    scope: p.json(),
+    dispositions: p.json(),
+  },
+});
+
+/**
+ * Running totals of the supply projection per (account, UTC day of the tax point, and every dimension a
+ * Union OSS return groups by), kept by triggers on `supply_fact` (insert, classification update, and the
+ * correction whose original arrives later), so a return reads thousands of groups instead of a million
+ * facts. Foreign-currency events keep their per-event amounts (`unit_*`: converted per event).
+ */
+export const UnionOssDayTotal = defineEntity({
+  name: 'UnionOssDayTotal',
+  tableName: 'union_oss_day_total',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    accountId: p.bigint(),
+    day: p.date(),
+    isSale: p.boolean(),
+    classificationStatus: p.string().length(20),
+    rateCategory: p.string().length(20),
+    supplyKind: p.string().length(30),
+    customerType: p.string().length(3),
+    countryOfConsumption: p.string().length(2),
+    dispatchCountry: p.string().length(2).nullable(),
+    supplierEstablishmentCountry: p.string().length(2).nullable(),
+    sourceId: p.string().length(100).nullable(),
+    vatRateBps: p.integer(),
+    currency: p.string().length(3),
+    link: p.string().length(10),
+    originalPeriod: p.string().length(7).nullable(),
+    unitNet: p.bigint().nullable(),
+    unitVat: p.bigint().nullable(),
+    eventCount: p.bigint(),
+    netSum: p.bigint(),
+    vatSum: p.bigint(),
+    /** The facts' applied classification-decision generations, summed (a lock compares them with the ledger's count). */
+    decisionGenerationSum: p.bigint(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
 /** Compliance-reports' copies of calculation's reference data and source-profile defaults (platform projections), so it never calls calculation. */
 export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
 export const SourceProfileDefault = defineSourceProfileDefaultEntity();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];

@@ -8,7 +8,7 @@ import { invalidArgument } from '@vat/platform/rpc-errors';
 import type { ComplianceReportsDeps } from '../context';
 import { EXCLUSION_REASONS, isWarningCode } from '../domain/union-oss-return';
 import type { EventFilter, ReturnEvent } from '../repositories/union-oss-sealed-events';
-import { returnEventJson, returnEventPage } from '../union-oss-events';
+import { liveDisposer, returnEventJson, returnEventPage, sealedDisposer } from '../union-oss-events';
 import { jsonDocument } from '../union-oss-messages';
 import { buildReturn, unionOssQuarter } from '../union-oss-report';
 
@@ -47,16 +47,22 @@ export async function listUnionOssEvents(deps: ComplianceReportsDeps, req: ListU
   let position: bigint;
   let status: string;
   let source: string;
-  // A lock with nothing sealed is one stored before locks sealed their events, or an empty quarter:
-  // its list is recomputed at the lock's ledger position (what buildReturn does for a locked quarter).
-  if (lock && (lock.totalSourceEventCount === 0n || (await deps.unionOssSealedEvents.sealed(caller.accountId, req.periodKey)))) {
+  const sealed = lock ? await deps.unionOssSealedEvents.basis(caller.accountId, req.periodKey) : undefined;
+  if (lock && sealed) {
+    items = await returnEventPage(deps, sealedDisposer(caller.accountId, sealed), filter, after, limit + 1);
+    position = lock.ledgerPosition;
+    status = lock.status;
+    source = 'sealed_by_lock';
+  } else if (lock && (lock.totalSourceEventCount === 0n || (await deps.unionOssSealedEvents.sealed(caller.accountId, req.periodKey)))) {
+    // A lock of 2026-11-27 sealed a copy of its events; one with nothing sealed (an empty quarter, or
+    // older) is recomputed at the lock's ledger position (what buildReturn does for a locked quarter).
     items = await deps.unionOssSealedEvents.page(caller.accountId, req.periodKey, filter, after, limit + 1);
     position = lock.ledgerPosition;
     status = lock.status;
     source = 'sealed_by_lock';
   } else {
     const { context, basis } = await buildReturn(deps, caller, req.periodKey);
-    items = await returnEventPage(deps, basis, filter, after, limit + 1);
+    items = await returnEventPage(deps, liveDisposer(basis), filter, after, limit + 1);
     position = context.ledgerPosition;
     status = context.periodStatus;
     source = lock ? 'recomputed_at_lock_position' : 'preview';

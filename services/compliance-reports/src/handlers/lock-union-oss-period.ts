@@ -9,7 +9,6 @@ import type { ComplianceReportsDeps } from '../context';
 import { accountantReport, exportCsv, filingStatusOf } from '../domain/union-oss-documents';
 import type { NewArtifact } from '../repositories/union-oss-locks';
 import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
-import { allReturnEvents } from '../union-oss-events';
 import { buildReturn, fencePeriod, requireEndedQuarter } from '../union-oss-report';
 
 const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_already_locked', `${period} is already locked; a locked quarter never changes (later events are reported in the next open quarter).`);
@@ -42,10 +41,11 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
       projection_period_decision_count: String(decisions),
     });
   }
-  const { context, basis } = await buildReturn(deps, caller, req.periodKey, { position: head });
-  // The events the lock seals, each with its disposition: the locked quarter's drill-down lists exactly these.
-  const sealed = await allReturnEvents(deps, basis);
-  if (sealed.length !== context.ret.totalSourceEventCount) throw new Error(`the sealed events (${sealed.length}) are not the return's (${context.ret.totalSourceEventCount})`);
+  // What the lock seals with its artifacts: the scope it read and each event key's disposition, from which
+  // the locked quarter's drill-down lists exactly the events it saw (the facts up to `head` are frozen).
+  const { context, sealed } = await buildReturn(deps, caller, req.periodKey, { position: head, seal: true });
+  const sealedCount = sealed!.dispositions.reduce((n, d) => n + d.count, 0);
+  if (sealedCount !== context.ret.totalSourceEventCount) throw new Error(`the sealed events (${sealedCount}) are not the return's (${context.ret.totalSourceEventCount})`);
   const locked = { ...context, periodStatus: 'locked' };
   const ret = context.ret;
   const status = filingStatusOf(ret);
@@ -73,7 +73,7 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
       lockedByApiKeyId: caller.apiKeyId,
     },
     artifacts,
-    sealed,
+    sealed!,
   );
   if (!stored) throw alreadyLocked(req.periodKey);
   const period = (await deps.unionOssLocks.list(caller.accountId)).find((p) => p.periodKey === req.periodKey)!;

@@ -25,7 +25,60 @@ export type FactScope = {
   standardRates: readonly StandardRateWindow[];
   /** Every rate in force (the calculation service's): groups whose rate is not are marked; absent = not checked. */
   ratesInForce?: readonly RateInForceWindow[];
+  /** The days no group spans (YYYY-MM-DD, sorted); absent = derived from the quarters and the rate windows. A lock seals them. */
+  boundaries?: readonly string[];
 };
+
+/**
+ * The scope a lock sealed: enough to read exactly the events it froze again (the ledger position, the
+ * late windows and the group boundaries of that day), whatever rates or settings change afterwards.
+ */
+export type SealedScope = { start: string; endExclusive: string; upToSequence: string; late: { start: string; endExclusive: string; afterSequence: string; upToSequence: string | null }[]; returnCurrency: string; boundaries: string[] };
+
+export function sealScope(scope: FactScope): SealedScope {
+  return {
+    start: scope.start,
+    endExclusive: scope.endExclusive,
+    upToSequence: scope.upToSequence!.toString(),
+    late: scope.late.map((w) => ({ start: w.start, endExclusive: w.endExclusive, afterSequence: w.afterSequence.toString(), upToSequence: w.upToSequence?.toString() ?? null })),
+    returnCurrency: scope.returnCurrency,
+    boundaries: boundariesOf(scope),
+  };
+}
+
+export function unsealScope(accountId: bigint, s: SealedScope): FactScope {
+  return {
+    accountId,
+    start: s.start,
+    endExclusive: s.endExclusive,
+    upToSequence: BigInt(s.upToSequence),
+    late: s.late.map((w) => ({ start: w.start, endExclusive: w.endExclusive, afterSequence: BigInt(w.afterSequence), upToSequence: w.upToSequence === null ? null : BigInt(w.upToSequence) })),
+    returnCurrency: s.returnCurrency,
+    standardRates: [],
+    boundaries: s.boundaries,
+  };
+}
+
+/** Every day on which the quarter or a standard rate can change: no group spans one. */
+function boundariesOf(scope: FactScope): string[] {
+  if (scope.boundaries) return [...scope.boundaries];
+  const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
+  for (const r of [...scope.standardRates, ...(scope.ratesInForce ?? [])]) {
+    days.add(r.validFrom);
+    if (r.validTo !== null) days.add(r.validTo);
+  }
+  return [...days].sort();
+}
+
+/**
+ * What decides an event's disposition, as one string (the SQL grouping columns, amounts aside): a lock
+ * seals the disposition per key, and its drill-down finds each event's by the same key.
+ */
+function dispositionKeyOf(r: GroupRow): string {
+  return [r.late, r.seg, r.is_sale, r.classification_status, r.rate_category, r.supply_kind, r.customer_type, r.country_of_consumption, r.dispatch_country, r.supplier_establishment_country, r.source_id, r.vat_rate_bps, r.currency, r.link, r.original_period]
+    .map((v) => (v === null ? '' : String(v)))
+    .join('|');
+}
 
 const SCHEMA = 'compliance_reports';
 
@@ -92,8 +145,27 @@ const EVENTS_SQL = `select * from (${GROUPS_SQL
 const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
 if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
 
+/** The late branches alone (events of earlier locked quarters), for a return whose own quarter comes from the running totals. */
+const LATE_ONLY_SQL = GROUPS_SQL.replace(`false as late from "${SCHEMA}".supply_fact f\n   where f.account_id = $1`, `false as late from "${SCHEMA}".supply_fact f\n   where false and f.account_id = $1`);
+if (LATE_ONLY_SQL === GROUPS_SQL) throw new Error('the late-only statement could not be derived');
+
+/**
+ * The quarter's own groups from the running totals (`union_oss_day_total`, kept by triggers as facts are
+ * projected and reclassified): the same rows as the scan's current-quarter branch, from thousands of day
+ * totals instead of every fact. Totals keep per-event amounts of non-EUR events only, so they serve EUR returns.
+ */
+const TOTALS_SQL = `
+select false as late, width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as seg, t.is_sale, t.classification_status, t.rate_category, t.supply_kind,
+  t.customer_type, t.country_of_consumption, t.dispatch_country, t.supplier_establishment_country, t.source_id, t.vat_rate_bps, t.currency, t.link, t.original_period,
+  t.unit_net::text as unit_net, t.unit_vat::text as unit_vat,
+  sum(t.event_count)::int as n, sum(t.net_sum)::text as net_sum, sum(t.vat_sum)::text as vat_sum
+from "${SCHEMA}".union_oss_day_total t
+where t.account_id = $1 and t.day >= $2::date and t.day < $3::date and $4::text = 'EUR'
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
+having sum(t.event_count) <> 0`;
+
 /** One event of a scope with the group it forms alone. */
-export type ScopedEvent = { eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
+export type ScopedEvent = { key: string; eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
 
 type EventRow = GroupRow & { event_id: string; sequence: string; event_type: string; occurred_at: Date | string; event_net: string; event_vat: string };
 
@@ -124,14 +196,30 @@ const FETCH_ROWS = 500;
 
 const ts = (date: string) => `${date}T00:00:00Z`;
 
+/** The account's projection position as this transaction sees it; undefined before its first event. */
+async function projectionPositionIn(client: pg.PoolClient, accountId: bigint): Promise<bigint | undefined> {
+  const res = await client.query(`select applied::text as applied from "${SCHEMA}".supply_projection_position where account_id = $1`, [accountId.toString()]);
+  return res.rows[0] ? BigInt(res.rows[0].applied as string) : undefined;
+}
+
 /** Reads of the service's own supply projection for Union OSS returns. */
 export class UnionOssFactRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Every group of the scope, handed over in batches (the caller folds them; none is kept here). */
-  async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[]) => void): Promise<void> {
-    const { values, toGroup } = this.#mapper(scope);
-    await this.#read(scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values, (rows) => onBatch(rows.map(toGroup)));
+  async forEachGroup(scope: FactScope, onBatch: (groups: FactGroup[], keys: string[]) => void, opts: { totals?: boolean } = {}): Promise<void> {
+    const { values, toGroup, boundaries } = this.#mapper(scope);
+    const totalsValues = [scope.accountId.toString(), scope.start, scope.endExclusive, scope.returnCurrency, `{${boundaries.map(ts).join(',')}}`];
+    const useTotals = opts.totals !== false && scope.returnCurrency === 'EUR';
+    await this.#read(
+      async (client) => {
+        // The totals hold every projected fact: they answer a read up to a position only when the projection is exactly there (same snapshot).
+        const exact = useTotals && (scope.upToSequence === null || (await projectionPositionIn(client, scope.accountId)) === scope.upToSequence);
+        if (!exact) return [{ sql: scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values }];
+        return [{ sql: TOTALS_SQL, values: totalsValues }, ...(scope.late.length > 0 ? [{ sql: LATE_ONLY_SQL, values }] : [])];
+      },
+      (rows) => onBatch(rows.map(toGroup), rows.map(dispositionKeyOf)),
+    );
   }
 
   /**
@@ -141,22 +229,16 @@ export class UnionOssFactRepository {
   async forEachEvent(scope: FactScope, afterSequence: bigint, memberState: string | null, onBatch: (events: ScopedEvent[]) => boolean): Promise<void> {
     const { values, toGroup } = this.#mapper(scope);
     let more = true;
-    await this.#read<EventRow>(EVENTS_SQL, [...values, afterSequence.toString(), memberState], (rows) => {
+    await this.#read<EventRow>(async () => [{ sql: EVENTS_SQL, values: [...values, afterSequence.toString(), memberState] }], (rows) => {
       if (!more) return false;
-      more = onBatch(rows.map((r) => ({ eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
+      more = onBatch(rows.map((r) => ({ key: dispositionKeyOf(r), eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
       return more;
     });
   }
 
   #mapper(scope: FactScope) {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
-    // Every day on which the quarter or a standard rate can change: no group spans one.
-    const days = new Set([scope.start, scope.endExclusive, ...scope.late.flatMap((w) => [w.start, w.endExclusive])]);
-    for (const r of [...scope.standardRates, ...(scope.ratesInForce ?? [])]) {
-      days.add(r.validFrom);
-      if (r.validTo !== null) days.add(r.validTo);
-    }
-    const boundaries = [...days].sort();
+    const boundaries = boundariesOf(scope);
     const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
     // A sale's rate is in force on its day; a correction carries its original's, in force on some day up to its own.
@@ -193,27 +275,31 @@ export class UnionOssFactRepository {
         unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
       };
     };
-    return { values, toGroup };
+    return { values, toGroup, boundaries };
   }
 
   /**
    * One short read transaction (hash aggregation, no JIT compile: it costs more than it saves here); the grouped result is fetched through a cursor in batches that the caller folds
    * synchronously, so the transaction lasts the statement plus that pure computation.
    */
-  async #read<R extends GroupRow = GroupRow>(sql: string, values: unknown[], onRows: (rows: R[]) => boolean | void): Promise<void> {
+  async #read<R extends GroupRow = GroupRow>(statements: (client: pg.PoolClient) => Promise<{ sql: string; values: unknown[] }[]>, onRows: (rows: R[]) => boolean | void): Promise<void> {
     await inTransaction(
       this.pool,
       async (client) => {
+        // One snapshot for every statement (the totals and the position they reflect, the late events).
+        await client.query('set transaction isolation level repeatable read');
         await client.query(`set local work_mem = '64MB'`);
         await client.query('set local jit = off');
         // The planner overestimates the groups (every dimension looks independent) and would sort the
         // whole quarter on disk; the real groups fit in memory, and a hash aggregate spills if not.
         await client.query('set local enable_sort = off');
-        await client.query(`declare union_oss_groups no scroll cursor for ${sql}`, values);
-        for (;;) {
-          const res = await client.query<R>(`fetch ${FETCH_ROWS} from union_oss_groups`);
-          if (res.rows.length > 0 && onRows(res.rows) === false) break;
-          if (res.rows.length < FETCH_ROWS) break;
+        for (const [i, { sql, values }] of (await statements(client)).entries()) {
+          await client.query(`declare union_oss_groups_${i} no scroll cursor for ${sql}`, values);
+          for (;;) {
+            const res = await client.query<R>(`fetch ${FETCH_ROWS} from union_oss_groups_${i}`);
+            if (res.rows.length > 0 && onRows(res.rows) === false) return;
+            if (res.rows.length < FETCH_ROWS) break;
+          }
         }
       },
       { readOnly: true },

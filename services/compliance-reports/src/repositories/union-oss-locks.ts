@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { quarterInstants } from '@vat/platform/quarters';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
-import { insertSealedEvents, type ReturnEvent } from './union-oss-sealed-events';
+import { insertSealedBasis, type SealedBasis } from './union-oss-sealed-events';
 
 const PERIOD = '"compliance_reports".union_oss_locked_period';
 const EXPORT = '"compliance_reports".union_oss_export';
@@ -103,9 +103,10 @@ export class UnionOssLockRepository {
    * the sum of their applied generations, compared with the ledger's count at the fence.
    */
   async appliedDecisionCount(accountId: bigint, periodKey: string): Promise<bigint> {
+    // From the running totals (kept with the facts, see union-oss-facts.ts): the quarter's days, not its facts.
     const res = await this.pool.query(
-      `select coalesce(sum(decision_generation), 0)::text as n from "compliance_reports".supply_fact
-        where account_id = $1 and occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz and supply_kind <> 'imported_goods'`,
+      `select coalesce(sum(decision_generation_sum), 0)::text as n from "compliance_reports".union_oss_day_total
+        where account_id = $1 and day >= ($2::timestamptz at time zone 'UTC')::date and day < ($3::timestamptz at time zone 'UTC')::date and supply_kind <> 'imported_goods'`,
       [accountId.toString(), ...quarterInstants(periodKey)],
     );
     return BigInt(res.rows[0].n);
@@ -126,8 +127,8 @@ export class UnionOssLockRepository {
     return res.rows.map(exportOf);
   }
 
-  /** Stores the period, its artifacts and the events it seals in one transaction; false when the quarter was already locked. */
-  async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[], sealed: readonly ReturnEvent[]): Promise<boolean> {
+  /** Stores the period, its artifacts and the basis it seals in one transaction; false when the quarter was already locked. */
+  async lock(accountId: bigint, period: NewLockedPeriod, artifacts: readonly NewArtifact[], sealed: SealedBasis): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       const row: Record<string, unknown> = {
         account_id: accountId.toString(),
@@ -169,7 +170,7 @@ export class UnionOssLockRepository {
         });
         await client.query(st.text, st.values);
       }
-      await insertSealedEvents(client, accountId, periodId, period.periodKey, sealed);
+      await insertSealedBasis(client, accountId, periodId, period.periodKey, sealed);
       return true;
     });
   }
