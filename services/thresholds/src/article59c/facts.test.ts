@@ -20,7 +20,7 @@ const refund = {
   sourceId: null,
   netMinor: -100n,
 };
-const original = { eventType: 'sale', occurredAt: '2025-12-30T23:00:00.000Z', countryOfConsumption: 'FR', currency: 'EUR' };
+const original = { eventType: 'sale', occurredAt: '2025-12-30T23:00:00.000Z', countryOfConsumption: 'FR', currency: 'EUR', sequence: 1n };
 
 describe('linking a correction to its original', () => {
   it('a linked correction takes its original sale year (2025), not its own (2026)', () => {

@@ -17,8 +17,8 @@ export type RawFacts = EventFacts & {
   evidence?: RateEvidence | null;
 };
 
-/** What linking a correction needs of its original. */
-export type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string };
+/** What linking a correction needs of its original (and its ledger sequence: the prefix from which it is linked). */
+export type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string; sequence: bigint };
 
 export const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
 const utcYear = (t: string) => Number(iso(t).slice(0, 4));

@@ -72,7 +72,12 @@ export const Article59cRateEvidence = defineEntity({
   },
 });
 
-/** Corrections received before their original sale: moved to the original's bucket when it arrives. */
+/**
+ * Corrections that precede their original sale in ledger order. While the original has not arrived
+ * (`linkedAtSequence` null) the correction waits in its own year, unresolved; when it arrives the amount moves
+ * to the original's bucket and `linkedAtSequence` records the original's ledger sequence: the ledger prefix
+ * from which the correction is linked, which the marks walk needs until it has passed that prefix.
+ */
 export const Article59cPendingCorrection = defineEntity({
   name: 'Article59cPendingCorrection',
   tableName: 'article59c_pending_correction',
@@ -81,8 +86,22 @@ export const Article59cPendingCorrection = defineEntity({
     accountId: p.bigint(),
     originalEventId: p.string().length(100),
     bucketKey: p.string().length(400),
+    linkedAtSequence: p.bigint().nullable(),
   },
-  indexes: [{ properties: ['accountId', 'originalEventId'] }],
+  indexes: [{ properties: ['accountId', 'originalEventId'] }, { properties: ['accountId', 'linkedAtSequence'] }],
+});
+
+/**
+ * Per account, the ledger prefix (events 1..sequence, all applied) whose warning and crossing marks have been
+ * evaluated: marks are found prefix by prefix in ledger order, whatever order the bus delivered the events in.
+ */
+export const Article59cMarksPosition = defineEntity({
+  name: 'Article59cMarksPosition',
+  tableName: 'article59c_marks_position',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    sequence: p.bigint(),
+  },
 });
 
 /**
@@ -148,6 +167,7 @@ export const thresholdEntities = [
   Article59cBucket,
   Article59cRateEvidence,
   Article59cPendingCorrection,
+  Article59cMarksPosition,
   Article59cCrossing,
   ThresholdNotification,
   SourceProfileDefault,

@@ -3,8 +3,9 @@ import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
 import { convertEvent, thresholdCurrencies, withConversion, type Converted, type RateEvidence } from '../article59c/conversion';
-import { byTaxPointThenSequence, firstMarks, type Mark, type TimelineEvent } from '../article59c/crossing';
+import { byTaxPointThenSequence, marksAlongPrefixes, type PrefixContribution, type PrefixMark } from '../article59c/crossing';
 import { bucketKeyOf, candidateOf, iso, lacksProfileFact, rawOfEvent, type Original, type RawFacts } from '../article59c/facts';
+import type { Bucket } from '../article59c/summarize';
 import { POLICY_VERSION } from '../article59c/policy';
 import type { ThresholdRelease } from '../article59c/release';
 import { summarizeYear } from '../article59c/summarize';
@@ -50,6 +51,14 @@ function rawOfRow(r: Record<string, any>): RawFacts {
   };
 }
 
+/** A ledger prefix that raised a year's timeline, and the position (tax point, sequence) it raised from (none: anywhere). */
+type Raise = { prefix: bigint; at?: { occurredAt: string; sequence: bigint } };
+
+type DefaultsFor = (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>;
+
+/** One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows). */
+const sortedDeltas = (deltas: Map<string, Delta>) => [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1));
+
 type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string; converted: Converted };
 
 /** Running-total changes keyed by account and bucket, and how to add one event's contribution. */
@@ -93,7 +102,7 @@ export class Article59cRepository {
     if (events.length === 0) return;
     const { deltas, add } = deltaSet();
     const targets = thresholdCurrencies(release.thresholds.values());
-    const pending: { factId: string; accountId: string; originalEventId: string; key: string }[] = [];
+    const pending: { factId: string; accountId: string; originalEventId: string; key: string; linkedAt: bigint | null }[] = [];
     const byAccount = new Map<string, RawFacts[]>();
     for (const e of events) {
       const raw = rawOfEvent(e);
@@ -105,17 +114,22 @@ export class Article59cRepository {
       await this.storeEvidence(db, accountId, raws);
       const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
       for (const raw of raws) {
-        const facts = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
+        const original = raw.originalEventId ? originals.get(raw.originalEventId) : undefined;
+        const facts = candidateOf(raw, original);
         add(accountId, facts, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor, convertEvent(raw.netMinor, raw.currency, raw.evidence ?? null, targets));
-        if (facts.linkState === 'missing' && raw.originalEventId !== null) pending.push({ factId: raw.factId, accountId, originalEventId: raw.originalEventId, key: bucketKeyOf(facts, raw.occurredAt.slice(0, 10)) });
+        // A correction that precedes its original in ledger order (arrived or not): the marks walk links it from the original's prefix.
+        if (raw.originalEventId !== null && facts.eventClass === 'correction' && (!original || original.sequence > raw.sequence)) {
+          pending.push({ factId: raw.factId, accountId, originalEventId: raw.originalEventId, key: bucketKeyOf(facts, raw.occurredAt.slice(0, 10)), linkedAt: original?.sequence ?? null });
+        }
       }
       // Corrections that arrived before their original: out of the "missing" bucket, into the linked (or invalid) one.
       const moved = await db.query(
-        `delete from ${S}.article59c_pending_correction p using ${S}.supply_fact f
-         where p.account_id = $1 and p.original_event_id = any($2::text[]) and f.id = p.fact_id returning p.bucket_key, ${factColumns('f')}`,
+        `update ${S}.article59c_pending_correction p set linked_at_sequence = o.sequence from ${S}.supply_fact f, ${S}.supply_fact o
+         where p.account_id = $1 and p.original_event_id = any($2::text[]) and p.linked_at_sequence is null and f.id = p.fact_id
+           and o.account_id = p.account_id and o.event_id = p.original_event_id returning p.bucket_key, ${factColumns('f')}`,
         [accountId, raws.map((r) => r.eventId)],
       );
-      const arrived = new Map(raws.map((r) => [r.eventId, { eventType: r.eventType, occurredAt: r.occurredAt, countryOfConsumption: r.countryOfConsumption, currency: r.currency }]));
+      const arrived = new Map(raws.map((r): [string, Original] => [r.eventId, { eventType: r.eventType, occurredAt: r.occurredAt, countryOfConsumption: r.countryOfConsumption, currency: r.currency, sequence: r.sequence }]));
       const movedRaws = moved.rows.map(rawOfRow);
       const evidence = await this.evidenceOf(db, accountId, movedRaws.map((r) => r.eventId));
       for (const raw of movedRaws) {
@@ -126,12 +140,14 @@ export class Article59cRepository {
     }
     if (pending.length > 0) {
       await db.query(
-        `insert into ${S}.article59c_pending_correction (fact_id, account_id, original_event_id, bucket_key)
-         select * from jsonb_to_recordset($1::jsonb) as r(fact_id uuid, account_id bigint, original_event_id text, bucket_key text) on conflict do nothing`,
-        [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key })))],
+        `insert into ${S}.article59c_pending_correction (fact_id, account_id, original_event_id, bucket_key, linked_at_sequence)
+         select * from jsonb_to_recordset($1::jsonb) as r(fact_id uuid, account_id bigint, original_event_id text, bucket_key text, linked_at_sequence bigint) on conflict do nothing`,
+        [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key, linked_at_sequence: p.linkedAt?.toString() ?? null })))],
       );
     }
-    await this.settle(db, deltas, release, now, profiles);
+    await this.upsertBuckets(db, sortedDeltas(deltas));
+    const defaultsFor = profileLookup(profiles);
+    for (const accountId of [...byAccount.keys()].sort()) await this.advanceMarks(db, accountId, release, now, (facts) => defaultsFor(accountId, facts));
   }
 
   /**
@@ -170,26 +186,23 @@ export class Article59cRepository {
     await this.settle(db, deltas, release, now, profiles);
   }
 
-  /** Writes the deltas to the running totals, then records the marks of every year that gained a positive counted amount. */
+  /**
+   * Writes the deltas of reclassifications to the running totals, then checks the marks of every year that
+   * gained a positive counted amount, at the ledger prefix whose marks are evaluated.
+   */
   private async settle(db: Db, deltas: Map<string, Delta>, release: ThresholdRelease, now: Date, profiles: ProfileDefaultsOf): Promise<void> {
-    // One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows).
-    await this.upsertBuckets(db, [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1)));
-    // Only a year that gained a positive counted amount can newly reach a mark.
+    await this.upsertBuckets(db, sortedDeltas(deltas));
     const lookup = (c: string) => release.thresholds.get(c);
     const defaultsFor = profileLookup(profiles);
-    // Per account and year, the earliest day that gained a positive counted amount: only a gain dated on or
-    // before a stored crossing's day can move that crossing earlier.
-    const touched = new Map<string, Map<number, string>>();
+    const touched = new Map<string, Set<number>>();
     for (const d of deltas.values()) {
       if (d.net <= 0n) continue;
       const defaults = await defaultsFor(d.accountId, [d.facts]);
       if (withConversion(classifyCandidate(d.facts, defaults(d.facts.sourceId), lookup), d.net, d.count, d.converted, lookup).c.disposition !== 'counted') continue;
-      const years = touched.get(d.accountId) ?? touched.set(d.accountId, new Map()).get(d.accountId)!;
-      const known = years.get(d.facts.year);
-      if (known === undefined || d.occurredOn < known) years.set(d.facts.year, d.occurredOn);
+      touched.set(d.accountId, (touched.get(d.accountId) ?? new Set()).add(d.facts.year));
     }
     for (const [accountId, years] of touched) {
-      for (const [year, earliestDay] of years) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts), earliestDay);
+      for (const year of [...years].sort()) await this.recheckYear(db, accountId, year, release, now, (facts) => defaultsFor(accountId, facts));
     }
   }
 
@@ -208,16 +221,16 @@ export class Article59cRepository {
       [accountId, [...sourceKeys]],
     );
     const defaultsFor = profileLookup(profiles);
-    for (const { year } of res.rows as { year: number }[]) await this.recordMarks(db, BigInt(accountId), year, release, now, (facts) => defaultsFor(accountId, facts));
+    for (const { year } of res.rows as { year: number }[]) await this.recheckYear(db, accountId, year, release, now, (facts) => defaultsFor(accountId, facts));
   }
 
   private async originals(db: Db, accountId: string, ids: string[]): Promise<Map<string, Original>> {
     if (ids.length === 0) return new Map();
     const res = await db.query(
-      `select event_id, event_type, occurred_at, country_of_consumption, currency from ${S}.supply_fact where account_id = $1 and event_id = any($2::text[])`,
+      `select event_id, event_type, occurred_at, country_of_consumption, currency, sequence::text as sequence from ${S}.supply_fact where account_id = $1 and event_id = any($2::text[])`,
       [accountId, [...new Set(ids)]],
     );
-    return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency }]));
+    return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency, sequence: BigInt(r.sequence) }]));
   }
 
   /** Keeps each event's ECB rate evidence (as the ledger attached it): reclassifications and moves convert from it. */
@@ -275,23 +288,72 @@ export class Article59cRepository {
   }
 
   /**
-   * With the profile defaults in force: when the year's counted sales reach the warning band, walks the
-   * year's events in tax-point order (ties by ledger sequence) to find the event that first reached each
-   * mark (corrections included at their own place), and stores the notification(s) and the crossing. A
-   * crossing is stored once per event and never changed: when events that arrive later (a backdated sale,
-   * `earliestDay` the earliest day they add to) move the first crossing to an earlier event, that crossing
-   * is stored beside the one it supersedes, which stays as visible history; a crossing that moves later
-   * (a refund) or disappears leaves the stored one as it is.
+   * Evaluates the warning band and the crossing in ledger order: the account's marks position moves to the
+   * longest prefix of its ledger (events 1..k) now fully applied, and each prefix in between that raised a
+   * year's timeline (a positive amount, or a correction that preceded its original leaving its own year) is
+   * walked as that prefix. Events delivered ahead of a missing one wait (already in the running totals) until
+   * it arrives: the marks are those of the ledger order, whatever the batches, replicas or redeliveries.
    */
-  private async recordMarks(
-    db: Db,
-    accountId: bigint,
-    year: number,
-    release: ThresholdRelease,
-    now: Date,
-    defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
-    earliestDay?: string,
-  ): Promise<void> {
+  private async advanceMarks(db: Db, accountId: string, release: ThresholdRelease, now: Date, defaultsFor: DefaultsFor): Promise<void> {
+    const res = await db.query(
+      `with w as (select coalesce((select sequence from ${S}.article59c_marks_position where account_id = $1), 0) as s)
+       select w.s::text as from_seq,
+         (case when not exists (select 1 from ${S}.supply_fact where account_id = $1 and sequence = w.s + 1) then w.s
+          else (select min(f.sequence) from ${S}.supply_fact f where f.account_id = $1 and f.sequence > w.s
+                  and not exists (select 1 from ${S}.supply_fact g where g.account_id = $1 and g.sequence = f.sequence + 1)) end)::text as to_seq
+       from w`,
+      [accountId],
+    );
+    const from = BigInt(res.rows[0]!.from_seq);
+    const to = BigInt(res.rows[0]!.to_seq);
+    if (to === from) return;
+    await db.query(
+      `insert into ${S}.article59c_marks_position (account_id, sequence) values ($1, $2) on conflict (account_id) do update set sequence = excluded.sequence`,
+      [accountId, to.toString()],
+    );
+    const range = (await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where f.account_id = $1 and f.sequence > $2 and f.sequence <= $3`, [accountId, from.toString(), to.toString()])).rows.map(rawOfRow);
+    // Corrections linked from a prefix up to `to`: no longer needed once passed; those linked inside the range raise their own year there.
+    const links = (
+      await db.query(
+        `with d as (delete from ${S}.article59c_pending_correction where account_id = $1 and linked_at_sequence <= $2 returning fact_id, linked_at_sequence)
+         select d.linked_at_sequence::text as linked_at, ${factColumns('f')} from d join ${S}.supply_fact f on f.id = d.fact_id`,
+        [accountId, to.toString()],
+      )
+    ).rows.map((r) => ({ raw: rawOfRow(r), linkedAt: BigInt(r.linked_at) }));
+    const originals = await this.originals(db, accountId, [...range, ...links.map((l) => l.raw)].flatMap((r) => (r.eventType !== 'sale' && r.originalEventId !== null ? [r.originalEventId] : [])));
+    const raises = new Map<number, Raise[]>();
+    const raise = (year: number, r: Raise) => raises.set(year, [...(raises.get(year) ?? []), r]);
+    for (const raw of range) {
+      if (raw.netMinor <= 0n) continue;
+      const o = raw.originalEventId ? originals.get(raw.originalEventId) : undefined;
+      raise(candidateOf(raw, o && o.sequence < raw.sequence ? o : undefined).year, { prefix: raw.sequence, at: raw });
+    }
+    for (const { raw, linkedAt } of links) {
+      if (linkedAt <= from || linkedAt <= raw.sequence) continue;
+      if (raw.netMinor < 0n) raise(candidateOf(raw, undefined).year, { prefix: linkedAt, at: raw });
+      else if (raw.netMinor > 0n) raise(candidateOf(raw, originals.get(raw.originalEventId!)).year, { prefix: linkedAt, at: raw });
+    }
+    for (const year of [...raises.keys()].sort()) await this.walkPrefixes(db, BigInt(accountId), year, raises.get(year)!, to, release, now, defaultsFor);
+  }
+
+  /** After a reclassification or a profile default made more of a year count: its marks at the evaluated prefix. */
+  private async recheckYear(db: Db, accountId: string, year: number, release: ThresholdRelease, now: Date, defaultsFor: DefaultsFor): Promise<void> {
+    const res = await db.query(`select sequence::text from ${S}.article59c_marks_position where account_id = $1`, [accountId]);
+    if (res.rowCount === 0) return;
+    const prefix = BigInt(res.rows[0].sequence);
+    await this.walkPrefixes(db, BigInt(accountId), year, [{ prefix }], prefix, release, now, defaultsFor);
+  }
+
+  /**
+   * With the profile defaults in force: walks the year's timeline (tax-point order, then ledger sequence;
+   * corrections at their own place) as it stood at each ledger prefix that raised it, and stores the warning
+   * notification and each crossing earlier than the stored ones. A crossing is stored once per event and never
+   * changed: a later prefix (a backdated sale) that moves the first crossing to an earlier event stores that
+   * crossing beside the one it supersedes, which stays as visible history; a crossing that moves later (a refund)
+   * or disappears leaves the stored one as it is. Once the warning is stored, only raises before the earliest
+   * stored crossing can change anything, and only the events before it are read.
+   */
+  private async walkPrefixes(db: Db, accountId: bigint, year: number, raises: Raise[], upTo: bigint, release: ThresholdRelease, now: Date, defaultsFor: DefaultsFor): Promise<void> {
     const stored = await db.query(
       `select kind, null as occurred_at, null as sequence from ${S}.threshold_notification where account_id = $1 and year = $2
        union all (select 'crossing', occurred_at, sequence::text from ${S}.article59c_crossing where account_id = $1 and year = $2 order by occurred_at, sequence limit 1)`,
@@ -299,69 +361,82 @@ export class Article59cRepository {
     );
     const have = new Set(stored.rows.map((r) => r.kind as string));
     const storedRow = stored.rows.find((r) => r.kind === 'crossing');
-    const storedCrossing = storedRow ? { occurredAt: iso(storedRow.occurred_at), sequence: BigInt(storedRow.sequence) } : undefined;
-    const mayMoveEarlier = storedCrossing !== undefined && (earliestDay === undefined || earliestDay <= storedCrossing.occurredAt.slice(0, 10));
-    if (have.has(NOTIFICATION_KINDS.warning) && storedCrossing && !mayMoveEarlier) return;
+    const earliest = storedRow ? { occurredAt: iso(storedRow.occurred_at), sequence: BigInt(storedRow.sequence) } : undefined;
+    const warningKnown = have.has(NOTIFICATION_KINDS.warning);
+    const bounded = warningKnown && earliest !== undefined;
+    const steps = [...new Set(raises.filter((r) => !bounded || !r.at || byTaxPointThenSequence(r.at, earliest) < 0).map((r) => r.prefix))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (steps.length === 0) return;
     const lookup = (c: string) => release.thresholds.get(c);
-    // Positive groups only: a crossing reached mid-year and undone by later refunds must still be found.
-    const sales = (await this.status.buckets(accountId, [year], db)).filter((b) => b.netMinor > 0n);
-    const summary = summarizeYear(year, sales, await defaultsFor(sales.map((b) => b.facts)), lookup, '9999-12-31');
-    if (summary.establishments.size !== 1) return;
-    const establishment = [...summary.establishments][0]!;
-    const t = lookup(establishment);
-    const total = summary.countedByEstablishment.get(establishment) ?? 0n;
-    if (!t || total * 100n < t.amountMinor * 90n) return;
-    const needWarning = !have.has(NOTIFICATION_KINDS.warning);
-    const needCrossing = storedCrossing ? mayMoveEarlier : total > t.amountMinor;
-    if (!needWarning && !needCrossing) return;
-    const marks = firstMarks(await this.timeline(db, accountId, year, release, defaultsFor), t.amountMinor);
-    const notify = (kind: string, m: Mark) =>
-      recordNotification(db, { accountId, year, kind, eventId: m.event.eventId, cumulativeMinor: m.cumulativeMinor, thresholdMinor: t.amountMinor, currency: t.currency, occurredAt: m.event.occurredAt, recordedAt: m.event.recordedAt, createdAt: now });
-    if (needWarning && marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
-    const c = marks.crossing;
-    if (needCrossing && c && (!storedCrossing || byTaxPointThenSequence(c.event, storedCrossing) < 0)) {
+    if (!earliest && !(await this.mayReach(db, accountId, year, warningKnown, lookup, defaultsFor))) return;
+    const contributions = await this.contributions(db, accountId, year, upTo, bounded ? earliest.occurredAt : undefined, release, defaultsFor);
+    const marks = marksAlongPrefixes(contributions, steps, lookup, { warning: warningKnown, crossing: earliest });
+    const notify = (kind: string, m: PrefixMark) =>
+      recordNotification(db, {
+        accountId, year, kind, eventId: m.mark.event.eventId, cumulativeMinor: m.mark.cumulativeMinor, thresholdMinor: m.threshold.amountMinor, currency: m.threshold.currency,
+        occurredAt: m.mark.event.occurredAt, recordedAt: m.mark.event.recordedAt, createdAt: now,
+      });
+    if (marks.warning) await notify(NOTIFICATION_KINDS.warning, marks.warning);
+    for (const [i, c] of marks.crossings.entries()) {
       const ins = await db.query(
         `insert into ${S}.article59c_crossing (account_id, year, event_id, sequence, occurred_at, recorded_at, event_amount_minor, cumulative_minor, threshold_minor,
            currency, establishment_country, release_version, policy_version, proven_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12, $13, $14) on conflict (account_id, year, sequence) do nothing returning year`,
-        [accountId.toString(), year, c.event.eventId, c.event.sequence.toString(), c.event.occurredAt, c.event.recordedAt, c.event.amountMinor.toString(), c.cumulativeMinor.toString(),
-          t.amountMinor.toString(), t.currency, establishment, release.version, POLICY_VERSION, now],
+        [accountId.toString(), year, c.mark.event.eventId, c.mark.event.sequence.toString(), c.mark.event.occurredAt, c.mark.event.recordedAt, c.mark.event.amountMinor.toString(),
+          c.mark.cumulativeMinor.toString(), c.threshold.amountMinor.toString(), c.threshold.currency, c.establishment, release.version, POLICY_VERSION, now],
       );
-      if (ins.rowCount && !storedCrossing) await notify(NOTIFICATION_KINDS.crossing, c);
+      if (ins.rowCount && !earliest && i === 0) await notify(NOTIFICATION_KINDS.crossing, c);
     }
   }
 
   /**
-   * The year's contributions (event facts, then profile defaults): counted events, plus unresolved negative amounts
-   * dated in the year (pessimistic: an unresolved refund might reduce this year, so it never helps prove a crossing).
+   * Whether any prefix could reach the warning band (or, with the warning stored, the threshold): the year's
+   * positive counted running totals, of every event applied so far, bound every cumulative of the timeline.
    */
-  private async timeline(
-    db: Db,
-    accountId: bigint,
-    year: number,
-    release: ThresholdRelease,
-    defaultsFor: (facts: CandidateFacts[]) => Promise<(sourceId: string | null) => ProfileDefaults | undefined>,
-  ): Promise<TimelineEvent[]> {
+  private async mayReach(db: Db, accountId: bigint, year: number, warningKnown: boolean, lookup: (c: string) => { amountMinor: bigint; currency: string } | undefined, defaultsFor: DefaultsFor): Promise<boolean> {
+    const sales = (await this.status.buckets(accountId, [year], db)).filter((b: Bucket) => b.netMinor > 0n);
+    const summary = summarizeYear(year, sales, await defaultsFor(sales.map((b) => b.facts)), lookup, '9999-12-31');
+    for (const [establishment, total] of summary.countedByEstablishment) {
+      const t = lookup(establishment);
+      if (t && (warningKnown ? total > t.amountMinor : total * 100n >= t.amountMinor * 90n)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The year's candidates among the ledger events 1..`upTo` (dated up to `until` when given), each in the
+   * state it has at each prefix: a correction preceding its original is unresolved in its own year until the
+   * original's prefix, then linked in the original's year. Counted amounts are converted per event; unresolved
+   * negative amounts count too (pessimistic: an unresolved refund might reduce this year, so it never helps prove a crossing).
+   */
+  private async contributions(db: Db, accountId: bigint, year: number, upTo: bigint, until: string | undefined, release: ThresholdRelease, defaultsFor: DefaultsFor): Promise<PrefixContribution[]> {
     const res = await db.query(
       `select ${factColumns('f')}, ev.rate_date as ev_rate_date, ev.rates as ev_rates from ${S}.supply_fact f
          left join ${S}.article59c_rate_evidence ev on ev.account_id = f.account_id and ev.event_id = f.event_id
-        where f.account_id = $1 and f.occurred_at >= $2`,
-      [accountId.toString(), `${year}-01-01T00:00:00Z`],
+        where f.account_id = $1 and f.occurred_at >= $2 and f.sequence <= $3 and ($4::timestamptz is null or f.occurred_at <= $4)`,
+      [accountId.toString(), `${year}-01-01T00:00:00Z`, upTo.toString(), until ?? null],
     );
     const raws = res.rows.map((r): RawFacts => ({ ...rawOfRow(r), evidence: r.ev_rate_date === null ? null : { rateDate: r.ev_rate_date, ratesPerEur: r.ev_rates } }));
     const originals = await this.originals(db, accountId.toString(), raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
-    const candidates = raws.map((raw) => ({ raw, facts: candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined) })).filter((c) => c.facts.year === year);
-    const defaults = await defaultsFor(candidates.map((c) => c.facts));
+    const states = raws.flatMap((raw) => {
+      const o = raw.originalEventId && raw.eventType !== 'sale' ? originals.get(raw.originalEventId) : undefined;
+      if (!o || o.sequence > upTo) return [{ raw, facts: candidateOf(raw, undefined), from: raw.sequence, to: undefined }];
+      if (o.sequence < raw.sequence) return [{ raw, facts: candidateOf(raw, o), from: raw.sequence, to: undefined }];
+      return [{ raw, facts: candidateOf(raw, undefined), from: raw.sequence, to: o.sequence }, { raw, facts: candidateOf(raw, o), from: o.sequence, to: undefined }];
+    }).filter((s) => s.facts.year === year);
+    const defaults = await defaultsFor(states.map((s) => s.facts));
     const targets = thresholdCurrencies(release.thresholds.values());
     const lookup = (country: string) => release.thresholds.get(country);
-    const out: TimelineEvent[] = [];
-    for (const { raw, facts } of candidates) {
+    return states.map(({ raw, facts, from, to }) => {
       const converted = new Map([...convertEvent(raw.netMinor, raw.currency, raw.evidence ?? null, targets)].map(([cur, net]) => [cur, { net, count: 1n }]));
       const { c, amount } = withConversion(classifyCandidate(facts, defaults(facts.sourceId), lookup), raw.netMinor, 1n, converted, lookup);
-      if (c.disposition === 'counted' || (c.disposition === 'unresolved' && raw.netMinor < 0n)) {
-        out.push({ eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: amount });
-      }
-    }
-    return out;
+      return {
+        event: { eventId: raw.eventId, sequence: raw.sequence, occurredAt: raw.occurredAt, recordedAt: raw.recordedAt, amountMinor: amount },
+        from,
+        to,
+        counts: c.disposition === 'counted' || (c.disposition === 'unresolved' && raw.netMinor < 0n),
+        positive: raw.netMinor > 0n,
+        establishment: c.establishment,
+      };
+    });
   }
 }
