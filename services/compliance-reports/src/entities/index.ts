@@ -57,6 +57,23 @@ export const UnionOssLockedPeriod = defineEntity({
     lockedByApiKeyId: p.bigint(),
     filedAt: p.datetime().nullable(),
     filedByApiKeyId: p.bigint().nullable(),
+    /** The filing record the filer gave (issue 21): the portal's reference, the day it was submitted, a note. */
+    submissionReference: p.string().length(100).nullable(),
+    filedOn: p.string().length(10).nullable(),
+    filingNote: p.string().length(1000).nullable(),
+  },
+});
+
+/** A return period found past its due date without being filed: recorded once, with its ReturnPeriodOverdue event. */
+export const ReturnPeriodOverdue = defineEntity({
+  name: 'ReturnPeriodOverdue',
+  tableName: 'return_period_overdue',
+  properties: {
+    accountId: p.bigint().primary(),
+    schemeType: p.string().length(20).primary(),
+    periodKey: p.string().length(7).primary(),
+    dueDate: p.string().length(10),
+    detectedAt: p.datetime(),
   },
 });
 
@@ -110,4 +127,4 @@ export const UnionOssSealedEvent = defineEntity({
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition];
