@@ -78,5 +78,5 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
   if (!stored) throw alreadyLocked(req.periodKey);
   const period = (await deps.unionOssLocks.list(caller.accountId)).find((p) => p.periodKey === req.periodKey)!;
   const exports = await deps.unionOssLocks.exportsOf(caller.accountId, [period.id]);
-  return create(LockUnionOssPeriodResponseSchema, { document: jsonDocument(lockedPeriodJson(period, exports), `union-oss-locked-${req.periodKey}.json`) });
+  return create(LockUnionOssPeriodResponseSchema, { document: jsonDocument(lockedPeriodJson(period, deps.now(), exports), `union-oss-locked-${req.periodKey}.json`) });
 }
