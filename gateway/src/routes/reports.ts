@@ -19,6 +19,37 @@ const FILING_RECORD_SCHEMA = {
   properties: { submission_reference: { type: ['string', 'null'] }, filed_on: { type: ['string', 'null'], format: 'date' }, note: { type: ['string', 'null'] } },
 };
 
+/** The filing calendar's answer. */
+const CALENDAR_SCHEMA = {
+  type: 'object',
+  properties: {
+    from: { type: 'string', format: 'date' },
+    to: { type: 'string', format: 'date' },
+    today: { type: 'string', format: 'date' },
+    periods: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          scheme_type: { type: 'string', enum: ['union_oss', 'ioss'] },
+          period_key: { type: 'string', description: 'YYYY-Qn (union_oss) or YYYY-MM (ioss)' },
+          period_start: { type: 'string', format: 'date' },
+          period_end: { type: 'string', format: 'date' },
+          due_date: { type: 'string', format: 'date', description: 'last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)' },
+          status: { type: 'string', enum: ['not_due', 'due', 'overdue', 'locked', 'filed', 'nil_return_due'] },
+          overdue: { type: 'boolean', description: 'not filed by its due date (also for nil_return_due)' },
+          registration_ids: { type: 'array', items: { type: 'integer' } },
+          source_event_count: { type: 'integer' },
+          locked: { type: 'boolean' },
+          filed_at: { type: ['string', 'null'], format: 'date-time' },
+          submission_reference: { type: ['string', 'null'] },
+          filed_on: { type: ['string', 'null'], format: 'date' },
+        },
+      },
+    },
+  },
+};
+
 /** A locked quarter as the lock, filed and list answers show it. */
 const LOCKED_PERIOD_SCHEMA = {
   type: 'object',
@@ -247,6 +278,26 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.getMultiJurisdiction({ periodKey: q.period }, call));
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/v1/reports/filing-calendar',
+      access: { scopes: READ_SCOPES },
+      summary: 'Filing calendar: each Union OSS quarter and IOSS month the registrations cover, with due date and status (not_due, due, overdue, locked, filed, nil_return_due); a period found overdue is notified once',
+      tags,
+      schema: {
+        querystring: query({
+          from: date('invalid_from', 'first day (inclusive): periods ending on or after it; default the earliest active or ended OSS/IOSS registration'),
+          to: date('invalid_to', 'last day (inclusive): periods starting on or before it; default today (UTC); at most ten years after from'),
+        }),
+      },
+      responses: { 200: CALENDAR_SCHEMA },
+      errors: { 400: ['invalid_from', 'invalid_to', 'invalid_date_range', 'unknown_parameter'] },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { from?: string; to?: string };
+        const r = await clients.unionOss.getFilingCalendar({ from: q.from, to: q.to }, call);
         return send(reply, r.document, false);
       },
     },
