@@ -8,7 +8,11 @@ import { date, intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
 const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)' });
-const format = str('invalid_format', { enum: ['csv', 'json'], description: 'csv: manifest repeated on every row; json: { manifest, report }' });
+const format = str('invalid_format', {
+  enum: ['csv', 'json', 'oss-return', 'bzst-csv'],
+  description:
+    'csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE)',
+});
 const withPeriod = query({ period }, ['period']);
 const tags = ['reports'];
 const LOCKED = '/v1/reports/locked-return-periods/union-oss';
@@ -194,7 +198,14 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string; format: string; export_version?: string };
       const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format, exportVersion: intOf(q.export_version) }, call));
+      // Corrections a BZSt file cannot carry: named in a header, never dropped silently.
+      if (q.format === 'bzst-csv') reply.header('manual-corrections', r.manualCorrections.map((m) => `${m.memberStateOfConsumption} ${m.originalPeriod} ${m.vatAmount}`).join('; '));
       return send(reply, r.document, true);
+    },
+    responses: { 200: { mediaType: 'text/csv', alternatives: ['application/json'] } },
+    errors: {
+      400: ['invalid_period', 'invalid_format', 'invalid_export_version', 'unknown_parameter'],
+      422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable', 'format_unavailable', 'bzst_file_refused'],
     },
   });
   return [
