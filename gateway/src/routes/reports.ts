@@ -202,7 +202,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       if (q.format === 'bzst-csv') reply.header('manual-corrections', r.manualCorrections.map((m) => `${m.memberStateOfConsumption} ${m.originalPeriod} ${m.vatAmount}`).join('; '));
       return send(reply, r.document, true);
     },
-    responses: { 200: { mediaType: 'text/csv', alternatives: ['application/json'] } },
+    responses: { 200: { mediaType: 'text/csv', description: 'format=json and format=oss-return answer application/json' } },
     errors: {
       400: ['invalid_period', 'invalid_format', 'invalid_export_version', 'unknown_parameter'],
       422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable', 'format_unavailable', 'bzst_file_refused'],
