@@ -440,15 +440,31 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       await expect(db.query(`truncate compliance_reports.union_oss_export`)).rejects.toThrow(/immutable/);
     });
 
-    it('filed: locked -> filed once; a repeat keeps the first audit; an unlocked quarter is 409 period_not_locked', async () => {
+    it('filed: locked -> filed once with the filing record; a repeat keeps the first audit and record; an unlocked quarter is 409 period_not_locked', async () => {
       expectError(await post(`${LOCKED}/filed?period=2026-Q1`), 409, 'period_not_locked');
-      const first = await post(`${LOCKED}/filed?period=2025-Q4`);
+      // The record is checked before anything is stored: 2025-Q4 ends 2025-12-31, so the earliest filing day is 2026-01-01.
+      const FILED = `${LOCKED}/filed?period=2025-Q4`;
+      expectError(await post(FILED, k.a!.key, { filed_on: '2025-12-31' }), 400, 'invalid_filed_on');
+      expectError(await post(FILED, k.a!.key, { filed_on: '2026-02-30' }), 400, 'invalid_filed_on');
+      expectError(await post(FILED, k.a!.key, { filed_on: '2999-01-01' }), 400, 'invalid_filed_on');
+      expectError(await post(FILED, k.a!.key, { submission_reference: '' }), 400, 'invalid_submission_reference');
+      expectError(await post(FILED, k.a!.key, { submission_reference: 'x'.repeat(101) }), 400, 'invalid_submission_reference');
+      expectError(await post(FILED, k.a!.key, { submission_reference: 42 }), 400, 'invalid_submission_reference');
+      expectError(await post(FILED, k.a!.key, { note: 'line one\nline two' }), 400, 'invalid_note');
+      expectError(await post(FILED, k.a!.key, { note: 'x'.repeat(1001) }), 400, 'invalid_note');
+      expectError(await post(FILED, k.a!.key, { reference: 'OSS-1' }), 400, 'unknown_field');
+      expect((await ok(`${LOCKED}?period=2025-Q4`)).json().current_period).toMatchObject({ status: 'locked', filing_record: null, filing_due_date: '2026-01-31' });
+      const first = await post(FILED, k.a!.key, { submission_reference: 'OSS-DE-2025-Q4-0815', filed_on: '2026-01-20', note: 'Submitted in BZSt Mein BOP' });
       expect(first.statusCode, first.body).toBe(200);
       const f = first.json();
-      expect(f).toMatchObject({ status: 'filed', filing_status: 'filed', filed_by_api_key_id: Number(k.a!.id) });
+      expect(f).toMatchObject({ status: 'filed', filing_status: 'filed', filed_by_api_key_id: Number(k.a!.id), overdue: false, filing_due_date: '2026-01-31' });
+      expect(f.filing_record).toEqual({ submission_reference: 'OSS-DE-2025-Q4-0815', filed_on: '2026-01-20', note: 'Submitted in BZSt Mein BOP' });
       expect(typeof f.filed_at).toBe('string');
-      const again = (await post(`${LOCKED}/filed?period=2025-Q4`)).json();
-      expect([again.status, again.filed_at, again.filed_by_api_key_id]).toEqual(['filed', f.filed_at, f.filed_by_api_key_id]);
+      const again = (await post(FILED, k.a!.key, { submission_reference: 'ANOTHER' })).json();
+      expect([again.status, again.filed_at, again.filed_by_api_key_id, again.filing_record]).toEqual(['filed', f.filed_at, f.filed_by_api_key_id, f.filing_record]);
+      expect((await ok(`${LOCKED}?period=2025-Q4`)).json().current_period.filing_record).toEqual(f.filing_record);
+      const report = (await ok(`${R}/oss-accountant-report?period=2025-Q4`)).json();
+      expect(report.filing_context).toMatchObject({ period_status: 'filed', overdue: false, filing_record: { ...f.filing_record, filed_at: f.filed_at } });
       for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
     });
 

@@ -4,14 +4,102 @@ import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/complian
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import type { RouteDef } from '../route';
-import { intOf, intParam, query, str } from './schemas';
+import { date, intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
 const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)' });
-const format = str('invalid_format', { enum: ['csv', 'json'], description: 'csv: manifest repeated on every row; json: { manifest, report }' });
+const format = str('invalid_format', {
+  enum: ['csv', 'json', 'oss-return', 'bzst-csv'],
+  description:
+    'csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE)',
+});
 const withPeriod = query({ period }, ['period']);
 const tags = ['reports'];
 const LOCKED = '/v1/reports/locked-return-periods/union-oss';
+
+/** The filer's record of a submission (null until the quarter is marked filed). */
+const FILING_RECORD_SCHEMA = {
+  type: ['object', 'null'],
+  properties: { submission_reference: { type: ['string', 'null'] }, filed_on: { type: ['string', 'null'], format: 'date' }, note: { type: ['string', 'null'] } },
+};
+
+/** The filing calendar's answer. */
+const CALENDAR_SCHEMA = {
+  type: 'object',
+  properties: {
+    from: { type: 'string', format: 'date' },
+    to: { type: 'string', format: 'date' },
+    today: { type: 'string', format: 'date' },
+    periods: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          scheme_type: { type: 'string', enum: ['union_oss', 'ioss'] },
+          period_key: { type: 'string', description: 'YYYY-Qn (union_oss) or YYYY-MM (ioss)' },
+          period_start: { type: 'string', format: 'date' },
+          period_end: { type: 'string', format: 'date' },
+          due_date: { type: 'string', format: 'date', description: 'last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)' },
+          status: { type: 'string', enum: ['not_due', 'due', 'overdue', 'locked', 'filed', 'nil_return_due'] },
+          overdue: { type: 'boolean', description: 'not filed by its due date (also for nil_return_due)' },
+          registration_ids: { type: 'array', items: { type: 'integer' } },
+          source_event_count: { type: 'integer' },
+          locked: { type: 'boolean' },
+          filed_at: { type: ['string', 'null'], format: 'date-time' },
+          submission_reference: { type: ['string', 'null'] },
+          filed_on: { type: ['string', 'null'], format: 'date' },
+        },
+      },
+    },
+  },
+};
+
+/** A locked quarter as the lock, filed and list answers show it. */
+const LOCKED_PERIOD_SCHEMA = {
+  type: 'object',
+  properties: {
+    scheme_type: { type: 'string', enum: ['union_oss'] },
+    period_key: { type: 'string' },
+    status: { type: 'string', enum: ['locked', 'filed'] },
+    filing_status: { type: 'string' },
+    filing_status_detail: { type: 'string' },
+    nil_return_eligible: { type: 'boolean' },
+    total_source_event_count: { type: 'integer' },
+    included_source_event_count: { type: 'integer' },
+    excluded_source_event_count: { type: 'integer' },
+    warning_count: { type: 'integer' },
+    jurisdiction_count: { type: 'integer' },
+    export_count: { type: 'integer' },
+    member_state_identification: { type: 'string' },
+    return_currency: { type: 'string' },
+    registration_id: { type: 'integer' },
+    ledger_position: { type: 'integer' },
+    locked_at: { type: 'string', format: 'date-time' },
+    locked_by_api_key_id: { type: 'integer' },
+    filed_at: { type: ['string', 'null'], format: 'date-time' },
+    filed_by_api_key_id: { type: ['integer', 'null'] },
+    filing_record: FILING_RECORD_SCHEMA,
+    filing_due_date: { type: 'string', format: 'date' },
+    overdue: { type: 'boolean', description: 'not filed and past its due date (today, UTC)' },
+    exports: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          export_id: { type: 'string', format: 'uuid' },
+          export_kind: { type: 'string' },
+          format: { type: 'string' },
+          media_type: { type: 'string' },
+          filename: { type: 'string' },
+          byte_size: { type: 'integer' },
+          sha256: { type: 'string' },
+          created_at: { type: 'string', format: 'date-time' },
+          download_path: { type: 'string' },
+        },
+      },
+    },
+  },
+};
 
 /** Sends a service-built document as it is: its bytes are the answer (exact amounts, stored artifacts). */
 function send(reply: FastifyReply, doc: ReportDocument | undefined, download: boolean) {
@@ -59,7 +147,28 @@ async function reportCall<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-/** POST lock and filed take no body (an empty JSON object is tolerated). */
+/**
+ * The optional body of `…/filed`. No top-level `type`: an absent body is allowed (the schema's property
+ * rules apply only to an object), and `filingRecordOf` refuses any other JSON value.
+ */
+const filingRecordBody = {
+  description: 'optional; no body (or {}) records the filing without a reference',
+  additionalProperties: false,
+  properties: {
+    submission_reference: str('invalid_submission_reference', { minLength: 1, maxLength: 100, description: "the reference the tax office's portal gave the submission" }),
+    filed_on: date('invalid_filed_on', 'the day the return was submitted: from the day after the quarter to today (UTC)'),
+    note: str('invalid_note', { maxLength: 1000, description: 'a note of the filer (one line)' }),
+  },
+  'x-error': 'invalid_body',
+};
+
+function filingRecordOf(b: unknown): { submission_reference?: string; filed_on?: string; note?: string } {
+  if (b === undefined) return {};
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(400, 'invalid_body', 'The request body must be a JSON object (or absent).');
+  return b as { submission_reference?: string; filed_on?: string; note?: string };
+}
+
+/** POST lock takes no body (an empty JSON object is tolerated). */
 function noBody(b: unknown) {
   const empty = b === undefined || (typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).length === 0);
   if (!empty) throw new HttpError(400, 'unexpected_body', 'This request takes no body; the quarter is the `period` query parameter.');
@@ -89,7 +198,14 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string; format: string; export_version?: string };
       const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format, exportVersion: intOf(q.export_version) }, call));
+      // Corrections a BZSt file cannot carry: named in a header, never dropped silently.
+      if (q.format === 'bzst-csv') reply.header('manual-corrections', r.manualCorrections.map((m) => `${m.memberStateOfConsumption} ${m.originalPeriod} ${m.vatAmount}`).join('; '));
       return send(reply, r.document, true);
+    },
+    responses: { 200: { mediaType: 'text/csv', description: 'format=json and format=oss-return answer application/json' } },
+    errors: {
+      400: ['invalid_period', 'invalid_format', 'invalid_export_version', 'unknown_parameter'],
+      422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable', 'format_unavailable', 'bzst_file_refused'],
     },
   });
   return [
@@ -178,11 +294,33 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     },
     {
       method: 'GET',
+      url: '/v1/reports/filing-calendar',
+      access: { scopes: READ_SCOPES },
+      summary: 'Filing calendar: each Union OSS quarter and IOSS month the registrations cover, with due date and status (not_due, due, overdue, locked, filed, nil_return_due); a period found overdue is notified once',
+      tags,
+      schema: {
+        querystring: query({
+          from: date('invalid_from', 'first day (inclusive): periods ending on or after it; default the earliest active or ended OSS/IOSS registration'),
+          to: date('invalid_to', 'last day (inclusive): periods starting on or before it; default today (UTC); at most ten years after from'),
+        }),
+      },
+      responses: { 200: CALENDAR_SCHEMA },
+      errors: { 400: ['invalid_from', 'invalid_to', 'invalid_date_range', 'unknown_parameter'] },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { from?: string; to?: string };
+        const r = await clients.unionOss.getFilingCalendar({ from: q.from, to: q.to }, call);
+        return send(reply, r.document, false);
+      },
+    },
+    {
+      method: 'GET',
       url: LOCKED,
       access: { scopes: READ_SCOPES },
       summary: 'Locked Union OSS quarters, latest first; with `period`, `current_period` and its stored exports',
       tags,
       schema: { querystring: query({ period }) },
+      responses: { 200: { type: 'object', properties: { items: { type: 'array', items: LOCKED_PERIOD_SCHEMA }, current_period: { anyOf: [LOCKED_PERIOD_SCHEMA, { type: 'null' }] } } } },
+      errors: { 400: ['invalid_period', 'unknown_parameter'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period?: string };
         const r = await clients.unionOss.listLockedUnionOssPeriods({ periodKey: q.period }, call);
@@ -196,6 +334,13 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 period_already_locked; 409 period_not_ended until the quarter\'s last day has passed)',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 201: LOCKED_PERIOD_SCHEMA },
+      errors: {
+        400: ['invalid_period', 'unknown_parameter', 'unexpected_body'],
+        409: ['period_already_locked', 'period_not_ended'],
+        422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'],
+        503: ['projection_lagging', 'ledger_unavailable'],
+      },
       handler: async ({ req, reply, call }) => {
         noBody(req.body);
         const q = req.query as { period: string };
@@ -208,13 +353,21 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       method: 'POST',
       url: `${LOCKED}/filed`,
       access: { scopes: ['full'] },
-      summary: 'Mark a locked quarter as filed; repeats keep the first filing audit (409 period_not_locked; 409 period_not_ended before the quarter\'s end)',
+      summary: 'Mark a locked quarter as filed, with an optional filing record (submission_reference, filed_on, note); repeats keep the first filing audit and record (409 period_not_locked; 409 period_not_ended before the quarter\'s end)',
       tags,
-      schema: { querystring: withPeriod },
+      schema: {
+        querystring: withPeriod,
+        body: filingRecordBody,
+      },
+      responses: { 200: LOCKED_PERIOD_SCHEMA },
+      errors: {
+        400: ['invalid_period', 'unknown_parameter', 'invalid_body', 'unknown_field', 'invalid_submission_reference', 'invalid_filed_on', 'invalid_note'],
+        409: ['period_not_locked', 'period_not_ended'],
+      },
       handler: async ({ req, reply, call }) => {
-        noBody(req.body);
         const q = req.query as { period: string };
-        const r = await clients.unionOss.markUnionOssPeriodFiled({ periodKey: q.period }, call);
+        const b = filingRecordOf(req.body);
+        const r = await clients.unionOss.markUnionOssPeriodFiled({ periodKey: q.period, submissionReference: b.submission_reference, filedOn: b.filed_on, note: b.note }, call);
         return send(reply, withDownloadPaths(r.document), false);
       },
     },

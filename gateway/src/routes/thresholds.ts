@@ -109,7 +109,20 @@ const checkResponseJson = (r: CheckThresholdResponse) => ({
   disclaimer: r.disclaimer,
 });
 
-const notificationJson = (n: ThresholdNotification) => ({
+/** A return period past its due date (issue 21): the period instead of an Article 59c mark. */
+const overdueJson = (n: ThresholdNotification) => ({
+  id: num(n.id),
+  kind: n.kind,
+  year: n.year,
+  scheme_type: n.schemeType,
+  period_key: n.periodKey,
+  due_date: n.dueDate,
+  created_at: n.createdAt,
+  read: n.readAt !== undefined,
+  read_at: opt(n.readAt),
+});
+
+const notificationJson = (n: ThresholdNotification) => (n.kind === 'return_period_overdue' ? overdueJson(n) : {
   id: num(n.id),
   kind: n.kind,
   year: n.year,
@@ -166,7 +179,7 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
       method: 'GET',
       url: '/v1/compliance/notifications',
       access: { scopes: READ_SCOPES },
-      summary: 'Threshold notifications of the account (warning band entered, threshold crossed), oldest first',
+      summary: 'Notifications of the account (Article 59c warning band entered, threshold crossed; a return period overdue), oldest first',
       tags: ['compliance'],
       schema: {
         querystring: query({

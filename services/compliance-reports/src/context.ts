@@ -1,6 +1,7 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { IdentifierVault } from './identifier-vault';
+import { FilingCalendarRepository } from './repositories/filing-calendar';
 import { IossFactRepository } from './repositories/ioss-facts';
 import { TaxRegistrationRepository } from './repositories/tax-registrations';
 import { UnionOssFactRepository } from './repositories/union-oss-facts';
@@ -18,6 +19,7 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   unionOssLocks: UnionOssLockRepository;
   unionOssSealedEvents: UnionOssSealedEventRepository;
   iossFacts: IossFactRepository;
+  filingCalendar: FilingCalendarRepository;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -31,5 +33,6 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     unionOssLocks: new UnionOssLockRepository(deps.pool),
     unionOssSealedEvents: new UnionOssSealedEventRepository(deps.pool),
     iossFacts: new IossFactRepository(deps.pool),
+    filingCalendar: new FilingCalendarRepository(deps.pool),
   };
 }

@@ -155,7 +155,7 @@ export async function filingPrep(deps: ComplianceReportsDeps, caller: Principal,
     registrations: registrations.map((r) => registrationJson(r, registrations)),
     union_oss: unionOss,
     ioss: iossJson(ioss),
-    return_period: lock ? lockedPeriodJson(lock) : null,
+    return_period: lock ? lockedPeriodJson(lock, deps.now()) : null,
     official_basis: OFFICIAL_BASIS,
   };
 }

@@ -4,6 +4,7 @@ import { bindHandlers } from '@vat/platform/service-module';
 import type { ComplianceReportsDeps } from './context';
 import { createTaxRegistration } from './handlers/create-tax-registration';
 import { exportUnionOssReport } from './handlers/export-union-oss-report';
+import { getFilingCalendar } from './handlers/get-filing-calendar';
 import { getFilingPrep } from './handlers/get-filing-prep';
 import { getMultiJurisdiction } from './handlers/get-multi-jurisdiction';
 import { getLockedUnionOssExport } from './handlers/get-locked-union-oss-export';
@@ -22,7 +23,7 @@ export function routes(deps: ComplianceReportsDeps) {
     router.service(TaxRegistrationService, bindHandlers(deps, { listTaxRegistrations, createTaxRegistration, updateTaxRegistration, resolveUnionOssRegistration }));
     router.service(
       UnionOssReportService,
-      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport, getFilingPrep, getMultiJurisdiction, listUnionOssEvents, listIossEvents }),
+      bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport, getFilingPrep, getMultiJurisdiction, listUnionOssEvents, listIossEvents, getFilingCalendar }),
     );
   };
 }

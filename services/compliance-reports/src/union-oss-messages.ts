@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { ReportDocumentSchema, type ReportDocument } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import { jsonText } from '@vat/platform/json-text';
+import { filingDueDate } from './domain/union-oss-return';
 import type { ExportMeta, LockedPeriodRecord } from './repositories/union-oss-locks';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -27,8 +28,18 @@ export function exportMetaJson(e: ExportMeta) {
   };
 }
 
-/** A locked quarter as every locked-period answer shows it; `exports` when the artifacts are listed. */
-export function lockedPeriodJson(p: LockedPeriodRecord, exports?: readonly ExportMeta[]) {
+/** The filer's record of the submission, or null before the quarter is marked filed. */
+export function filingRecordJson(p: LockedPeriodRecord) {
+  if (p.status !== 'filed') return null;
+  return { submission_reference: p.submissionReference, filed_on: p.filedOn, note: p.filingNote };
+}
+
+/**
+ * A locked quarter as every locked-period answer shows it, with its due date and whether it is overdue
+ * on `now` (not filed after its due date); `exports` when the artifacts are listed.
+ */
+export function lockedPeriodJson(p: LockedPeriodRecord, now: Date, exports?: readonly ExportMeta[]) {
+  const due = filingDueDate(p.periodKey);
   return {
     scheme_type: 'union_oss',
     period_key: p.periodKey,
@@ -50,6 +61,9 @@ export function lockedPeriodJson(p: LockedPeriodRecord, exports?: readonly Expor
     locked_by_api_key_id: p.lockedByApiKeyId,
     filed_at: p.filedAt?.toISOString() ?? null,
     filed_by_api_key_id: p.filedByApiKeyId,
+    filing_record: filingRecordJson(p),
+    filing_due_date: due,
+    overdue: p.status !== 'filed' && now.toISOString().slice(0, 10) > due,
     ...(exports ? { exports: exports.map(exportMetaJson) } : {}),
   };
 }

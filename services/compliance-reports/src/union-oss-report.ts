@@ -122,6 +122,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
       generatedAt: deps.now().toISOString(),
       periodStatus: own?.status ?? 'open',
       ratesUsed: fx.used,
+      filingRecord: own?.status === 'filed' ? { submissionReference: own.submissionReference, filedOn: own.filedOn, note: own.filingNote, filedAt: own.filedAt!.toISOString() } : null,
     },
     locks,
     basis: { scope, settings },

@@ -4,6 +4,8 @@ import type pg from 'pg';
 import { decodeEvent } from '@vat/platform/events';
 import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
+import { ReturnPeriodOverdueSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
+import { recordOverdueNotifications } from './repositories/threshold-notifications';
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { factColumns } from './repositories/article59c';
 import { inTransaction } from '@vat/platform/transaction';
@@ -12,6 +14,7 @@ import type { ThresholdsDeps } from './context';
 export const PROJECTION_DURABLE = 'thresholds-supply-projection';
 export const DECISIONS_DURABLE = 'thresholds-classification-decisions';
 export const PROFILES_DURABLE = 'thresholds-source-profiles';
+export const OVERDUE_DURABLE = 'thresholds-return-period-overdue';
 
 /**
  * Serializes the consumers' transactions per account (they move running totals between buckets and check
@@ -88,6 +91,21 @@ export function sourceProfileConsumer(deps: ThresholdsDeps): Subscription {
           await deps.article59c.recheckSources(client, accountId, sourceKeys, release, deps.now(), (id) => deps.profileDefaults.of(id, client));
         }
       });
+    },
+  };
+}
+
+/**
+ * compliance-reports announces a return period past its due date (`ReturnPeriodOverdue`); the account's
+ * notifications get one `return_period_overdue` entry per period (thresholds owns the notifications).
+ */
+export function overdueNotificationConsumer(deps: ThresholdsDeps): Subscription {
+  return {
+    durable: OVERDUE_DURABLE,
+    subjects: [subjectOf(ReturnPeriodOverdueSchema)],
+    handler: async (batch) => {
+      const events = batch.map((m) => ({ id: m.id, ...decodeEvent(ReturnPeriodOverdueSchema, m.data) }));
+      await recordOverdueNotifications(deps.pool, OVERDUE_DURABLE, events, deps.now());
     },
   };
 }

@@ -25,6 +25,8 @@ export type ReturnContext = {
   /** open, locked or filed. */
   periodStatus: string;
   ratesUsed: readonly RateUsed[];
+  /** The filer's record once the quarter is marked filed (issue 21), else null. */
+  filingRecord?: { submissionReference: string | null; filedOn: string | null; note: string | null; filedAt: string } | null;
 };
 
 export const CONVERSION_RULE =
@@ -282,6 +284,8 @@ export function accountantReport(c: ReturnContext, exportKind: string = EXPORT_K
       status: s.status,
       status_detail: s.detail,
       period_status: c.periodStatus,
+      overdue: c.periodStatus !== 'filed' && c.generatedAt.slice(0, 10) > filingDueDate(r.periodKey),
+      filing_record: c.filingRecord ? { submission_reference: c.filingRecord.submissionReference, filed_on: c.filingRecord.filedOn, note: c.filingRecord.note, filed_at: c.filingRecord.filedAt } : null,
       registration_id: c.registrationId,
       member_state_identification: r.memberStateIdentification,
       return_currency: r.returnCurrency,

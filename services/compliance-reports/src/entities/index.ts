@@ -59,6 +59,23 @@ export const UnionOssLockedPeriod = defineEntity({
     lockedByApiKeyId: p.bigint(),
     filedAt: p.datetime().nullable(),
     filedByApiKeyId: p.bigint().nullable(),
+    /** The filing record the filer gave (issue 21): the portal's reference, the day it was submitted, a note. */
+    submissionReference: p.string().length(100).nullable(),
+    filedOn: p.string().length(10).nullable(),
+    filingNote: p.string().length(1000).nullable(),
+  },
+});
+
+/** A return period found past its due date without being filed: recorded once, with its ReturnPeriodOverdue event. */
+export const ReturnPeriodOverdue = defineEntity({
+  name: 'ReturnPeriodOverdue',
+  tableName: 'return_period_overdue',
+  properties: {
+    accountId: p.bigint().primary(),
+    schemeType: p.string().length(20).primary(),
+    periodKey: p.string().length(7).primary(),
+    dueDate: p.string().length(10),
+    detectedAt: p.datetime(),
   },
 });
 
@@ -168,4 +185,4 @@ export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities
 /** Compliance-reports' copies of calculation's reference data and source-profile defaults (platform projections), so it never calls calculation. */
 export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
 export const SourceProfileDefault = defineSourceProfileDefaultEntity();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];

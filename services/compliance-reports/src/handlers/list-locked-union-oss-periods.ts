@@ -10,13 +10,14 @@ import { unionOssQuarter } from '../union-oss-report';
 export async function listLockedUnionOssPeriods(deps: ComplianceReportsDeps, req: ListLockedUnionOssPeriodsRequest, ctx: HandlerContext) {
   if (req.periodKey !== undefined) unionOssQuarter(req.periodKey);
   const { accountId } = callerOf(ctx);
+  const now = deps.now();
   const periods = await deps.unionOssLocks.list(accountId);
   const exports = await deps.unionOssLocks.exportsOf(accountId, periods.map((p) => p.id));
   const of = (id: bigint) => exports.filter((e) => e.lockedPeriodId === id);
-  const body: Record<string, unknown> = { items: periods.map((p) => lockedPeriodJson(p, of(p.id))) };
+  const body: Record<string, unknown> = { items: periods.map((p) => lockedPeriodJson(p, now, of(p.id))) };
   if (req.periodKey !== undefined) {
     const current = periods.find((p) => p.periodKey === req.periodKey);
-    body.current_period = current ? lockedPeriodJson(current, of(current.id)) : null;
+    body.current_period = current ? lockedPeriodJson(current, now, of(current.id)) : null;
   }
   return create(ListLockedUnionOssPeriodsResponseSchema, { document: jsonDocument(body, 'union-oss-locked-periods.json') });
 }

@@ -6,7 +6,8 @@ import { callerOf } from '@vat/platform/principal';
 import { Code, rpcError } from '@vat/platform/rpc-errors';
 import { projectionPosition } from '@vat/platform/supply-projection';
 import type { ComplianceReportsDeps } from '../context';
-import { accountantReport, exportCsv, filingStatusOf } from '../domain/union-oss-documents';
+import { accountantReport, exportCsv, filingStatusOf, type ReturnContext } from '../domain/union-oss-documents';
+import { bzstFileOf, bzstManifestText, returnDocumentText, UPLOAD_FORMATS } from '../filing-files';
 import type { NewArtifact } from '../repositories/union-oss-locks';
 import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
 import { buildReturn, fencePeriod, requireEndedQuarter } from '../union-oss-report';
@@ -16,6 +17,16 @@ const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_a
 function artifact(exportKind: string, format: 'json' | 'csv', filename: string, text: string): NewArtifact {
   const content = Buffer.from(text, 'utf8');
   return { id: randomUUID(), exportKind, format, mediaType: format === 'json' ? JSON_TYPE : CSV_TYPE, filename, content, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+/** The upload file of the MSI (Germany: the BZSt CSV, when the portal would accept it) and its manifest. */
+function memberStateFiles(c: ReturnContext, periodKey: string): NewArtifact[] {
+  if (UPLOAD_FORMATS[c.ret.memberStateIdentification] !== 'bzst-csv') return [];
+  const file = bzstFileOf(c);
+  return [
+    ...(file.ok ? [artifact('union_oss_bzst_upload_locked', 'csv', `oss-bzst-${periodKey}.csv`, file.text)] : []),
+    artifact('union_oss_bzst_manifest_locked', 'json', `oss-bzst-manifest-${periodKey}.json`, bzstManifestText(c, file)),
+  ];
 }
 
 /**
@@ -52,6 +63,8 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
   const artifacts = [
     artifact('union_oss_accountant_report_locked', 'json', `oss-accountant-report-${req.periodKey}.json`, accountantReport(locked, 'union_oss_accountant_report_locked', true)),
     artifact('union_oss_quarterly_summary_locked', 'csv', `oss-quarterly-summary-${req.periodKey}.csv`, exportCsv(locked, 'summary', 'union_oss_quarterly_summary_locked', true)),
+    artifact('union_oss_return_locked', 'json', `oss-return-${req.periodKey}.json`, returnDocumentText(locked)),
+    ...memberStateFiles(locked, req.periodKey),
   ];
   const stored = await deps.unionOssLocks.lock(
     caller.accountId,
@@ -78,5 +91,5 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
   if (!stored) throw alreadyLocked(req.periodKey);
   const period = (await deps.unionOssLocks.list(caller.accountId)).find((p) => p.periodKey === req.periodKey)!;
   const exports = await deps.unionOssLocks.exportsOf(caller.accountId, [period.id]);
-  return create(LockUnionOssPeriodResponseSchema, { document: jsonDocument(lockedPeriodJson(period, exports), `union-oss-locked-${req.periodKey}.json`) });
+  return create(LockUnionOssPeriodResponseSchema, { document: jsonDocument(lockedPeriodJson(period, deps.now(), exports), `union-oss-locked-${req.periodKey}.json`) });
 }

@@ -27,9 +27,15 @@ export type LockedPeriodRecord = {
   lockedByApiKeyId: bigint;
   filedAt: Date | null;
   filedByApiKeyId: bigint | null;
+  submissionReference: string | null;
+  filedOn: string | null;
+  filingNote: string | null;
 };
 
-type NewLockedPeriod = Omit<LockedPeriodRecord, 'id' | 'status' | 'filedAt' | 'filedByApiKeyId'>;
+type NewLockedPeriod = Omit<LockedPeriodRecord, 'id' | 'status' | 'filedAt' | 'filedByApiKeyId' | 'submissionReference' | 'filedOn' | 'filingNote'>;
+
+/** What the filer says about the submission (issue 21), all optional. */
+export type FilingRecord = { submissionReference: string | null; filedOn: string | null; note: string | null };
 
 export type ExportMeta = {
   id: string;
@@ -69,6 +75,9 @@ function periodOf(r: PeriodRow): LockedPeriodRecord {
     lockedByApiKeyId: BigInt(r.locked_by_api_key_id as string),
     filedAt: r.filed_at === null ? null : pgTimestamp(r.filed_at),
     filedByApiKeyId: r.filed_by_api_key_id === null ? null : BigInt(r.filed_by_api_key_id as string),
+    submissionReference: (r.submission_reference as string | null) ?? null,
+    filedOn: (r.filed_on as string | null) ?? null,
+    filingNote: (r.filing_note as string | null) ?? null,
   };
 }
 
@@ -89,7 +98,8 @@ function exportOf(r: PeriodRow): ExportMeta {
 
 const PERIOD_COLUMNS = `id::text, period_key, registration_id::text, member_state_identification, return_currency, ledger_position::text, status, filing_status,
   filing_status_detail, nil_return_eligible, total_source_event_count::text, included_source_event_count::text, excluded_source_event_count::text,
-  warning_count, jurisdiction_count, locked_at, locked_by_api_key_id::text, filed_at, filed_by_api_key_id::text`;
+  warning_count, jurisdiction_count, locked_at, locked_by_api_key_id::text, filed_at, filed_by_api_key_id::text,
+  submission_reference, filed_on, filing_note`;
 const EXPORT_COLUMNS = 'id::text, locked_period_id::text, period_key, export_kind, format, media_type, filename, sha256, byte_size, created_at';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -175,12 +185,13 @@ export class UnionOssLockRepository {
     });
   }
 
-  /** `locked` -> `filed` with the filing audit; a filed quarter keeps its first audit. Undefined when not locked. */
-  async markFiled(accountId: bigint, periodKey: string, apiKeyId: bigint, now: Date, detail: string): Promise<LockedPeriodRecord | undefined> {
+  /** `locked` -> `filed` with the filing audit and record; a filed quarter keeps its first audit and record. Undefined when not locked. */
+  async markFiled(accountId: bigint, periodKey: string, apiKeyId: bigint, now: Date, detail: string, record: FilingRecord): Promise<LockedPeriodRecord | undefined> {
     await this.pool.query(
-      `update ${PERIOD} set status = 'filed', filing_status = 'filed', filing_status_detail = $4, filed_at = $3, filed_by_api_key_id = $5
+      `update ${PERIOD} set status = 'filed', filing_status = 'filed', filing_status_detail = $4, filed_at = $3, filed_by_api_key_id = $5,
+          submission_reference = $6, filed_on = $7, filing_note = $8
         where account_id = $1 and period_key = $2 and status = 'locked'`,
-      [accountId.toString(), periodKey, now, detail, apiKeyId.toString()],
+      [accountId.toString(), periodKey, now, detail, apiKeyId.toString(), record.submissionReference, record.filedOn, record.note],
     );
     const res = await this.pool.query(`select ${PERIOD_COLUMNS} from ${PERIOD} where account_id = $1 and period_key = $2`, [accountId.toString(), periodKey]);
     return res.rows[0] ? periodOf(res.rows[0]) : undefined;

@@ -138,16 +138,21 @@ export const ThresholdNotification = defineEntity({
     accountId: p.bigint(),
     year: p.integer(),
     kind: p.string().length(40),
-    eventId: p.string().length(100),
-    cumulativeMinor: p.decimal().precision(38).scale(0),
-    thresholdMinor: p.bigint(),
-    currency: p.string().length(3),
-    occurredAt: p.datetime(),
-    recordedAt: p.datetime(),
+    // The Article 59c mark and the event that reached it (null for a return_period_overdue notification).
+    eventId: p.string().length(100).nullable(),
+    cumulativeMinor: p.decimal().precision(38).scale(0).nullable(),
+    thresholdMinor: p.bigint().nullable(),
+    currency: p.string().length(3).nullable(),
+    occurredAt: p.datetime().nullable(),
+    recordedAt: p.datetime().nullable(),
+    // return_period_overdue (from compliance-reports' ReturnPeriodOverdue): the period and its due date; '' for Article 59c.
+    schemeType: p.string().length(20).nullable(),
+    periodKey: p.string().length(7).default(''),
+    dueDate: p.string().length(10).nullable(),
     createdAt: p.datetime(),
     readAt: p.datetime().nullable(),
   },
-  uniques: [{ properties: ['accountId', 'year', 'kind'] }],
+  uniques: [{ properties: ['accountId', 'year', 'kind', 'periodKey'] }],
   indexes: [{ properties: ['accountId', 'id'] }],
 });
 

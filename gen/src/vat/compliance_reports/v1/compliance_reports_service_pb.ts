@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/compliance_reports/v1/compliance_reports_service.proto.
  */
 export const file_vat_compliance_reports_v1_compliance_reports_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjp2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2NvbXBsaWFuY2VfcmVwb3J0c19zZXJ2aWNlLnByb3RvEhl2YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxIh0KG0xpc3RUYXhSZWdpc3RyYXRpb25zUmVxdWVzdCJZChxMaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEjkKBWl0ZW1zGAEgAygLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24i8gIKHENyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QSEwoLc2NoZW1lX3R5cGUYASABKAkSIwobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAIgASgJEiQKF3ZhdF9yZWdpc3RyYXRpb25fbnVtYmVyGAMgASgJSACIAQESIwoWaW9zc19pbnRlcm1lZGlhcnlfbmFtZRgEIAEoCUgBiAEBEiUKGGlvc3NfaW50ZXJtZWRpYXJ5X251bWJlchgFIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAYgASgJEhkKDGVmZmVjdGl2ZV90bxgHIAEoCUgDiAEBEg4KBnN0YXR1cxgIIAEoCUIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIPCg1fZWZmZWN0aXZlX3RvImEKHUNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIuADChxVcGRhdGVUYXhSZWdpc3RyYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEhgKC3NjaGVtZV90eXBlGAIgASgJSACIAQESKAobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAMgASgJSAGIAQESJAoXdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXIYBCABKAlIAogBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAOIAQESJQoYaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyGAYgASgJSASIAQESGwoOZWZmZWN0aXZlX2Zyb20YByABKAlIBYgBARIZCgxlZmZlY3RpdmVfdG8YCCABKAlIBogBARITCgZzdGF0dXMYCSABKAlIB4gBAUIOCgxfc2NoZW1lX3R5cGVCHgocX21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbkIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIRCg9fZWZmZWN0aXZlX2Zyb21CDwoNX2VmZmVjdGl2ZV90b0IJCgdfc3RhdHVzImEKHVVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIjgKIlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSKRAQojUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2USQAoMcmVnaXN0cmF0aW9uGAEgASgLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24SFAoMcGVyaW9kX3N0YXJ0GAIgASgJEhIKCnBlcmlvZF9lbmQYAyABKAkiRwoOUmVwb3J0RG9jdW1lbnQSEgoKbWVkaWFfdHlwZRgBIAEoCRIPCgdjb250ZW50GAIgASgMEhAKCGZpbGVuYW1lGAMgASgJIjwKGEdldFVuaW9uT3NzUmVwb3J0UmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJEgwKBHZpZXcYAiABKAkiWAoZR2V0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQifwobRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkSDAoEdmlldxgCIAEoCRIOCgZmb3JtYXQYAyABKAkSGwoOZXhwb3J0X3ZlcnNpb24YBCABKAVIAIgBAUIRCg9fZXhwb3J0X3ZlcnNpb24iWwocRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQiSgogTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kc1JlcXVlc3QSFwoKcGVyaW9kX2tleRgBIAEoCUgAiAEBQg0KC19wZXJpb2Rfa2V5ImAKIUxpc3RMb2NrZWRVbmlvbk9zc1BlcmlvZHNSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQiLwoZTG9ja1VuaW9uT3NzUGVyaW9kUmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJIlkKGkxvY2tVbmlvbk9zc1BlcmlvZFJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCI0Ch5NYXJrVW5pb25Pc3NQZXJpb2RGaWxlZFJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSJeCh9NYXJrVW5pb25Pc3NQZXJpb2RGaWxlZFJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCIzCh5HZXRMb2NrZWRVbmlvbk9zc0V4cG9ydFJlcXVlc3QSEQoJZXhwb3J0X2lkGAEgASgJIl4KH0dldExvY2tlZFVuaW9uT3NzRXhwb3J0UmVzcG9uc2USOwoIZG9jdW1lbnQYASABKAsyKS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlcG9ydERvY3VtZW50IioKFEdldEZpbGluZ1ByZXBSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkiVAoVR2V0RmlsaW5nUHJlcFJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCIxChtHZXRNdWx0aUp1cmlzZGljdGlvblJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSJbChxHZXRNdWx0aUp1cmlzZGljdGlvblJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCLjAQoZTGlzdFVuaW9uT3NzRXZlbnRzUmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJEhgKC2Rpc3Bvc2l0aW9uGAIgASgJSACIAQESEwoGcmVhc29uGAMgASgJSAGIAQESGQoMbWVtYmVyX3N0YXRlGAQgASgJSAKIAQESEwoGY3Vyc29yGAUgASgJSAOIAQESEgoFbGltaXQYBiABKAVIBIgBAUIOCgxfZGlzcG9zaXRpb25CCQoHX3JlYXNvbkIPCg1fbWVtYmVyX3N0YXRlQgkKB19jdXJzb3JCCAoGX2xpbWl0IlkKGkxpc3RVbmlvbk9zc0V2ZW50c1Jlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCLaAQoVTGlzdElvc3NFdmVudHNSZXF1ZXN0Eg0KBW1vbnRoGAEgASgJEhgKC2Rpc3Bvc2l0aW9uGAIgASgJSACIAQESEwoGcmVhc29uGAMgASgJSAGIAQESGQoMbWVtYmVyX3N0YXRlGAQgASgJSAKIAQESEwoGY3Vyc29yGAUgASgJSAOIAQESEgoFbGltaXQYBiABKAVIBIgBAUIOCgxfZGlzcG9zaXRpb25CCQoHX3JlYXNvbkIPCg1fbWVtYmVyX3N0YXRlQgkKB19jdXJzb3JCCAoGX2xpbWl0IlUKFkxpc3RJb3NzRXZlbnRzUmVzcG9uc2USOwoIZG9jdW1lbnQYASABKAsyKS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlcG9ydERvY3VtZW50MtsEChZUYXhSZWdpc3RyYXRpb25TZXJ2aWNlEocBChRMaXN0VGF4UmVnaXN0cmF0aW9ucxI2LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdFRheFJlZ2lzdHJhdGlvbnNSZXF1ZXN0GjcudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEooBChVDcmVhdGVUYXhSZWdpc3RyYXRpb24SNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QaOC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEooBChVVcGRhdGVUYXhSZWdpc3RyYXRpb24SNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QaOC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEpwBChtSZXNvbHZlVW5pb25Pc3NSZWdpc3RyYXRpb24SPS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QaPi52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlc3BvbnNlMt0KChVVbmlvbk9zc1JlcG9ydFNlcnZpY2USfgoRR2V0VW5pb25Pc3NSZXBvcnQSMy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldFVuaW9uT3NzUmVwb3J0UmVxdWVzdBo0LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRKHAQoURXhwb3J0VW5pb25Pc3NSZXBvcnQSNi52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkV4cG9ydFVuaW9uT3NzUmVwb3J0UmVxdWVzdBo3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRKWAQoZTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kcxI7LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kc1JlcXVlc3QaPC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RMb2NrZWRVbmlvbk9zc1BlcmlvZHNSZXNwb25zZRKBAQoSTG9ja1VuaW9uT3NzUGVyaW9kEjQudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5Mb2NrVW5pb25Pc3NQZXJpb2RSZXF1ZXN0GjUudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5Mb2NrVW5pb25Pc3NQZXJpb2RSZXNwb25zZRKQAQoXTWFya1VuaW9uT3NzUGVyaW9kRmlsZWQSOS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLk1hcmtVbmlvbk9zc1BlcmlvZEZpbGVkUmVxdWVzdBo6LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTWFya1VuaW9uT3NzUGVyaW9kRmlsZWRSZXNwb25zZRKQAQoXR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnQSOS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldExvY2tlZFVuaW9uT3NzRXhwb3J0UmVxdWVzdBo6LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnRSZXNwb25zZRJyCg1HZXRGaWxpbmdQcmVwEi8udmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5HZXRGaWxpbmdQcmVwUmVxdWVzdBowLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0RmlsaW5nUHJlcFJlc3BvbnNlEocBChRHZXRNdWx0aUp1cmlzZGljdGlvbhI2LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0TXVsdGlKdXJpc2RpY3Rpb25SZXF1ZXN0GjcudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5HZXRNdWx0aUp1cmlzZGljdGlvblJlc3BvbnNlEoEBChJMaXN0VW5pb25Pc3NFdmVudHMSNC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RVbmlvbk9zc0V2ZW50c1JlcXVlc3QaNS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RVbmlvbk9zc0V2ZW50c1Jlc3BvbnNlEnUKDkxpc3RJb3NzRXZlbnRzEjAudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0SW9zc0V2ZW50c1JlcXVlc3QaMS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RJb3NzRXZlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_vat_compliance_reports_v1_resources]);
+  fileDesc("Cjp2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2NvbXBsaWFuY2VfcmVwb3J0c19zZXJ2aWNlLnByb3RvEhl2YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxIh0KG0xpc3RUYXhSZWdpc3RyYXRpb25zUmVxdWVzdCJZChxMaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEjkKBWl0ZW1zGAEgAygLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24i8gIKHENyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QSEwoLc2NoZW1lX3R5cGUYASABKAkSIwobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAIgASgJEiQKF3ZhdF9yZWdpc3RyYXRpb25fbnVtYmVyGAMgASgJSACIAQESIwoWaW9zc19pbnRlcm1lZGlhcnlfbmFtZRgEIAEoCUgBiAEBEiUKGGlvc3NfaW50ZXJtZWRpYXJ5X251bWJlchgFIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAYgASgJEhkKDGVmZmVjdGl2ZV90bxgHIAEoCUgDiAEBEg4KBnN0YXR1cxgIIAEoCUIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIPCg1fZWZmZWN0aXZlX3RvImEKHUNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIuADChxVcGRhdGVUYXhSZWdpc3RyYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEhgKC3NjaGVtZV90eXBlGAIgASgJSACIAQESKAobbWVtYmVyX3N0YXRlX2lkZW50aWZpY2F0aW9uGAMgASgJSAGIAQESJAoXdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXIYBCABKAlIAogBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAOIAQESJQoYaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyGAYgASgJSASIAQESGwoOZWZmZWN0aXZlX2Zyb20YByABKAlIBYgBARIZCgxlZmZlY3RpdmVfdG8YCCABKAlIBogBARITCgZzdGF0dXMYCSABKAlIB4gBAUIOCgxfc2NoZW1lX3R5cGVCHgocX21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbkIaChhfdmF0X3JlZ2lzdHJhdGlvbl9udW1iZXJCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCGwoZX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlckIRCg9fZWZmZWN0aXZlX2Zyb21CDwoNX2VmZmVjdGl2ZV90b0IJCgdfc3RhdHVzImEKHVVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEkAKDHJlZ2lzdHJhdGlvbhgBIAEoCzIqLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuVGF4UmVnaXN0cmF0aW9uIjgKIlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCSKRAQojUmVzb2x2ZVVuaW9uT3NzUmVnaXN0cmF0aW9uUmVzcG9uc2USQAoMcmVnaXN0cmF0aW9uGAEgASgLMioudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5UYXhSZWdpc3RyYXRpb24SFAoMcGVyaW9kX3N0YXJ0GAIgASgJEhIKCnBlcmlvZF9lbmQYAyABKAkiRwoOUmVwb3J0RG9jdW1lbnQSEgoKbWVkaWFfdHlwZRgBIAEoCRIPCgdjb250ZW50GAIgASgMEhAKCGZpbGVuYW1lGAMgASgJIjwKGEdldFVuaW9uT3NzUmVwb3J0UmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJEgwKBHZpZXcYAiABKAkiWAoZR2V0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQifwobRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkSDAoEdmlldxgCIAEoCRIOCgZmb3JtYXQYAyABKAkSGwoOZXhwb3J0X3ZlcnNpb24YBCABKAVIAIgBAUIRCg9fZXhwb3J0X3ZlcnNpb24ipAEKHEV4cG9ydFVuaW9uT3NzUmVwb3J0UmVzcG9uc2USOwoIZG9jdW1lbnQYASABKAsyKS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlcG9ydERvY3VtZW50EkcKEm1hbnVhbF9jb3JyZWN0aW9ucxgCIAMoCzIrLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTWFudWFsQ29ycmVjdGlvbiJkChBNYW51YWxDb3JyZWN0aW9uEiMKG21lbWJlcl9zdGF0ZV9vZl9jb25zdW1wdGlvbhgBIAEoCRIXCg9vcmlnaW5hbF9wZXJpb2QYAiABKAkSEgoKdmF0X2Ftb3VudBgDIAEoCSJKCiBMaXN0TG9ja2VkVW5pb25Pc3NQZXJpb2RzUmVxdWVzdBIXCgpwZXJpb2Rfa2V5GAEgASgJSACIAQFCDQoLX3BlcmlvZF9rZXkiYAohTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kc1Jlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCIvChlMb2NrVW5pb25Pc3NQZXJpb2RSZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkiWQoaTG9ja1VuaW9uT3NzUGVyaW9kUmVzcG9uc2USOwoIZG9jdW1lbnQYASABKAsyKS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlcG9ydERvY3VtZW50IrABCh5NYXJrVW5pb25Pc3NQZXJpb2RGaWxlZFJlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCRIhChRzdWJtaXNzaW9uX3JlZmVyZW5jZRgCIAEoCUgAiAEBEhUKCGZpbGVkX29uGAMgASgJSAGIAQESEQoEbm90ZRgEIAEoCUgCiAEBQhcKFV9zdWJtaXNzaW9uX3JlZmVyZW5jZUILCglfZmlsZWRfb25CBwoFX25vdGUiXgofTWFya1VuaW9uT3NzUGVyaW9kRmlsZWRSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQiMwoeR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnRSZXF1ZXN0EhEKCWV4cG9ydF9pZBgBIAEoCSJeCh9HZXRMb2NrZWRVbmlvbk9zc0V4cG9ydFJlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCIqChRHZXRGaWxpbmdQcmVwUmVxdWVzdBISCgpwZXJpb2Rfa2V5GAEgASgJIlQKFUdldEZpbGluZ1ByZXBSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQiMQobR2V0TXVsdGlKdXJpc2RpY3Rpb25SZXF1ZXN0EhIKCnBlcmlvZF9rZXkYASABKAkiWwocR2V0TXVsdGlKdXJpc2RpY3Rpb25SZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQi4wEKGUxpc3RVbmlvbk9zc0V2ZW50c1JlcXVlc3QSEgoKcGVyaW9kX2tleRgBIAEoCRIYCgtkaXNwb3NpdGlvbhgCIAEoCUgAiAEBEhMKBnJlYXNvbhgDIAEoCUgBiAEBEhkKDG1lbWJlcl9zdGF0ZRgEIAEoCUgCiAEBEhMKBmN1cnNvchgFIAEoCUgDiAEBEhIKBWxpbWl0GAYgASgFSASIAQFCDgoMX2Rpc3Bvc2l0aW9uQgkKB19yZWFzb25CDwoNX21lbWJlcl9zdGF0ZUIJCgdfY3Vyc29yQggKBl9saW1pdCJZChpMaXN0VW5pb25Pc3NFdmVudHNSZXNwb25zZRI7Cghkb2N1bWVudBgBIAEoCzIpLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuUmVwb3J0RG9jdW1lbnQi2gEKFUxpc3RJb3NzRXZlbnRzUmVxdWVzdBINCgVtb250aBgBIAEoCRIYCgtkaXNwb3NpdGlvbhgCIAEoCUgAiAEBEhMKBnJlYXNvbhgDIAEoCUgBiAEBEhkKDG1lbWJlcl9zdGF0ZRgEIAEoCUgCiAEBEhMKBmN1cnNvchgFIAEoCUgDiAEBEhIKBWxpbWl0GAYgASgFSASIAQFCDgoMX2Rpc3Bvc2l0aW9uQgkKB19yZWFzb25CDwoNX21lbWJlcl9zdGF0ZUIJCgdfY3Vyc29yQggKBl9saW1pdCJVChZMaXN0SW9zc0V2ZW50c1Jlc3BvbnNlEjsKCGRvY3VtZW50GAEgASgLMikudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5SZXBvcnREb2N1bWVudCJOChhHZXRGaWxpbmdDYWxlbmRhclJlcXVlc3QSEQoEZnJvbRgBIAEoCUgAiAEBEg8KAnRvGAIgASgJSAGIAQFCBwoFX2Zyb21CBQoDX3RvIlgKGUdldEZpbGluZ0NhbGVuZGFyUmVzcG9uc2USOwoIZG9jdW1lbnQYASABKAsyKS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlcG9ydERvY3VtZW50MtsEChZUYXhSZWdpc3RyYXRpb25TZXJ2aWNlEocBChRMaXN0VGF4UmVnaXN0cmF0aW9ucxI2LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdFRheFJlZ2lzdHJhdGlvbnNSZXF1ZXN0GjcudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0VGF4UmVnaXN0cmF0aW9uc1Jlc3BvbnNlEooBChVDcmVhdGVUYXhSZWdpc3RyYXRpb24SNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QaOC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkNyZWF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEooBChVVcGRhdGVUYXhSZWdpc3RyYXRpb24SNy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlcXVlc3QaOC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlVwZGF0ZVRheFJlZ2lzdHJhdGlvblJlc3BvbnNlEpwBChtSZXNvbHZlVW5pb25Pc3NSZWdpc3RyYXRpb24SPS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlcXVlc3QaPi52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLlJlc29sdmVVbmlvbk9zc1JlZ2lzdHJhdGlvblJlc3BvbnNlMt0LChVVbmlvbk9zc1JlcG9ydFNlcnZpY2USfgoRR2V0VW5pb25Pc3NSZXBvcnQSMy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldFVuaW9uT3NzUmVwb3J0UmVxdWVzdBo0LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRKHAQoURXhwb3J0VW5pb25Pc3NSZXBvcnQSNi52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkV4cG9ydFVuaW9uT3NzUmVwb3J0UmVxdWVzdBo3LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuRXhwb3J0VW5pb25Pc3NSZXBvcnRSZXNwb25zZRKWAQoZTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kcxI7LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTGlzdExvY2tlZFVuaW9uT3NzUGVyaW9kc1JlcXVlc3QaPC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RMb2NrZWRVbmlvbk9zc1BlcmlvZHNSZXNwb25zZRKBAQoSTG9ja1VuaW9uT3NzUGVyaW9kEjQudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5Mb2NrVW5pb25Pc3NQZXJpb2RSZXF1ZXN0GjUudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5Mb2NrVW5pb25Pc3NQZXJpb2RSZXNwb25zZRKQAQoXTWFya1VuaW9uT3NzUGVyaW9kRmlsZWQSOS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLk1hcmtVbmlvbk9zc1BlcmlvZEZpbGVkUmVxdWVzdBo6LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuTWFya1VuaW9uT3NzUGVyaW9kRmlsZWRSZXNwb25zZRKQAQoXR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnQSOS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldExvY2tlZFVuaW9uT3NzRXhwb3J0UmVxdWVzdBo6LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0TG9ja2VkVW5pb25Pc3NFeHBvcnRSZXNwb25zZRJyCg1HZXRGaWxpbmdQcmVwEi8udmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5HZXRGaWxpbmdQcmVwUmVxdWVzdBowLnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0RmlsaW5nUHJlcFJlc3BvbnNlEocBChRHZXRNdWx0aUp1cmlzZGljdGlvbhI2LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0TXVsdGlKdXJpc2RpY3Rpb25SZXF1ZXN0GjcudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5HZXRNdWx0aUp1cmlzZGljdGlvblJlc3BvbnNlEoEBChJMaXN0VW5pb25Pc3NFdmVudHMSNC52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RVbmlvbk9zc0V2ZW50c1JlcXVlc3QaNS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RVbmlvbk9zc0V2ZW50c1Jlc3BvbnNlEnUKDkxpc3RJb3NzRXZlbnRzEjAudmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MS5MaXN0SW9zc0V2ZW50c1JlcXVlc3QaMS52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkxpc3RJb3NzRXZlbnRzUmVzcG9uc2USfgoRR2V0RmlsaW5nQ2FsZW5kYXISMy52YXQuY29tcGxpYW5jZV9yZXBvcnRzLnYxLkdldEZpbGluZ0NhbGVuZGFyUmVxdWVzdBo0LnZhdC5jb21wbGlhbmNlX3JlcG9ydHMudjEuR2V0RmlsaW5nQ2FsZW5kYXJSZXNwb25zZWIGcHJvdG8z", [file_vat_compliance_reports_v1_resources]);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListTaxRegistrationsRequest
@@ -339,7 +339,7 @@ export type ExportUnionOssReportRequest = Message<"vat.compliance_reports.v1.Exp
   view: string;
 
   /**
-   * csv or json.
+   * csv, json, oss-return (the Annex III document, JSON) or bzst-csv (the German BZSt upload file; summary view, MSI DE).
    *
    * @generated from field: string format = 3;
    */
@@ -368,6 +368,13 @@ export type ExportUnionOssReportResponse = Message<"vat.compliance_reports.v1.Ex
    * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
    */
   document?: ReportDocument | undefined;
+
+  /**
+   * format bzst-csv: the corrections the file cannot carry, to enter by hand in the portal.
+   *
+   * @generated from field: repeated vat.compliance_reports.v1.ManualCorrection manual_corrections = 2;
+   */
+  manualCorrections: ManualCorrection[];
 };
 
 /**
@@ -376,6 +383,37 @@ export type ExportUnionOssReportResponse = Message<"vat.compliance_reports.v1.Ex
  */
 export const ExportUnionOssReportResponseSchema: GenMessage<ExportUnionOssReportResponse> = /*@__PURE__*/
   messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 12);
+
+/**
+ * A correction of an earlier period to enter by hand in a Member State's portal (its upload file has no citable layout for it).
+ *
+ * @generated from message vat.compliance_reports.v1.ManualCorrection
+ */
+export type ManualCorrection = Message<"vat.compliance_reports.v1.ManualCorrection"> & {
+  /**
+   * @generated from field: string member_state_of_consumption = 1;
+   */
+  memberStateOfConsumption: string;
+
+  /**
+   * @generated from field: string original_period = 2;
+   */
+  originalPeriod: string;
+
+  /**
+   * Major units of the return currency, e.g. "-10.00".
+   *
+   * @generated from field: string vat_amount = 3;
+   */
+  vatAmount: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ManualCorrection.
+ * Use `create(ManualCorrectionSchema)` to create a new message.
+ */
+export const ManualCorrectionSchema: GenMessage<ManualCorrection> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 13);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListLockedUnionOssPeriodsRequest
@@ -392,7 +430,7 @@ export type ListLockedUnionOssPeriodsRequest = Message<"vat.compliance_reports.v
  * Use `create(ListLockedUnionOssPeriodsRequestSchema)` to create a new message.
  */
 export const ListLockedUnionOssPeriodsRequestSchema: GenMessage<ListLockedUnionOssPeriodsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 13);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 14);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListLockedUnionOssPeriodsResponse
@@ -409,7 +447,7 @@ export type ListLockedUnionOssPeriodsResponse = Message<"vat.compliance_reports.
  * Use `create(ListLockedUnionOssPeriodsResponseSchema)` to create a new message.
  */
 export const ListLockedUnionOssPeriodsResponseSchema: GenMessage<ListLockedUnionOssPeriodsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 14);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 15);
 
 /**
  * @generated from message vat.compliance_reports.v1.LockUnionOssPeriodRequest
@@ -426,7 +464,7 @@ export type LockUnionOssPeriodRequest = Message<"vat.compliance_reports.v1.LockU
  * Use `create(LockUnionOssPeriodRequestSchema)` to create a new message.
  */
 export const LockUnionOssPeriodRequestSchema: GenMessage<LockUnionOssPeriodRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 15);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 16);
 
 /**
  * @generated from message vat.compliance_reports.v1.LockUnionOssPeriodResponse
@@ -443,7 +481,7 @@ export type LockUnionOssPeriodResponse = Message<"vat.compliance_reports.v1.Lock
  * Use `create(LockUnionOssPeriodResponseSchema)` to create a new message.
  */
 export const LockUnionOssPeriodResponseSchema: GenMessage<LockUnionOssPeriodResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 16);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 17);
 
 /**
  * @generated from message vat.compliance_reports.v1.MarkUnionOssPeriodFiledRequest
@@ -453,6 +491,27 @@ export type MarkUnionOssPeriodFiledRequest = Message<"vat.compliance_reports.v1.
    * @generated from field: string period_key = 1;
    */
   periodKey: string;
+
+  /**
+   * The reference the tax office's portal gave the submission (1-100 printable characters).
+   *
+   * @generated from field: optional string submission_reference = 2;
+   */
+  submissionReference?: string | undefined;
+
+  /**
+   * The day the return was submitted (YYYY-MM-DD): not before the day after the quarter, not after today (UTC).
+   *
+   * @generated from field: optional string filed_on = 3;
+   */
+  filedOn?: string | undefined;
+
+  /**
+   * A free note of the filer (up to 1000 characters).
+   *
+   * @generated from field: optional string note = 4;
+   */
+  note?: string | undefined;
 };
 
 /**
@@ -460,7 +519,7 @@ export type MarkUnionOssPeriodFiledRequest = Message<"vat.compliance_reports.v1.
  * Use `create(MarkUnionOssPeriodFiledRequestSchema)` to create a new message.
  */
 export const MarkUnionOssPeriodFiledRequestSchema: GenMessage<MarkUnionOssPeriodFiledRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 17);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 18);
 
 /**
  * @generated from message vat.compliance_reports.v1.MarkUnionOssPeriodFiledResponse
@@ -477,7 +536,7 @@ export type MarkUnionOssPeriodFiledResponse = Message<"vat.compliance_reports.v1
  * Use `create(MarkUnionOssPeriodFiledResponseSchema)` to create a new message.
  */
 export const MarkUnionOssPeriodFiledResponseSchema: GenMessage<MarkUnionOssPeriodFiledResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 18);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 19);
 
 /**
  * @generated from message vat.compliance_reports.v1.GetLockedUnionOssExportRequest
@@ -496,7 +555,7 @@ export type GetLockedUnionOssExportRequest = Message<"vat.compliance_reports.v1.
  * Use `create(GetLockedUnionOssExportRequestSchema)` to create a new message.
  */
 export const GetLockedUnionOssExportRequestSchema: GenMessage<GetLockedUnionOssExportRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 19);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 20);
 
 /**
  * @generated from message vat.compliance_reports.v1.GetLockedUnionOssExportResponse
@@ -513,7 +572,7 @@ export type GetLockedUnionOssExportResponse = Message<"vat.compliance_reports.v1
  * Use `create(GetLockedUnionOssExportResponseSchema)` to create a new message.
  */
 export const GetLockedUnionOssExportResponseSchema: GenMessage<GetLockedUnionOssExportResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 20);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 21);
 
 /**
  * @generated from message vat.compliance_reports.v1.GetFilingPrepRequest
@@ -532,7 +591,7 @@ export type GetFilingPrepRequest = Message<"vat.compliance_reports.v1.GetFilingP
  * Use `create(GetFilingPrepRequestSchema)` to create a new message.
  */
 export const GetFilingPrepRequestSchema: GenMessage<GetFilingPrepRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 21);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 22);
 
 /**
  * @generated from message vat.compliance_reports.v1.GetFilingPrepResponse
@@ -549,7 +608,7 @@ export type GetFilingPrepResponse = Message<"vat.compliance_reports.v1.GetFiling
  * Use `create(GetFilingPrepResponseSchema)` to create a new message.
  */
 export const GetFilingPrepResponseSchema: GenMessage<GetFilingPrepResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 22);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 23);
 
 /**
  * @generated from message vat.compliance_reports.v1.GetMultiJurisdictionRequest
@@ -568,7 +627,7 @@ export type GetMultiJurisdictionRequest = Message<"vat.compliance_reports.v1.Get
  * Use `create(GetMultiJurisdictionRequestSchema)` to create a new message.
  */
 export const GetMultiJurisdictionRequestSchema: GenMessage<GetMultiJurisdictionRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 23);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 24);
 
 /**
  * @generated from message vat.compliance_reports.v1.GetMultiJurisdictionResponse
@@ -585,7 +644,7 @@ export type GetMultiJurisdictionResponse = Message<"vat.compliance_reports.v1.Ge
  * Use `create(GetMultiJurisdictionResponseSchema)` to create a new message.
  */
 export const GetMultiJurisdictionResponseSchema: GenMessage<GetMultiJurisdictionResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 24);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 25);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListUnionOssEventsRequest
@@ -637,7 +696,7 @@ export type ListUnionOssEventsRequest = Message<"vat.compliance_reports.v1.ListU
  * Use `create(ListUnionOssEventsRequestSchema)` to create a new message.
  */
 export const ListUnionOssEventsRequestSchema: GenMessage<ListUnionOssEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 25);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 26);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListUnionOssEventsResponse
@@ -656,7 +715,7 @@ export type ListUnionOssEventsResponse = Message<"vat.compliance_reports.v1.List
  * Use `create(ListUnionOssEventsResponseSchema)` to create a new message.
  */
 export const ListUnionOssEventsResponseSchema: GenMessage<ListUnionOssEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 26);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 27);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListIossEventsRequest
@@ -702,7 +761,7 @@ export type ListIossEventsRequest = Message<"vat.compliance_reports.v1.ListIossE
  * Use `create(ListIossEventsRequestSchema)` to create a new message.
  */
 export const ListIossEventsRequestSchema: GenMessage<ListIossEventsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 27);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 28);
 
 /**
  * @generated from message vat.compliance_reports.v1.ListIossEventsResponse
@@ -721,7 +780,52 @@ export type ListIossEventsResponse = Message<"vat.compliance_reports.v1.ListIoss
  * Use `create(ListIossEventsResponseSchema)` to create a new message.
  */
 export const ListIossEventsResponseSchema: GenMessage<ListIossEventsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 28);
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 29);
+
+/**
+ * @generated from message vat.compliance_reports.v1.GetFilingCalendarRequest
+ */
+export type GetFilingCalendarRequest = Message<"vat.compliance_reports.v1.GetFilingCalendarRequest"> & {
+  /**
+   * YYYY-MM-DD, inclusive: periods ending on or after it (default: the first registration's start).
+   *
+   * @generated from field: optional string from = 1;
+   */
+  from?: string | undefined;
+
+  /**
+   * YYYY-MM-DD, inclusive: periods starting on or before it (default: today, UTC).
+   *
+   * @generated from field: optional string to = 2;
+   */
+  to?: string | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.GetFilingCalendarRequest.
+ * Use `create(GetFilingCalendarRequestSchema)` to create a new message.
+ */
+export const GetFilingCalendarRequestSchema: GenMessage<GetFilingCalendarRequest> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 30);
+
+/**
+ * @generated from message vat.compliance_reports.v1.GetFilingCalendarResponse
+ */
+export type GetFilingCalendarResponse = Message<"vat.compliance_reports.v1.GetFilingCalendarResponse"> & {
+  /**
+   * { from, to, today, periods: [...] }
+   *
+   * @generated from field: vat.compliance_reports.v1.ReportDocument document = 1;
+   */
+  document?: ReportDocument | undefined;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.GetFilingCalendarResponse.
+ * Use `create(GetFilingCalendarResponseSchema)` to create a new message.
+ */
+export const GetFilingCalendarResponseSchema: GenMessage<GetFilingCalendarResponse> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_compliance_reports_service, 31);
 
 /**
  * OSS/IOSS registrations of an account (reports build on these). Every RPC is scoped to the
@@ -865,6 +969,16 @@ export const UnionOssReportService: GenService<{
     methodKind: "unary";
     input: typeof ListIossEventsRequestSchema;
     output: typeof ListIossEventsResponseSchema;
+  },
+  /**
+   * Each Union OSS quarter and IOSS month the account's registrations cover, with due date and status.
+   *
+   * @generated from rpc vat.compliance_reports.v1.UnionOssReportService.GetFilingCalendar
+   */
+  getFilingCalendar: {
+    methodKind: "unary";
+    input: typeof GetFilingCalendarRequestSchema;
+    output: typeof GetFilingCalendarResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_vat_compliance_reports_v1_compliance_reports_service, 1);

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/compliance_reports/v1/events.proto.
  */
 export const file_vat_compliance_reports_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiZ2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2V2ZW50cy5wcm90bxIZdmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MSJOChJSZXR1cm5QZXJpb2RMb2NrZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxISCgpwZXJpb2Rfa2V5GAMgASgJYgZwcm90bzM");
+  fileDesc("CiZ2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2V2ZW50cy5wcm90bxIZdmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MSJOChJSZXR1cm5QZXJpb2RMb2NrZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxISCgpwZXJpb2Rfa2V5GAMgASgJIosBChNSZXR1cm5QZXJpb2RPdmVyZHVlEhAKCGV2ZW50X2lkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAMSEwoLc2NoZW1lX3R5cGUYAyABKAkSEgoKcGVyaW9kX2tleRgEIAEoCRIQCghkdWVfZGF0ZRgFIAEoCRITCgtkZXRlY3RlZF9hdBgGIAEoCWIGcHJvdG8z");
 
 /**
  * Reserved: published when a Union OSS quarter is locked.
@@ -40,4 +40,57 @@ export type ReturnPeriodLocked = Message<"vat.compliance_reports.v1.ReturnPeriod
  */
 export const ReturnPeriodLockedSchema: GenMessage<ReturnPeriodLocked> = /*@__PURE__*/
   messageDesc(file_vat_compliance_reports_v1_events, 0);
+
+/**
+ * Published once when a return period of the account (a Union OSS quarter or an IOSS month) is found
+ * past its due date without being marked filed. Carries no identifier and no amount.
+ *
+ * @generated from message vat.compliance_reports.v1.ReturnPeriodOverdue
+ */
+export type ReturnPeriodOverdue = Message<"vat.compliance_reports.v1.ReturnPeriodOverdue"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 account_id = 2;
+   */
+  accountId: bigint;
+
+  /**
+   * union_oss or ioss.
+   *
+   * @generated from field: string scheme_type = 3;
+   */
+  schemeType: string;
+
+  /**
+   * YYYY-Qn or YYYY-MM.
+   *
+   * @generated from field: string period_key = 4;
+   */
+  periodKey: string;
+
+  /**
+   * The last day to submit the return (YYYY-MM-DD).
+   *
+   * @generated from field: string due_date = 5;
+   */
+  dueDate: string;
+
+  /**
+   * When compliance-reports found it overdue (RFC 3339).
+   *
+   * @generated from field: string detected_at = 6;
+   */
+  detectedAt: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.ReturnPeriodOverdue.
+ * Use `create(ReturnPeriodOverdueSchema)` to create a new message.
+ */
+export const ReturnPeriodOverdueSchema: GenMessage<ReturnPeriodOverdue> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_events, 1);
 
