@@ -1,11 +1,14 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import type { ServiceDeps } from '@vat/platform/service-module';
+import { vatNumberDigestKey } from '@vat/platform/vat-number-digest';
 import { IdentifierVault } from './identifier-vault';
 import { IossFactRepository } from './repositories/ioss-facts';
 import { TaxRegistrationRepository } from './repositories/tax-registrations';
 import { UnionOssFactRepository } from './repositories/union-oss-facts';
 import { UnionOssLockRepository } from './repositories/union-oss-locks';
 import { UnionOssSealedEventRepository } from './repositories/union-oss-sealed-events';
+import { VatNumberCheckRepository } from './repositories/vat-number-checks';
+import { ViesClient } from './vies/vies-client';
 
 /** The services whose RPCs it calls (the module's `uses`). */
 type Uses = 'calculation' | 'ledger';
@@ -18,6 +21,10 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   unionOssLocks: UnionOssLockRepository;
   unionOssSealedEvents: UnionOssSealedEventRepository;
   iossFacts: IossFactRepository;
+  vatNumberChecks: VatNumberCheckRepository;
+  vies: ViesClient;
+  /** The key of customers' VAT-number digests (derived from DATA_ENCRYPTION_KEY; the ledger derives the same). */
+  vatNumberDigestKey: Buffer;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -31,5 +38,8 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     unionOssLocks: new UnionOssLockRepository(deps.pool),
     unionOssSealedEvents: new UnionOssSealedEventRepository(deps.pool),
     iossFacts: new IossFactRepository(deps.pool),
+    vatNumberChecks: new VatNumberCheckRepository(deps.pool),
+    vies: new ViesClient(deps.config.vies),
+    vatNumberDigestKey: vatNumberDigestKey(key),
   };
 }
