@@ -87,7 +87,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const [standardRateWindows, sourceDefaults, ratesInForce] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers), ratesInForceOf(deps, headers)]);
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
-  const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
+  const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency, vatEvidenceDays: deps.config.vies.reuseDays };
   try {
     await deps.unionOssFacts.forEachGroup(scope, (groups) => {
       for (const g of groups) builder.add(g);

@@ -104,6 +104,7 @@ export const UnionOssSealedEvent = defineEntity({
     warningCode: p.string().length(60).nullable(),
     reason: p.string().length(60).nullable(),
     review: p.string().length(20).nullable(),
+    vatNumberCheckId: p.bigint().nullable(),
   },
 });
 

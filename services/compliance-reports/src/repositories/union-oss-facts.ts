@@ -25,13 +25,15 @@ export type FactScope = {
   standardRates: readonly StandardRateWindow[];
   /** Every rate in force (the calculation service's): groups whose rate is not are marked; absent = not checked. */
   ratesInForce?: readonly RateInForceWindow[];
+  /** Days before a tax point in which a VIES check counts as evidence of the customer's status (VIES_REUSE_DAYS). */
+  vatEvidenceDays: number;
 };
 
 const SCHEMA = 'compliance_reports';
 
 /** The projection columns a return reads (not the whole, wide row). */
 const COLUMNS = `f.event_id, f.sequence, f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
-  f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at`;
+  f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at, f.customer_vat_number_digest`;
 
 /**
  * One scan of the quarter's facts (plus late events of locked quarters), aggregated in SQL by every
@@ -71,22 +73,30 @@ select s.late,
   to_char(o.o_at at time zone 'UTC', 'YYYY-"Q"Q') as original_period,
   case when s.currency <> $5 then s.net_amount_minor::text end as unit_net,
   case when s.currency <> $5 then s.vat_amount_minor::text end as unit_vat,
+  -- A b2b supply's VIES evidence (Art. 18 of Reg. 282/2011): the newest definitive check of its number made
+  -- on the tax point's day or in the $8 days before; its id when that check said valid (evaluated for b2b only).
+  case when s.customer_type = 'b2b' and s.customer_vat_number_digest is not null then (
+    select case when c.result = 'valid' then c.id end from "${SCHEMA}".vat_number_check c
+     where c.account_id = $1 and c.vat_number_digest = s.customer_vat_number_digest and c.result in ('valid', 'invalid')
+       and c.checked_at >= date_trunc('day', s.occurred_at, 'UTC') - make_interval(days => $8::int)
+       and c.checked_at < date_trunc('day', s.occurred_at, 'UTC') + interval '1 day'
+     order by c.checked_at desc, c.id desc limit 1) end as b2b_evidence_id,
   count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum
 from scoped s
 left join lateral (
   select o.event_type as o_type, o.country_of_consumption as o_country, o.currency as o_currency, o.occurred_at as o_at from "${SCHEMA}".supply_fact o
    where s.event_type <> 'sale' and o.account_id = $1 and o.event_id = s.original_event_id and ($4::bigint is null or o.sequence <= $4::bigint) limit 1
 ) o on true
-group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18`;
 
 /**
  * The same scan, one row per event (its id and ledger sequence are grouping columns), in ledger order after
- * a keyset position ($8), optionally of one Member State of consumption ($9): the drill-down and the lock's sealed list.
+ * a keyset position ($9), optionally of one Member State of consumption ($10): the drill-down and the lock's sealed list.
  */
 const EVENTS_SQL = `select * from (${GROUPS_SQL
   .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
-  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23')}
-) e where e.sequence > $8::bigint and ($9::text is null or e.country_of_consumption = $9::text) order by e.sequence`;
+  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24')}
+) e where e.sequence > $9::bigint and ($10::text is null or e.country_of_consumption = $10::text) order by e.sequence`;
 
 /** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
 const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
@@ -115,6 +125,7 @@ type GroupRow = {
   original_period: string | null;
   unit_net: string | null;
   unit_vat: string | null;
+  b2b_evidence_id: string | null;
   n: number;
   net_sum: string;
   vat_sum: string;
@@ -157,7 +168,7 @@ export class UnionOssFactRepository {
       if (r.validTo !== null) days.add(r.validTo);
     }
     const boundaries = [...days].sort();
-    const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
+    const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`, scope.vatEvidenceDays];
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
     // A sale's rate is in force on its day; a correction carries its original's, in force on some day up to its own.
     const inForce = (r: GroupRow, day: string, type: string) =>
@@ -191,6 +202,7 @@ export class UnionOssFactRepository {
         vatSum: BigInt(r.vat_sum),
         unitNet: r.unit_net === null ? null : BigInt(r.unit_net),
         unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
+        b2bEvidenceId: r.b2b_evidence_id === null ? null : BigInt(r.b2b_evidence_id),
       };
     };
     return { values, toGroup };

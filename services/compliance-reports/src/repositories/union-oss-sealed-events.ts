@@ -19,6 +19,8 @@ export type ReturnEvent = {
   warningCode: string | null;
   reason: string | null;
   review: string | null;
+  /** b2b with VIES evidence: the check (GET /v1/vat-numbers/checks) that put it out of scope. */
+  vatNumberCheckId: bigint | null;
 };
 
 /** Filters of a drill-down page: `reason` matches the reason or the warning code. */
@@ -41,6 +43,7 @@ const COLUMNS: [string, string, (e: ReturnEvent) => unknown][] = [
   ['warning_code', 'text', (e) => e.warningCode],
   ['reason', 'text', (e) => e.reason],
   ['review', 'text', (e) => e.review],
+  ['vat_number_check_id', 'bigint', (e) => e.vatNumberCheckId?.toString() ?? null],
 ];
 const CHUNK = 5000;
 
@@ -71,6 +74,7 @@ const eventOf = (r: Record<string, unknown>): ReturnEvent => ({
   warningCode: r.warning_code as string | null,
   reason: r.reason as string | null,
   review: r.review as string | null,
+  vatNumberCheckId: r.vat_number_check_id === null || r.vat_number_check_id === undefined ? null : BigInt(r.vat_number_check_id as string),
 });
 
 /** Reads of what Union OSS locks sealed. */
@@ -86,7 +90,7 @@ export class UnionOssSealedEventRepository {
   /** A page of the events the account's lock of `periodKey` sealed, in ledger order after `after`. */
   async page(accountId: bigint, periodKey: string, filter: EventFilter, after: bigint, limit: number): Promise<ReturnEvent[]> {
     const res = await this.pool.query(
-      `select ${COLUMNS.map(([c]) => (c === 'ledger_sequence' || c.endsWith('_minor') ? `${c}::text` : c)).join(', ')} from ${SEALED}
+      `select ${COLUMNS.map(([c]) => (c === 'ledger_sequence' || c === 'vat_number_check_id' || c.endsWith('_minor') ? `${c}::text` : c)).join(', ')} from ${SEALED}
         where account_id = $1 and period_key = $2 and ledger_sequence > $3::bigint
           and ($4::text is null or disposition = $4) and ($5::text is null or reason = $5 or warning_code = $5) and ($6::text is null or member_state_of_consumption = $6)
         order by ledger_sequence limit $7`,
