@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
 import { germanVatNumber, LocalVies } from '../../test/support/vies-server';
+import { projectionCaughtUp, servicesSale } from './report-support';
 
 const backends = await requireBackends(['postgres']);
 
@@ -297,6 +298,65 @@ describe.skipIf(!backends.ok)('VAT-number checks against VIES (REST, PostgreSQL,
       expect(r.json().error).toBe('invalid_vat_number');
     }
     expect(Number((await db.query('select count(*) from compliance_reports.vat_number_check')).rows[0].count)).toBe(before);
+  });
+
+  it('a quarter with b2b supplies: out of Union OSS scope with valid VIES evidence (linked in the drill-down), reviewed without it', async () => {
+    const { key, accountId } = await h.key('vies-quarter', 'full');
+    const reg = await h.inject({ method: 'POST', url: '/v1/tax-registrations', headers: { 'x-api-key': key }, payload: { scheme_type: 'union_oss', member_state_identification: 'DE', vat_registration_number: OWN_NUMBER, effective_from: '2024-01-01', status: 'active' } });
+    expect(reg.statusCode, reg.body).toBe(201);
+    const [validNo, invalidNo, downNo] = [nextNumber(), nextNumber(), nextNumber()];
+    vies.numbers.set(validNo, 'valid');
+    vies.numbers.set(invalidNo, 'invalid');
+    vies.numbers.set(downNo, { error: 'MS_UNAVAILABLE' });
+    const evidence = (await ok(key, validNo)).check;
+    expect((await ok(key, invalidNo)).check.result).toBe('invalid');
+    expect((await ok(key, downNo)).check.result).toBe('unavailable');
+
+    // The tax point is now, after the checks; the period is the current quarter.
+    const now = new Date();
+    const period = `${now.getUTCFullYear()}-Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
+    const at = now.toISOString();
+    const b2b = (id: string, number?: string) => servicesSale(id, at, { customer_type: 'b2b', ...(number ? { customer_vat_number: number } : {}) });
+    const commit = await h.inject({
+      method: 'POST',
+      url: '/v1/supply-events',
+      headers: { 'x-api-key': key },
+      payload: { events: [servicesSale('q-b2c', at), b2b('q-b2b-valid', ` ${validNo.slice(0, 2)} ${validNo.slice(2)} `), b2b('q-b2b-invalid', invalidNo), b2b('q-b2b-none'), b2b('q-b2b-unavailable', downNo)] },
+    });
+    expect(commit.statusCode, commit.body).toBeLessThan(300);
+    const committed = (commit.json() as Json).items.map((i: Json) => i.event ?? i);
+    expect(committed.find((e: Json) => e.event_id === 'q-b2b-valid').customer_vat_number_masked).toBe(`DE*****${validNo.slice(-4)}`);
+    expect(committed.find((e: Json) => e.event_id === 'q-b2b-none').customer_vat_number_masked).toBeNull();
+    // Neither the ledger's row, nor its published event, nor the projection holds the number in clear.
+    {
+      await projectionCaughtUp(db as unknown as pg.Pool, accountId);
+      const stored = (await db.query("select * from ledger.supply_event where event_id = 'q-b2b-valid' and account_id = $1", [accountId])).rows[0];
+      expect(JSON.stringify({ ...stored, customer_vat_number_encrypted: null })).not.toContain(validNo.slice(2));
+      expect(stored.customer_vat_number_encrypted.toString('latin1')).not.toContain(validNo.slice(2));
+      const outbox = (await db.query('select payload from ledger.outbox')).rows.map((r) => Buffer.from(r.payload).toString('latin1'));
+      expect(outbox.some((p) => p.includes(validNo.slice(2)))).toBe(false);
+      const fact = (await db.query("select customer_vat_number_digest from compliance_reports.supply_fact where event_id = 'q-b2b-valid' and account_id = $1", [accountId])).rows[0];
+      const check = (await db.query('select vat_number_digest from compliance_reports.vat_number_check where id = $1', [evidence.id])).rows[0];
+      expect(fact.customer_vat_number_digest).toBe(check.vat_number_digest);
+    }
+
+    const summary = await h.inject({ method: 'GET', url: `/v1/reports/oss-quarterly-summary?period=${period}`, headers: { 'x-api-key': key } });
+    expect(summary.statusCode, summary.body).toBe(200);
+    const s = summary.json() as Json;
+    // Included: the b2c service to FR only, 10000 net at 20 % = 2000 VAT (section 2a: supplied from DE, the Member State of identification).
+    expect(s.rows.map((r: Json) => [r.member_state_of_consumption, r.vat_rate_bps, r.taxable_amount_minor, r.vat_amount_minor, r.source_event_count])).toEqual([['FR', 2000, 10000, 2000, 1]]);
+    expect(s.warnings).toEqual([
+      // invalid, no number, and unavailable: none proves a taxable customer at the tax point (Art. 18 of Reg. 282/2011)
+      { code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 },
+      { code: 'unsupported_supply_kind_excluded', reason: 'b2b_without_vat_number_evidence', review: 'needs_review', count: 3 },
+    ]);
+    const drill = await h.inject({ method: 'GET', url: `/v1/reports/oss-quarterly-summary/events?period=${period}`, headers: { 'x-api-key': key } });
+    expect(drill.statusCode, drill.body).toBe(200);
+    const items = (drill.json() as Json).items as Json[];
+    const byId = new Map(items.map((i) => [i.event_id, i]));
+    expect(byId.get('q-b2b-valid')).toMatchObject({ disposition: 'excluded', reason: 'b2b_supply', review: 'informational', vat_number_check_id: evidence.id });
+    for (const id of ['q-b2b-invalid', 'q-b2b-none', 'q-b2b-unavailable']) expect(byId.get(id)).toMatchObject({ disposition: 'excluded', reason: 'b2b_without_vat_number_evidence', review: 'needs_review', vat_number_check_id: null });
+    expect(byId.get('q-b2c')).toMatchObject({ disposition: 'included', vat_number_check_id: null });
   });
 
   it('evidence is immutable in the database', async () => {
