@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Account, ApiKey, Integration } from './entities';
 
-export const V2_SCOPES = ['full', 'read-only', 'calculate-only', 'classification-resolve', 'classification-write'] as const;
+export const V2_SCOPES = ['full', 'read-only', 'calculate-only', 'classification-resolve', 'classification-write', 'vat-number-check'] as const;
 const LEGACY_SCOPE = 'legacy';
 
 const KEY_PATTERN = /^vat_([a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;

@@ -27,6 +27,9 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'POST /v1/sources', req: { method: 'POST', url: '/v1/sources', payload: { source_key: 'scope-probe', display_name: 'Probe', channel_type: 'test' } }, scopes: ['full'], legacy: false },
   { name: 'PATCH /v1/sources/{id}', req: { method: 'PATCH', url: '/v1/sources/999999', payload: { display_name: 'Renamed' } }, scopes: ['full'], legacy: false },
   { name: 'GET /v1/tax-registrations', req: { method: 'GET', url: '/v1/tax-registrations' }, scopes: ['full', 'read-only'], legacy: false },
+  // A number that fails its check digit: answered offline (format_invalid), VIES is never asked.
+  { name: 'POST /v1/vat-numbers/check', req: { method: 'POST', url: '/v1/vat-numbers/check', payload: { vat_number: 'DE136695977' } }, scopes: ['full', 'vat-number-check'], legacy: false },
+  { name: 'GET /v1/vat-numbers/checks', req: { method: 'GET', url: '/v1/vat-numbers/checks' }, scopes: ['full', 'read-only'], legacy: false },
 ];
 
 const PUBLIC: { name: string; req: InjectOptions; status: number }[] = [

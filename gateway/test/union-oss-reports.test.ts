@@ -192,7 +192,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       { code: 'needs_review_excluded', reason: 'needs_review_excluded', review: 'needs_review', count: 1 },
       { code: 'correction_reference_missing_excluded', reason: 'correction_reference_missing_excluded', review: 'needs_review', count: 1 },
       { code: 'unsupported_rate_category_excluded', reason: 'zero_rate', review: 'needs_review', count: 1 },
-      { code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 },
+      // b2b on the caller's word, without a VAT number checked in VIES: reviewed (Art. 18 of Reg. 282/2011)
+      { code: 'unsupported_supply_kind_excluded', reason: 'b2b_without_vat_number_evidence', review: 'needs_review', count: 1 },
       { code: 'unsupported_supply_kind_excluded', reason: 'domestic_supply', review: 'informational', count: 1 },
     ]);
     expect(a.manifest.source_event_counts).toEqual({ total: 5, included: 0, excluded: 5 });

@@ -1,7 +1,7 @@
 import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { CalculationService, GovernedCalculationService, SourceService, TaxClassService, ExchangeRateService } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { ClassificationService } from '@vat/gen/vat/classification/v1/classification_service_pb';
-import { TaxRegistrationService, UnionOssReportService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { TaxRegistrationService, UnionOssReportService, VatNumberService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import { SmeEligibilityService, ThresholdService } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
@@ -19,6 +19,7 @@ export type Clients = {
   classification: Client<typeof ClassificationService>;
   registrations: Client<typeof TaxRegistrationService>;
   unionOss: Client<typeof UnionOssReportService>;
+  vatNumbers: Client<typeof VatNumberService>;
   sme: Client<typeof SmeEligibilityService>;
   thresholds: Client<typeof ThresholdService>;
   ledger: Client<typeof SupplyLedgerService>;
@@ -69,6 +70,7 @@ export const CLIENT_OWNERS = {
   classification: 'classification',
   registrations: 'compliance-reports',
   unionOss: 'compliance-reports',
+  vatNumbers: 'compliance-reports',
   sme: 'thresholds',
   thresholds: 'thresholds',
   ledger: 'ledger',
@@ -113,6 +115,7 @@ const DESCRIPTORS = {
   classification: ClassificationService,
   registrations: TaxRegistrationService,
   unionOss: UnionOssReportService,
+  vatNumbers: VatNumberService,
   sme: SmeEligibilityService,
   thresholds: ThresholdService,
   ledger: SupplyLedgerService,

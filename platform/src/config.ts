@@ -27,6 +27,13 @@ const envSchema = z.object({
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
   DATA_ENCRYPTION_KEY: z.string().optional(),
   DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  VIES_URL: url.default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
+  VIES_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
+  VIES_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  VIES_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  VIES_MAX_CONCURRENT_PER_STATE: z.coerce.number().int().min(1).max(100).default(2),
+  VIES_STATUS_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  VIES_REUSE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
 });
 
 export type Config = {
@@ -52,6 +59,19 @@ export type Config = {
    * session held by another connection, before it fails with SQLSTATE 55P03 (answered 503).
    */
   databaseWaitMs: number;
+  /** The VIES REST client (compliance-reports): base URL, per-request timeout, retries, per-Member-State limit. */
+  vies: {
+    url: string;
+    timeoutMs: number;
+    retries: number;
+    /** First backoff delay; doubled at each retry, with jitter. */
+    backoffMs: number;
+    maxConcurrentPerState: number;
+    /** How long a check-status answer is used before asking again. */
+    statusTtlMs: number;
+    /** Days a definitive (valid or invalid) answer is reused instead of asking VIES again (0 = always ask). */
+    reuseDays: number;
+  };
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -86,6 +106,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     databaseWaitMs: e.DATABASE_WAIT_MS,
+    vies: {
+      url: e.VIES_URL.replace(/\/+$/, ''),
+      timeoutMs: e.VIES_TIMEOUT_MS,
+      retries: e.VIES_RETRIES,
+      backoffMs: e.VIES_BACKOFF_MS,
+      maxConcurrentPerState: e.VIES_MAX_CONCURRENT_PER_STATE,
+      statusTtlMs: e.VIES_STATUS_TTL_MS,
+      reuseDays: e.VIES_REUSE_DAYS,
+    },
   };
 }
 

@@ -37,6 +37,7 @@ export const SUPPLY_EVENT_FIELDS: Readonly<Record<string, SupplyEventField>> = {
   intrinsic_value_eur_minor: { kind: 'integer', to: 'intrinsicValueEurMinor', doc: 'imported_goods only' },
   third_country_origin: { kind: 'string', to: 'thirdCountryOrigin', doc: 'imported_goods only: non-EU country' },
   excise_goods: { kind: 'boolean', to: 'exciseGoods', doc: 'imported_goods only' },
+  customer_vat_number: { kind: 'string', to: 'customerVatNumber', doc: "optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check)" },
   region: { kind: 'string', to: 'region', doc: 'optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira)' },
 };
 

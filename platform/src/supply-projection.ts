@@ -48,6 +48,8 @@ export function supplyEventProperties() {
     intrinsicValueEurMinor: p.bigint().nullable(),
     thirdCountryOrigin: p.string().length(2).nullable(),
     exciseGoods: p.boolean().nullable(),
+    /** Keyed digest of the customer's VAT number (never the number): matched against VIES evidence. */
+    customerVatNumberDigest: p.string().length(64).nullable(),
   };
 }
 
@@ -108,6 +110,7 @@ const COLUMNS: [string, string, (e: SupplyEvent) => unknown][] = [
   ['intrinsic_value_eur_minor', 'bigint', (e) => e.intrinsicValueEurMinor?.toString() ?? null],
   ['third_country_origin', 'text', (e) => e.thirdCountryOrigin ?? null],
   ['excise_goods', 'boolean', (e) => e.exciseGoods ?? null],
+  ['customer_vat_number_digest', 'text', (e) => e.customerVatNumberDigest ?? null],
 ];
 
 /** One statement per batch: inbox, the facts of only fresh events, and the positions they advance; yields the fresh ids. */

@@ -12,6 +12,7 @@ import { sourceRoutes } from './sources';
 import { supplyEventRoutes, type IntegrationOwnership } from './supply-events';
 import { thresholdRoutes } from './thresholds';
 import { transactionRoutes } from './transactions';
+import { vatNumberRoutes } from './vat-numbers';
 
 /** Every resource's route table, in one list the gateway registers. */
 export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnership): RouteTable {
@@ -28,5 +29,6 @@ export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnersh
     ...supplyEventRoutes(clients, integrationOwned),
     ...thresholdRoutes(clients),
     ...reportRoutes(clients),
+    ...vatNumberRoutes(clients),
   ];
 }

@@ -50,6 +50,7 @@ function supplyEventJson(e: SupplyEvent) {
     third_country_origin: opt(e.thirdCountryOrigin),
     excise_goods: opt(e.exciseGoods),
     region: opt(e.region),
+    customer_vat_number_masked: opt(e.customerVatNumberMasked),
   };
 }
 

@@ -1,5 +1,6 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import type { ServiceDeps } from '@vat/platform/service-module';
+import { vatNumberDigestKey } from '@vat/platform/vat-number-digest';
 import { IdentifierVault } from './identifier-vault';
 import { FilingCalendarRepository } from './repositories/filing-calendar';
 import { IossFactRepository } from './repositories/ioss-facts';
@@ -7,6 +8,8 @@ import { TaxRegistrationRepository } from './repositories/tax-registrations';
 import { UnionOssFactRepository } from './repositories/union-oss-facts';
 import { UnionOssLockRepository } from './repositories/union-oss-locks';
 import { UnionOssSealedEventRepository } from './repositories/union-oss-sealed-events';
+import { VatNumberCheckRepository } from './repositories/vat-number-checks';
+import { ViesClient } from './vies/vies-client';
 
 /** The services whose RPCs it calls (the module's `uses`). */
 type Uses = 'calculation' | 'ledger';
@@ -20,6 +23,10 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   unionOssSealedEvents: UnionOssSealedEventRepository;
   iossFacts: IossFactRepository;
   filingCalendar: FilingCalendarRepository;
+  vatNumberChecks: VatNumberCheckRepository;
+  vies: ViesClient;
+  /** The key of customers' VAT-number digests (derived from DATA_ENCRYPTION_KEY; the ledger derives the same). */
+  vatNumberDigestKey: Buffer;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -34,5 +41,8 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     unionOssSealedEvents: new UnionOssSealedEventRepository(deps.pool),
     iossFacts: new IossFactRepository(deps.pool),
     filingCalendar: new FilingCalendarRepository(deps.pool),
+    vatNumberChecks: new VatNumberCheckRepository(deps.pool),
+    vies: new ViesClient(deps.config.vies),
+    vatNumberDigestKey: vatNumberDigestKey(key),
   };
 }

@@ -17,6 +17,11 @@ export class IdentifierVault {
     return { masked: maskIdentifier(value), encrypted: this.cipher.encrypt(value, context(accountId, field)) };
   }
 
+  /** A customer's VAT number of a VIES check: its own context, so it never opens as a registration's. */
+  sealCustomerVatNumber(accountId: bigint, value: string): SealedIdentifier {
+    return { masked: maskIdentifier(value), encrypted: this.cipher.encrypt(value, `compliance_reports.vat_number_check/vat_number/account/${accountId}`) };
+  }
+
   /** The full identifier, for the few internal uses that need it (filing exports); never for a response. */
   open(accountId: bigint, field: IdentifierField, encrypted: Buffer): string {
     return this.cipher.decrypt(encrypted, context(accountId, field));

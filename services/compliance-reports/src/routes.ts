@@ -1,5 +1,5 @@
 import type { ConnectRouter } from '@connectrpc/connect';
-import { TaxRegistrationService, UnionOssReportService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { TaxRegistrationService, UnionOssReportService, VatNumberService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import { bindHandlers } from '@vat/platform/service-module';
 import type { ComplianceReportsDeps } from './context';
 import { createTaxRegistration } from './handlers/create-tax-registration';
@@ -17,6 +17,9 @@ import { markUnionOssPeriodFiled } from './handlers/mark-union-oss-period-filed'
 import { listTaxRegistrations } from './handlers/list-tax-registrations';
 import { resolveUnionOssRegistration } from './handlers/resolve-union-oss-registration';
 import { updateTaxRegistration } from './handlers/update-tax-registration';
+import { checkVatNumber } from './handlers/check-vat-number';
+import { getVatNumberEvidence } from './handlers/get-vat-number-evidence';
+import { listVatNumberChecks } from './handlers/list-vat-number-checks';
 
 export function routes(deps: ComplianceReportsDeps) {
   return (router: ConnectRouter) => {
@@ -25,5 +28,6 @@ export function routes(deps: ComplianceReportsDeps) {
       UnionOssReportService,
       bindHandlers(deps, { getUnionOssReport, exportUnionOssReport, listLockedUnionOssPeriods, lockUnionOssPeriod, markUnionOssPeriodFiled, getLockedUnionOssExport, getFilingPrep, getMultiJurisdiction, listUnionOssEvents, listIossEvents, getFilingCalendar }),
     );
+    router.service(VatNumberService, bindHandlers(deps, { checkVatNumber, listVatNumberChecks, getVatNumberEvidence }));
   };
 }

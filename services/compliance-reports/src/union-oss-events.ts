@@ -41,6 +41,7 @@ function returnEventOf(e: ScopedEvent, d: EventDisposition): ReturnEvent {
     warningCode: d.disposition === 'excluded' ? d.code : null,
     reason: d.disposition === 'excluded' ? d.reason : null,
     review: d.disposition === 'excluded' ? d.review : null,
+    vatNumberCheckId: d.disposition === 'excluded' && d.reason === 'b2b_supply' ? (e.group.b2bEvidenceId ?? null) : null,
   };
 }
 
@@ -79,5 +80,7 @@ export function returnEventJson(e: ReturnEvent) {
     warning_code: e.warningCode,
     reason: e.reason,
     review: e.review,
+    // The VIES evidence that put a b2b supply out of scope (its consultation number: GET /v1/vat-numbers/checks).
+    vat_number_check_id: e.vatNumberCheckId,
   };
 }

@@ -88,7 +88,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const [standardRateWindows, sourceDefaults, ratesInForce] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers), ratesInForceOf(deps, headers)]);
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
-  const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency };
+  const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency, vatEvidenceDays: deps.config.vies.reuseDays };
   // A lock seals one disposition per distinct key (hundreds), not a copy of every event.
   const keyed = opts.seal ? new Map<string, { group: FactGroup; count: number }>() : undefined;
   try {

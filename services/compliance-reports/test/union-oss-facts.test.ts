@@ -133,7 +133,7 @@ describe.skipIf(!backends.ok)('Union OSS facts: the grouped SQL read equals the 
   async function bothWays(accountId: number, facts: Fact[], upTo: number | null, lockQ4: number | null) {
     const locks = new Map(lockQ4 === null ? [] : [['2025-Q4', { periodKey: '2025-Q4', ledgerPosition: BigInt(lockQ4) } as LockedPeriodRecord]]);
     const late = lateWindowsFor('2026-Q1', locks, upTo === null ? null : BigInt(upTo));
-    const scope: FactScope = { accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo === null ? null : BigInt(upTo), late, returnCurrency: 'EUR', standardRates: STANDARD };
+    const scope: FactScope = { accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo === null ? null : BigInt(upTo), late, returnCurrency: 'EUR', standardRates: STANDARD, vatEvidenceDays: 30 };
     const settings = { periodKey: '2026-Q1', memberStateIdentification: 'DE', returnCurrency: 'EUR', sourceDefaults: new Map() };
     const b = new UnionOssReturnBuilder(settings);
     await repo.forEachGroup(scope, (groups) => groups.forEach((g) => b.add(g)));

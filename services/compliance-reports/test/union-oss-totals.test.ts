@@ -121,7 +121,7 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
           { start: '2026-01-01', endExclusive: '2026-04-01' },
           { start: '2026-04-01', endExclusive: '2026-07-01' },
         ]) {
-          const scope: FactScope = { accountId: BigInt(accountId), ...quarter, upToSequence: null, late: [], returnCurrency: 'EUR', standardRates: STANDARD };
+          const scope: FactScope = { accountId: BigInt(accountId), ...quarter, upToSequence: null, late: [], returnCurrency: 'EUR', standardRates: STANDARD, vatEvidenceDays: 30 };
           expect(await groups(scope, true)).toEqual(await groups(scope, false));
         }
         // The applied decision generations a lock checks, per quarter: the totals' sum is the facts'.
@@ -151,7 +151,7 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
     await fact(1, 1000);
     await fact(2, 3000);
     await pool.query('insert into compliance_reports.supply_projection_position (account_id, applied) values ($1, 2)', [accountId]);
-    const scope = (upTo: bigint): FactScope => ({ accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo, late: [], returnCurrency: 'EUR', standardRates: STANDARD });
+    const scope = (upTo: bigint): FactScope => ({ accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo, late: [], returnCurrency: 'EUR', standardRates: STANDARD, vatEvidenceDays: 30 });
     const sums = async (upTo: bigint) => {
       const out: FactGroup[] = [];
       await repo.forEachGroup(scope(upTo), (gs) => out.push(...gs));

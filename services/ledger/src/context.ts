@@ -1,5 +1,7 @@
+import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import { ReferenceProjection } from '@vat/platform/reference-projection';
 import type { ServiceDeps } from '@vat/platform/service-module';
+import { vatNumberDigestKey } from '@vat/platform/vat-number-digest';
 import { CalculationSummaries } from './repositories/calculation-summaries';
 import { ClassificationCorrectionRepository } from './repositories/classification-corrections';
 import { ClassificationDecisionRepository } from './repositories/classification-decisions';
@@ -14,11 +16,19 @@ export type LedgerDeps = ServiceDeps & {
   fences: ReturnPeriodFenceRepository;
   calculationSummaries: CalculationSummaries;
   reference: ReferenceProjection;
+  /** Seals customers' VAT numbers at rest (DATA_ENCRYPTION_KEY). */
+  cipher: FieldCipher;
+  /** The key of VAT-number digests; compliance-reports derives the same one to match its VIES evidence. */
+  vatNumberDigestKey: Buffer;
 };
 
+/** Fails the start when DATA_ENCRYPTION_KEY is missing or malformed (customers' VAT numbers are encrypted at rest). */
 export function ledgerContext(deps: ServiceDeps): LedgerDeps {
+  const key = requireDataEncryptionKey(deps.config.dataEncryptionKey, 'the ledger service');
   return {
     ...deps,
+    cipher: new FieldCipher(key),
+    vatNumberDigestKey: vatNumberDigestKey(key),
     supplyEvents: new SupplyEventRepository(deps.pool),
     decisions: new ClassificationDecisionRepository(deps.pool),
     corrections: new ClassificationCorrectionRepository(deps.pool),

@@ -39,5 +39,7 @@ export function supplyEventMessage(r: SupplyEventRecord): SupplyEvent {
     exciseGoods: opt(r.exciseGoods),
     region: opt(r.region),
     ecbRateEvidence: r.ecbRateEvidence ?? undefined,
+    customerVatNumberMasked: opt(r.customerVatNumberMasked),
+    customerVatNumberDigest: opt(r.customerVatNumberDigest),
   });
 }

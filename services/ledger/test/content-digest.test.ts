@@ -7,8 +7,9 @@ import type { NormalizedSupplyEvent } from '../src/domain/supply-event-rules';
 /** The canonical content an event_id is bound to: a repeat with other content is a conflict. */
 function canonicalContent(e: NormalizedSupplyEvent): Record<string, string | number | boolean | null> {
   const out: Record<string, string | number | boolean | null> = {};
-  // `region` came later: absent when null, so the digests of events stored before it are unchanged.
-  for (const [k, val] of Object.entries(e)) if (k !== 'region' || val !== null) out[k] = typeof val === 'bigint' ? val.toString() : val;
+  // `region` and the customer's VAT number came later: absent when null, so the digests of events stored before them are unchanged.
+  const later = new Set(['region', 'customerVatNumberDigest', 'customerVatNumberMasked']);
+  for (const [k, val] of Object.entries(e)) if (!later.has(k) || val !== null) out[k] = typeof val === 'bigint' ? val.toString() : val;
   return out;
 }
 
@@ -24,6 +25,7 @@ const event: fc.Arbitrary<NormalizedSupplyEvent> = fc.record({
   classificationStatus: text, taxClassId: opt(text), productReference: opt(text), variantReference: opt(text), orderReference: opt(text),
   integrationId: opt(fc.bigInt({ min: 1n, max: 10n ** 18n })), sourceId: opt(text), calculationId: opt(text), consignmentReference: opt(text),
   intrinsicValueEurMinor: opt(amount), thirdCountryOrigin: opt(text), exciseGoods: opt(fc.boolean()), region: opt(text),
+  customerVatNumberDigest: opt(text), customerVatNumberMasked: opt(text),
 }) as fc.Arbitrary<NormalizedSupplyEvent>;
 
 describe('contentDigest', () => {
@@ -38,6 +40,15 @@ describe('contentDigest', () => {
     const { region: _none, ...before } = e;
     expect(contentDigest(e)).toBe(digestOf(canonicalContent(before as NormalizedSupplyEvent)));
     expect(contentDigest({ ...e, region: 'PT-30' })).not.toBe(contentDigest(e));
+  });
+
+  it('an event without a customer VAT number keeps its digest; another number is other content', () => {
+    const e = { ...fc.sample(event, 1)[0]!, customerVatNumberDigest: null, customerVatNumberMasked: null };
+    const { customerVatNumberDigest: _d, customerVatNumberMasked: _m, ...before } = e;
+    expect(contentDigest(e)).toBe(digestOf(canonicalContent(before as NormalizedSupplyEvent)));
+    const withNumber = { ...e, customerVatNumberDigest: 'a'.repeat(64), customerVatNumberMasked: 'DE*****5976' };
+    expect(contentDigest(withNumber)).not.toBe(contentDigest(e));
+    expect(contentDigest({ ...withNumber, customerVatNumberDigest: 'b'.repeat(64) })).not.toBe(contentDigest(withNumber));
   });
 
   it('refuses a lone surrogate like the generic serialiser', () => {

@@ -101,7 +101,7 @@ describe('Union OSS return: sections, rows and totals (hand-computed, EUR)', () 
   it('fails closed when the standard rate of a consumption State is unknown', () => {
     expect(() => build([g({ countryOfConsumption: 'SE', rateIsStandard: null })])).toThrow(StandardRateUnavailable);
     // an excluded event never needs it
-    expect(build([g({ countryOfConsumption: 'SE', rateIsStandard: null, customerType: 'b2b' })]).warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 }]);
+    expect(build([g({ countryOfConsumption: 'SE', rateIsStandard: null, customerType: 'b2b', b2bEvidenceId: 7n })]).warnings).toEqual([{ code: 'unsupported_supply_kind_excluded', reason: 'b2b_supply', review: 'informational', count: 1 }]);
   });
 });
 
@@ -218,7 +218,10 @@ describe('exclusions, each with its warning and count', () => {
       g({ supplyKind: 'new_means_of_transport' }),
       g({ supplyKind: 'installed_goods' }),
       g({ supplyKind: 'imported_goods' }),
-      g({ customerType: 'b2b' }),
+      // b2b with a valid VIES check at the tax point: out of scope; without one: reviewed (Art. 18 of Reg. 282/2011)
+      g({ customerType: 'b2b', b2bEvidenceId: 41n }),
+      g({ customerType: 'b2b', count: 2 }),
+      g({ customerType: 'b2b', b2bEvidenceId: null }),
       // domestic: services supplied from FR to FR; goods dispatched from FR to FR
       g({ supplierEstablishmentCountry: 'FR' }),
       g({ supplyKind: 'goods', dispatchCountry: 'FR' }),
@@ -245,6 +248,7 @@ describe('exclusions, each with its warning and count', () => {
       review('unsupported_rate_category_excluded', 1, 'exempt_rate'),
       review('unsupported_rate_category_excluded', 1, 'zero_rate'),
       law('unsupported_supply_kind_excluded', 1, 'b2b_supply'),
+      review('unsupported_supply_kind_excluded', 3, 'b2b_without_vat_number_evidence'),
       law('unsupported_supply_kind_excluded', 1, 'consumption_outside_eu'),
       review('unsupported_supply_kind_excluded', 1, 'dispatch_country_missing'),
       law('unsupported_supply_kind_excluded', 2, 'domestic_supply'),
@@ -253,9 +257,10 @@ describe('exclusions, each with its warning and count', () => {
       law('unsupported_supply_kind_excluded', 1, 'new_means_of_transport'),
       review('unsupported_supply_kind_excluded', 1, 'origin_outside_eu'),
     ]);
-    // 9 excluded by law or needing review under the one spec code; filing status counts only those needing review.
-    expect(r.reviewSourceEventCount).toBe(26 - 7);
-    expect([r.totalSourceEventCount, r.includedSourceEventCount, r.excludedSourceEventCount]).toEqual([30, 4, 26]);
+    // 9 excluded by law or needing review under the one spec code; filing status counts only those needing review
+    // (3 b2b events without VIES evidence among them: 30 + 3 events, 26 + 3 excluded, 7 informational).
+    expect(r.reviewSourceEventCount).toBe(29 - 7);
+    expect([r.totalSourceEventCount, r.includedSourceEventCount, r.excludedSourceEventCount]).toEqual([33, 4, 29]);
     expect(r.rows).toHaveLength(1);
   });
 

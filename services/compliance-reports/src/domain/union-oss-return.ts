@@ -37,7 +37,7 @@ export type Review = 'needs_review' | 'informational';
 export const EXCLUSION_REASONS: readonly string[] = [
   ...WARNING_CODES.filter((c) => c !== 'unsupported_supply_kind_excluded' && c !== 'unsupported_rate_category_excluded'),
   'zero_rate', 'exempt_rate', 'rate_not_in_force',
-  ...INFORMATIONAL_REASONS, 'dispatch_country_missing', 'origin_outside_eu', 'unknown_supply_kind',
+  ...INFORMATIONAL_REASONS, 'b2b_without_vat_number_evidence', 'dispatch_country_missing', 'origin_outside_eu', 'unknown_supply_kind',
 ];
 export const isWarningCode = (s: string): boolean => (WARNING_CODES as readonly string[]).includes(s);
 export const reviewOf = (reason: string): Review => (INFORMATIONAL_REASONS.has(reason) ? 'informational' : 'needs_review');
@@ -87,6 +87,11 @@ export type FactGroup = {
   /** The per-event amounts, set when the group's currency is not the return currency. */
   unitNet: bigint | null;
   unitVat: bigint | null;
+  /**
+   * b2b only: the VIES check that proved the customer's number valid at the tax point (out of scope with
+   * evidence); null or absent: no such evidence (Art. 18(1)(b) of Reg. 282/2011: reviewed, not assumed b2b).
+   */
+  b2bEvidenceId?: bigint | null;
 };
 
 export type SourceDefaults = { dispatchCountry?: string; supplierEstablishmentCountry?: string };
@@ -173,9 +178,11 @@ const unsupported = (reason: string): { excluded: Exclusion } => ({ excluded: { 
 const own = (code: WarningCode): Exclusion => ({ code, reason: code });
 
 /** Section and origin State of a supply, or why it is not a Union OSS supply. */
-function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
+function placementOf(g: Pick<FactGroup, 'supplyKind' | 'customerType' | 'b2bEvidenceId' | 'countryOfConsumption' | 'dispatchCountry' | 'supplierEstablishmentCountry' | 'sourceId'>, msi: string, defaults: ReadonlyMap<string, SourceDefaults>): Placement {
   if (UNSUPPORTED_KINDS.has(g.supplyKind)) return unsupported(g.supplyKind);
-  if (g.customerType !== 'b2c') return unsupported('b2b_supply');
+  // Art. 196 and 138: a supply to a taxable person whose number VIES confirmed is no Union OSS supply; without
+  // that evidence the supplier may not assume it (Art. 18(1)(b) of Reg. 282/2011), so it is flagged for review.
+  if (g.customerType !== 'b2c') return unsupported(g.b2bEvidenceId ? 'b2b_supply' : 'b2b_without_vat_number_evidence');
   if (!isEuMemberState(g.countryOfConsumption)) return unsupported('consumption_outside_eu');
   const profile = g.sourceId === null ? undefined : defaults.get(g.sourceId);
   if (g.supplyKind === 'services') {

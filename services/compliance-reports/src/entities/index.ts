@@ -123,6 +123,36 @@ export const UnionOssSealedEvent = defineEntity({
     warningCode: p.string().length(60).nullable(),
     reason: p.string().length(60).nullable(),
     review: p.string().length(20).nullable(),
+    vatNumberCheckId: p.bigint().nullable(),
+  },
+});
+
+/**
+ * One answer to a check of a customer's VAT number (VIES evidence, Art. 18 of Implementing Regulation
+ * 282/2011). The number is stored as AES-256-GCM ciphertext bound to the account, its keyed digest (to
+ * find earlier answers and match supplies) and its mask. Never updated or deleted (a trigger).
+ */
+export const VatNumberCheck = defineEntity({
+  name: 'VatNumberCheck',
+  tableName: 'vat_number_check',
+  indexes: [{ properties: ['accountId', 'vatNumberDigest', 'checkedAt'] }, { properties: ['accountId', 'id'] }],
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    accountId: p.bigint(),
+    vatNumberDigest: p.string().length(64),
+    vatNumberMasked: p.string().length(40),
+    vatNumberEncrypted: p.blob(),
+    memberState: p.string().length(2),
+    result: p.string().length(20),
+    reason: p.string().length(300).nullable(),
+    checkedAt: p.datetime(),
+    viesRequestDate: p.string().length(40).nullable(),
+    consultationNumber: p.string().length(100).nullable(),
+    name: p.string().length(500).nullable(),
+    address: p.string().length(1000).nullable(),
+    requesterVatNumberMasked: p.string().length(40).nullable(),
+    memberStateAvailability: p.string().length(30),
+    attempts: p.integer(),
   },
 });
 
@@ -185,4 +215,4 @@ export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities
 /** Compliance-reports' copies of calculation's reference data and source-profile defaults (platform projections), so it never calls calculation. */
 export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
 export const SourceProfileDefault = defineSourceProfileDefaultEntity();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, VatNumberCheck, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];

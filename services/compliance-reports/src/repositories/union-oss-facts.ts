@@ -27,13 +27,15 @@ export type FactScope = {
   ratesInForce?: readonly RateInForceWindow[];
   /** The days no group spans (YYYY-MM-DD, sorted); absent = derived from the quarters and the rate windows. A lock seals them. */
   boundaries?: readonly string[];
+  /** Days before a tax point in which a VIES check counts as evidence of the customer's status (VIES_REUSE_DAYS). */
+  vatEvidenceDays: number;
 };
 
 /**
  * The scope a lock sealed: enough to read exactly the events it froze again (the ledger position, the
  * late windows and the group boundaries of that day), whatever rates or settings change afterwards.
  */
-export type SealedScope = { start: string; endExclusive: string; upToSequence: string; late: { start: string; endExclusive: string; afterSequence: string; upToSequence: string | null }[]; returnCurrency: string; boundaries: string[] };
+export type SealedScope = { start: string; endExclusive: string; upToSequence: string; late: { start: string; endExclusive: string; afterSequence: string; upToSequence: string | null }[]; returnCurrency: string; boundaries: string[]; vatEvidenceDays?: number };
 
 export function sealScope(scope: FactScope): SealedScope {
   return {
@@ -43,6 +45,7 @@ export function sealScope(scope: FactScope): SealedScope {
     late: scope.late.map((w) => ({ start: w.start, endExclusive: w.endExclusive, afterSequence: w.afterSequence.toString(), upToSequence: w.upToSequence?.toString() ?? null })),
     returnCurrency: scope.returnCurrency,
     boundaries: boundariesOf(scope),
+    vatEvidenceDays: scope.vatEvidenceDays,
   };
 }
 
@@ -56,6 +59,8 @@ export function unsealScope(accountId: bigint, s: SealedScope): FactScope {
     returnCurrency: s.returnCurrency,
     standardRates: [],
     boundaries: s.boundaries,
+    // Locks sealed before VAT-number evidence existed had none to find (no check can date from before them).
+    vatEvidenceDays: s.vatEvidenceDays ?? 0,
   };
 }
 
@@ -75,7 +80,7 @@ function boundariesOf(scope: FactScope): string[] {
  * seals the disposition per key, and its drill-down finds each event's by the same key.
  */
 function dispositionKeyOf(r: GroupRow): string {
-  return [r.late, r.seg, r.is_sale, r.classification_status, r.rate_category, r.supply_kind, r.customer_type, r.country_of_consumption, r.dispatch_country, r.supplier_establishment_country, r.source_id, r.vat_rate_bps, r.currency, r.link, r.original_period]
+  return [r.late, r.seg, r.is_sale, r.classification_status, r.rate_category, r.supply_kind, r.customer_type, r.country_of_consumption, r.dispatch_country, r.supplier_establishment_country, r.source_id, r.vat_rate_bps, r.currency, r.link, r.original_period, r.b2b_evidence_id]
     .map((v) => (v === null ? '' : String(v)))
     .join('|');
 }
@@ -84,7 +89,7 @@ const SCHEMA = 'compliance_reports';
 
 /** The projection columns a return reads (not the whole, wide row). */
 const COLUMNS = `f.event_id, f.sequence, f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
-  f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at`;
+  f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at, f.customer_vat_number_digest`;
 
 /**
  * One scan of the quarter's facts (plus late events of locked quarters), aggregated in SQL by every
@@ -124,22 +129,30 @@ select s.late,
   to_char(o.o_at at time zone 'UTC', 'YYYY-"Q"Q') as original_period,
   case when s.currency <> $5 then s.net_amount_minor::text end as unit_net,
   case when s.currency <> $5 then s.vat_amount_minor::text end as unit_vat,
+  -- A b2b supply's VIES evidence (Art. 18 of Reg. 282/2011): the newest definitive check of its number made
+  -- on the tax point's day or in the $8 days before; its id when that check said valid (evaluated for b2b only).
+  case when s.customer_type = 'b2b' and s.customer_vat_number_digest is not null then (
+    select case when c.result = 'valid' then c.id end from "${SCHEMA}".vat_number_check c
+     where c.account_id = $1 and c.vat_number_digest = s.customer_vat_number_digest and c.result in ('valid', 'invalid')
+       and c.checked_at >= date_trunc('day', s.occurred_at, 'UTC') - make_interval(days => $8::int)
+       and c.checked_at < date_trunc('day', s.occurred_at, 'UTC') + interval '1 day'
+     order by c.checked_at desc, c.id desc limit 1) end as b2b_evidence_id,
   count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum
 from scoped s
 left join lateral (
   select o.event_type as o_type, o.country_of_consumption as o_country, o.currency as o_currency, o.occurred_at as o_at from "${SCHEMA}".supply_fact o
    where s.event_type <> 'sale' and o.account_id = $1 and o.event_id = s.original_event_id and ($4::bigint is null or o.sequence <= $4::bigint) limit 1
 ) o on true
-group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18`;
 
 /**
  * The same scan, one row per event (its id and ledger sequence are grouping columns), in ledger order after
- * a keyset position ($8), optionally of one Member State of consumption ($9): the drill-down and the lock's sealed list.
+ * a keyset position ($9), optionally of one Member State of consumption ($10): the drill-down and the lock's sealed list.
  */
 const EVENTS_SQL = `select * from (${GROUPS_SQL
   .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
-  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23')}
-) e where e.sequence > $8::bigint and ($9::text is null or e.country_of_consumption = $9::text) order by e.sequence`;
+  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24')}
+) e where e.sequence > $9::bigint and ($10::text is null or e.country_of_consumption = $10::text) order by e.sequence`;
 
 /** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
 const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
@@ -157,12 +170,19 @@ if (LATE_ONLY_SQL === GROUPS_SQL) throw new Error('the late-only statement could
 const TOTALS_SQL = `
 select false as late, width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as seg, t.is_sale, t.classification_status, t.rate_category, t.supply_kind,
   t.customer_type, t.country_of_consumption, t.dispatch_country, t.supplier_establishment_country, t.source_id, t.vat_rate_bps, t.currency, t.link, t.original_period,
-  t.unit_net::text as unit_net, t.unit_vat::text as unit_vat,
+  t.unit_net::text as unit_net, t.unit_vat::text as unit_vat, null::text as b2b_evidence_id,
   sum(t.event_count)::int as n, sum(t.net_sum)::text as net_sum, sum(t.vat_sum)::text as vat_sum
 from "${SCHEMA}".union_oss_day_total t
-where t.account_id = $1 and t.day >= $2::date and t.day < $3::date and $4::text = 'EUR'
+where t.account_id = $1 and t.day >= $2::date and t.day < $3::date and $4::text = 'EUR' and t.customer_type <> 'b2b'
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
 having sum(t.event_count) <> 0`;
+
+/**
+ * The quarter's own b2b facts, from the scan: each needs its VIES evidence at its tax point (per event), which
+ * day totals cannot carry; the partial index on b2b facts keeps this read small when totals serve the rest.
+ */
+const B2B_ONLY_SQL = CURRENT_ONLY_SQL.replace(`where f.account_id = $1 and f.occurred_at >= $2::timestamptz`, `where f.customer_type = 'b2b' and f.account_id = $1 and f.occurred_at >= $2::timestamptz`);
+if (B2B_ONLY_SQL === CURRENT_ONLY_SQL) throw new Error('the b2b-only statement could not be derived');
 
 /** One event of a scope with the group it forms alone. */
 export type ScopedEvent = { key: string; eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
@@ -187,6 +207,7 @@ type GroupRow = {
   original_period: string | null;
   unit_net: string | null;
   unit_vat: string | null;
+  b2b_evidence_id: string | null;
   n: number;
   net_sum: string;
   vat_sum: string;
@@ -216,7 +237,7 @@ export class UnionOssFactRepository {
         // The totals hold every projected fact: they answer a read up to a position only when the projection is exactly there (same snapshot).
         const exact = useTotals && (scope.upToSequence === null || (await projectionPositionIn(client, scope.accountId)) === scope.upToSequence);
         if (!exact) return [{ sql: scope.late.length > 0 ? GROUPS_SQL : CURRENT_ONLY_SQL, values }];
-        return [{ sql: TOTALS_SQL, values: totalsValues }, ...(scope.late.length > 0 ? [{ sql: LATE_ONLY_SQL, values }] : [])];
+        return [{ sql: TOTALS_SQL, values: totalsValues }, { sql: B2B_ONLY_SQL, values }, ...(scope.late.length > 0 ? [{ sql: LATE_ONLY_SQL, values }] : [])];
       },
       (rows) => onBatch(rows.map(toGroup), rows.map(dispositionKeyOf)),
     );
@@ -239,7 +260,7 @@ export class UnionOssFactRepository {
   #mapper(scope: FactScope) {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
     const boundaries = boundariesOf(scope);
-    const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`];
+    const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`, scope.vatEvidenceDays];
     const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
     // A sale's rate is in force on its day; a correction carries its original's, in force on some day up to its own.
     const inForce = (r: GroupRow, day: string, type: string) =>
@@ -273,6 +294,7 @@ export class UnionOssFactRepository {
         vatSum: BigInt(r.vat_sum),
         unitNet: r.unit_net === null ? null : BigInt(r.unit_net),
         unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
+        b2bEvidenceId: r.b2b_evidence_id === null ? null : BigInt(r.b2b_evidence_id),
       };
     };
     return { values, toGroup, boundaries };

@@ -32,13 +32,15 @@ export type ReturnEvent = {
   warningCode: string | null;
   reason: string | null;
   review: string | null;
+  /** b2b with VIES evidence: the check (GET /v1/vat-numbers/checks) that put it out of scope. */
+  vatNumberCheckId: bigint | null;
 };
 
 /** Filters of a drill-down page: `reason` matches the reason or the warning code. */
 export type EventFilter = { disposition: 'included' | 'excluded' | null; reason: string | null; memberState: string | null };
 
 /** Columns of a row sealed by a lock stored before locks sealed their basis (read only). */
-const COLUMNS = ['ledger_sequence', 'event_id', 'event_type', 'occurred_at', 'member_state_of_consumption', 'supply_kind', 'customer_type', 'currency', 'net_amount_minor', 'vat_amount_minor', 'late', 'disposition', 'warning_code', 'reason', 'review'];
+const COLUMNS = ['ledger_sequence', 'event_id', 'event_type', 'occurred_at', 'member_state_of_consumption', 'supply_kind', 'customer_type', 'currency', 'net_amount_minor', 'vat_amount_minor', 'late', 'disposition', 'warning_code', 'reason', 'review', 'vat_number_check_id'];
 
 /** Seals a lock's basis inside the lock's own transaction (`client`): one small row, whatever the number of events. */
 export async function insertSealedBasis(client: pg.PoolClient, accountId: bigint, lockedPeriodId: string, periodKey: string, basis: SealedBasis): Promise<void> {
@@ -67,6 +69,7 @@ const eventOf = (r: Record<string, unknown>): ReturnEvent => ({
   warningCode: r.warning_code as string | null,
   reason: r.reason as string | null,
   review: r.review as string | null,
+  vatNumberCheckId: r.vat_number_check_id === null || r.vat_number_check_id === undefined ? null : BigInt(r.vat_number_check_id as string),
 });
 
 /** Reads of what Union OSS locks sealed. */
@@ -89,7 +92,7 @@ export class UnionOssSealedEventRepository {
   /** A page of the events the account's lock of `periodKey` sealed as a copy, in ledger order after `after`. */
   async page(accountId: bigint, periodKey: string, filter: EventFilter, after: bigint, limit: number): Promise<ReturnEvent[]> {
     const res = await this.pool.query(
-      `select ${COLUMNS.map((c) => (c === 'ledger_sequence' || c.endsWith('_minor') ? `${c}::text` : c)).join(', ')} from ${SEALED}
+      `select ${COLUMNS.map((c) => (c === 'ledger_sequence' || c === 'vat_number_check_id' || c.endsWith('_minor') ? `${c}::text` : c)).join(', ')} from ${SEALED}
         where account_id = $1 and period_key = $2 and ledger_sequence > $3::bigint
           and ($4::text is null or disposition = $4) and ($5::text is null or reason = $5 or warning_code = $5) and ($6::text is null or member_state_of_consumption = $6)
         order by ledger_sequence limit $7`,

@@ -9,7 +9,7 @@ import type { NormalizedSupplyEvent } from './supply-event-rules';
  */
 
 const KEYS: (keyof NormalizedSupplyEvent)[] = [
-  'calculationId', 'classificationStatus', 'consignmentReference', 'countryOfConsumption', 'currency', 'customerType', 'dispatchCountry',
+  'calculationId', 'classificationStatus', 'consignmentReference', 'countryOfConsumption', 'currency', 'customerType', 'customerVatNumberDigest', 'customerVatNumberMasked', 'dispatchCountry',
   'eventId', 'eventType', 'exciseGoods', 'integrationId', 'intrinsicValueEurMinor', 'netAmountMinor', 'occurredAt', 'orderReference',
   'originalEventId', 'productReference', 'rateCategory', 'region', 'sourceId', 'supplierEstablishmentCountry', 'supplyKind', 'taxClassId',
   'thirdCountryOrigin', 'variantReference', 'vatAmountMinor', 'vatRateBps',
@@ -39,6 +39,8 @@ export function contentDigest(e: NormalizedSupplyEvent): string {
     const k = KEYS[i]!;
     // `region` is left out when null (see canonicalContent): earlier events keep their digests.
     if (k === 'region' && e.region === null) continue;
+    // Likewise the customer's VAT number (its keyed digest and mask; never the number).
+    if ((k === 'customerVatNumberDigest' || k === 'customerVatNumberMasked') && e[k] === null) continue;
     json += PREFIXES[i]! + valueJson(k, e[k]);
   }
   return `sha256:${createHash('sha256').update(`${json}}`, 'utf8').digest('hex')}`;

@@ -3,6 +3,7 @@ import { isEuMemberState, isIsoCountry } from '@vat/platform/countries';
 import { hasControlCharacter } from '@vat/platform/control-characters';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { isRowId, isUuid, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
+import { normalizeVatNumber } from '@vat/platform/vat-number-digest';
 
 /**
  * The supply-event contract: every rule an event must satisfy to be committed, in one place.
@@ -50,6 +51,9 @@ export type NormalizedSupplyEvent = {
   exciseGoods: boolean | null;
   /** ISO 3166-2 region with rates of its own (PT-20, PT-30); null = the general territory. */
   region: string | null;
+  /** Keyed digest and mask of the customer's VAT number, set by the commit from `customerVatNumber`; never the number. */
+  customerVatNumberDigest: string | null;
+  customerVatNumberMasked: string | null;
 };
 
 export type RuleViolation = { field?: string; error: string; detail: string };
@@ -68,7 +72,10 @@ const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}â€
  * Validates one event; `violations` is empty exactly when `event` is set. `knownTaxClass` says whether a
  * `tax_class_id` is one of the calculation service's classes (GET /v1/tax-classes).
  */
-export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: string) => boolean): { event?: NormalizedSupplyEvent; violations: RuleViolation[] } {
+export function validateSupplyEvent(
+  i: SupplyEventInput,
+  knownTaxClass: (id: string) => boolean,
+): { event?: NormalizedSupplyEvent; violations: RuleViolation[]; customerVatNumber?: string } {
   const v: RuleViolation[] = [];
   const bad = (field: string, detail: string, error = `invalid_${field}`) => v.push({ field, error, detail });
   const text = (field: string, value: string | undefined, max: number) => {
@@ -219,9 +226,19 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
     else region = i.region;
   }
 
+  let customerVatNumber: string | undefined;
+  if (i.customerVatNumber !== undefined) {
+    const n = normalizeVatNumber(i.customerVatNumber);
+    // The number is never echoed: a refusal names the rule only.
+    if (!/^[A-Z]{2}[A-Z0-9+*]{2,38}$/.test(n)) bad('customer_vat_number', 'customer_vat_number must be a VAT number with its country prefix (EL for Greece), at most 40 letters and digits.');
+    else if (customerType !== null && customerType !== 'b2b') bad('customer_vat_number', 'customer_vat_number belongs to b2b supplies only.');
+    else customerVatNumber = n;
+  }
+
   if (v.length) return { violations: v };
   return {
     violations: [],
+    customerVatNumber,
     event: {
       eventId: eventId!,
       eventType: eventType!,
@@ -250,6 +267,8 @@ export function validateSupplyEvent(i: SupplyEventInput, knownTaxClass: (id: str
       thirdCountryOrigin,
       exciseGoods: imported ? (i.exciseGoods ?? null) : null,
       region,
+      customerVatNumberDigest: null,
+      customerVatNumberMasked: null,
     },
   };
 }

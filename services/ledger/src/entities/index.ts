@@ -18,6 +18,9 @@ export const SupplyEvent = defineEntity({
     region: p.string().length(6).nullable(),
     /** ECB rates last published at the tax point (`{ rateDate, ratesPerEur }`), attached at commit; null before issue 19. */
     ecbRateEvidence: p.json().nullable(),
+    /** The customer's VAT number (b2b): AES-256-GCM ciphertext bound to the account; the mask beside it. */
+    customerVatNumberMasked: p.string().length(40).nullable(),
+    customerVatNumberEncrypted: p.blob().nullable(),
   },
   uniques: [{ properties: ['accountId', 'eventId'] }, { properties: ['accountId', 'sequence'] }],
   indexes: [{ properties: ['accountId', 'occurredAt'] }],

@@ -16,6 +16,7 @@ import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in
 import { isEuMemberState } from '@vat/platform/countries';
 import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
 import { supplyEventMessage } from '../messages';
+import { sealCustomerVatNumber } from '../domain/customer-vat-number';
 import type { EcbRateEvidence } from '../repositories/supply-events';
 
 export const MAX_BATCH = 1000;
@@ -101,7 +102,9 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   const checked = req.events.map((raw) => {
     const linked = linkCalculation(raw, calculations);
     const c = validateSupplyEvent(linked.input, (id) => taxClasses.has(id));
-    return { event: c.event, violations: [...c.violations, ...linked.violations] as RuleViolation[] };
+    const sealed = c.event && c.customerVatNumber !== undefined ? sealCustomerVatNumber(deps, principal.accountId, c.customerVatNumber) : undefined;
+    const event = c.event && sealed ? { ...c.event, customerVatNumberDigest: sealed.digest, customerVatNumberMasked: sealed.masked } : c.event;
+    return { event, encrypted: sealed?.encrypted ?? null, violations: [...c.violations, ...linked.violations] as RuleViolation[] };
   });
   const valid = checked.flatMap((c) => (c.event && !c.violations.length ? [c.event] : []));
   // All before the commit's transaction, from the ledger's own pool.
@@ -111,11 +114,11 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
     req.validateOnly ? new Map<string, EcbRateEvidence>() : ecbEvidenceFor(deps, valid),
   ]);
   const rejections: Rejection[] = [];
-  const batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null }[] = [];
-  checked.forEach(({ event, violations }, index) => {
+  const batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null; customerVatNumberEncrypted: Buffer | null }[] = [];
+  checked.forEach(({ event, encrypted, violations }, index) => {
     if (event && !violations.length) violations.push(...rateViolations(event, table, event.originalEventId === null ? undefined : originals.get(event.originalEventId)));
     if (violations.length) rejections.push(...violations.map((v) => ({ index, eventId: req.events[index]!.eventId, ...v })));
-    else batch.push({ event: event!, digest: contentDigest(event!), evidence: evidence.get(event!.occurredAt.slice(0, 10)) ?? null });
+    else batch.push({ event: event!, digest: contentDigest(event!), evidence: evidence.get(event!.occurredAt.slice(0, 10)) ?? null, customerVatNumberEncrypted: encrypted });
   });
   if (rejections.length) {
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);

@@ -9,7 +9,16 @@ const TABLE = '"ledger".supply_event';
 const OUTBOX = '"ledger".outbox';
 
 /** A stored event: the normalized content plus the ledger's id, position and knowledge time. */
-export type SupplyEventRecord = NormalizedSupplyEvent & { id: string; accountId: bigint; sequence: bigint; recordedAt: Date; contentDigest: string; ecbRateEvidence: EcbRateEvidence | null };
+export type SupplyEventRecord = NormalizedSupplyEvent & {
+  id: string;
+  accountId: bigint;
+  sequence: bigint;
+  recordedAt: Date;
+  contentDigest: string;
+  ecbRateEvidence: EcbRateEvidence | null;
+  /** The customer's VAT number as AES-256-GCM ciphertext bound to the account; never leaves the ledger. */
+  customerVatNumberEncrypted: Buffer | null;
+};
 
 /** ECB euro reference rates of the publication day last before the tax point (units per 1 EUR, as published). */
 export type EcbRateEvidence = { rateDate: string; ratesPerEur: Record<string, string> };
@@ -57,6 +66,9 @@ const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['exciseGoods', 'excise_goods', 'boolean'],
   ['region', 'region', 'text'],
   ['ecbRateEvidence', 'ecb_rate_evidence', 'jsonb'],
+  ['customerVatNumberDigest', 'customer_vat_number_digest', 'text'],
+  ['customerVatNumberMasked', 'customer_vat_number_masked', 'text'],
+  ['customerVatNumberEncrypted', 'customer_vat_number_encrypted', 'bytea'],
 ];
 const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
 const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
@@ -84,7 +96,7 @@ function toJsonRow(rec: SupplyEventRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, column] of COLUMNS) {
     const v = rec[field];
-    out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : v;
+    out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v;
   }
   return out;
 }
@@ -111,7 +123,7 @@ export class SupplyEventRepository {
    * digest (or two different contents for one id inside the batch) refuses the whole batch.
    * New events get the next sequences and their outbox events in the same transaction.
    */
-  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
+  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null; customerVatNumberEncrypted: Buffer | null }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
     const account = accountId.toString();
     const ids = [...new Set(batch.map((b) => b.event.eventId))];
     return underHeadLock<CommitOutcome>(this.pool, accountId, async (client, head, refuse) => {
@@ -123,7 +135,7 @@ export class SupplyEventRepository {
       const items: { record: SupplyEventRecord; created: boolean }[] = [];
       const fresh: SupplyEventRecord[] = [];
       const conflicts: { index: number; eventId: string }[] = [];
-      batch.forEach(({ event, digest, evidence }, index) => {
+      batch.forEach(({ event, digest, evidence, customerVatNumberEncrypted }, index) => {
         const existing = known.get(event.eventId);
         if (existing) {
           if (existing.contentDigest !== digest) conflicts.push({ index, eventId: event.eventId });
@@ -131,7 +143,7 @@ export class SupplyEventRepository {
           return;
         }
         sequence += 1n;
-        const record: SupplyEventRecord = { ...event, id: uuidv7(), accountId, sequence, recordedAt: now, contentDigest: digest, ecbRateEvidence: evidence };
+        const record: SupplyEventRecord = { ...event, id: uuidv7(), accountId, sequence, recordedAt: now, contentDigest: digest, ecbRateEvidence: evidence, customerVatNumberEncrypted };
         known.set(event.eventId, record);
         fresh.push(record);
         items.push({ record, created: true });

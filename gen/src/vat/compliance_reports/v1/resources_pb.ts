@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/compliance_reports/v1/resources.proto.
  */
 export const file_vat_compliance_reports_v1_resources: GenFile = /*@__PURE__*/
-  fileDesc("Cil2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL3Jlc291cmNlcy5wcm90bxIZdmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MSLsAwoPVGF4UmVnaXN0cmF0aW9uEgoKAmlkGAEgASgDEhMKC3NjaGVtZV90eXBlGAIgASgJEiMKG21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbhgDIAEoCRIrCh52YXRfcmVnaXN0cmF0aW9uX251bWJlcl9tYXNrZWQYBCABKAlIAIgBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAGIAQESLAofaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyX21hc2tlZBgGIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAcgASgJEhkKDGVmZmVjdGl2ZV90bxgIIAEoCUgDiAEBEg4KBnN0YXR1cxgJIAEoCRIeChZjb3VudHNfdG93YXJkX2NvdmVyYWdlGAogASgIEhcKD2NvdmVyYWdlX3N0YXR1cxgLIAEoCRIkChxjb25mbGljdGluZ19yZWdpc3RyYXRpb25faWRzGAwgAygDQiEKH192YXRfcmVnaXN0cmF0aW9uX251bWJlcl9tYXNrZWRCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCIgogX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlcl9tYXNrZWRCDwoNX2VmZmVjdGl2ZV90b2IGcHJvdG8z");
+  fileDesc("Cil2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL3Jlc291cmNlcy5wcm90bxIZdmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MSLsAwoPVGF4UmVnaXN0cmF0aW9uEgoKAmlkGAEgASgDEhMKC3NjaGVtZV90eXBlGAIgASgJEiMKG21lbWJlcl9zdGF0ZV9pZGVudGlmaWNhdGlvbhgDIAEoCRIrCh52YXRfcmVnaXN0cmF0aW9uX251bWJlcl9tYXNrZWQYBCABKAlIAIgBARIjChZpb3NzX2ludGVybWVkaWFyeV9uYW1lGAUgASgJSAGIAQESLAofaW9zc19pbnRlcm1lZGlhcnlfbnVtYmVyX21hc2tlZBgGIAEoCUgCiAEBEhYKDmVmZmVjdGl2ZV9mcm9tGAcgASgJEhkKDGVmZmVjdGl2ZV90bxgIIAEoCUgDiAEBEg4KBnN0YXR1cxgJIAEoCRIeChZjb3VudHNfdG93YXJkX2NvdmVyYWdlGAogASgIEhcKD2NvdmVyYWdlX3N0YXR1cxgLIAEoCRIkChxjb25mbGljdGluZ19yZWdpc3RyYXRpb25faWRzGAwgAygDQiEKH192YXRfcmVnaXN0cmF0aW9uX251bWJlcl9tYXNrZWRCGQoXX2lvc3NfaW50ZXJtZWRpYXJ5X25hbWVCIgogX2lvc3NfaW50ZXJtZWRpYXJ5X251bWJlcl9tYXNrZWRCDwoNX2VmZmVjdGl2ZV90byK+AwoOVmF0TnVtYmVyQ2hlY2sSCgoCaWQYASABKAMSGQoRdmF0X251bWJlcl9tYXNrZWQYAiABKAkSFAoMbWVtYmVyX3N0YXRlGAMgASgJEg4KBnJlc3VsdBgEIAEoCRITCgZyZWFzb24YBSABKAlIAIgBARISCgpjaGVja2VkX2F0GAYgASgJEh4KEXZpZXNfcmVxdWVzdF9kYXRlGAcgASgJSAGIAQESIAoTY29uc3VsdGF0aW9uX251bWJlchgIIAEoCUgCiAEBEhEKBG5hbWUYCSABKAlIA4gBARIUCgdhZGRyZXNzGAogASgJSASIAQESKAobcmVxdWVzdGVyX3ZhdF9udW1iZXJfbWFza2VkGAsgASgJSAWIAQESIQoZbWVtYmVyX3N0YXRlX2F2YWlsYWJpbGl0eRgMIAEoCRIQCghhdHRlbXB0cxgNIAEoBUIJCgdfcmVhc29uQhQKEl92aWVzX3JlcXVlc3RfZGF0ZUIWChRfY29uc3VsdGF0aW9uX251bWJlckIHCgVfbmFtZUIKCghfYWRkcmVzc0IeChxfcmVxdWVzdGVyX3ZhdF9udW1iZXJfbWFza2VkYgZwcm90bzM");
 
 /**
  * An OSS/IOSS registration as every response shows it: masked identifiers only (the full
@@ -104,4 +104,105 @@ export type TaxRegistration = Message<"vat.compliance_reports.v1.TaxRegistration
  */
 export const TaxRegistrationSchema: GenMessage<TaxRegistration> = /*@__PURE__*/
   messageDesc(file_vat_compliance_reports_v1_resources, 0);
+
+/**
+ * One stored VIES check of a customer's VAT number: the evidence, masked.
+ *
+ * @generated from message vat.compliance_reports.v1.VatNumberCheck
+ */
+export type VatNumberCheck = Message<"vat.compliance_reports.v1.VatNumberCheck"> & {
+  /**
+   * @generated from field: int64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * Country prefix, asterisks, at most the last 4 characters (DE*****5976).
+   *
+   * @generated from field: string vat_number_masked = 2;
+   */
+  vatNumberMasked: string;
+
+  /**
+   * The VIES Member State code of the number (EL for Greece).
+   *
+   * @generated from field: string member_state = 3;
+   */
+  memberState: string;
+
+  /**
+   * valid, invalid, format_invalid or unavailable.
+   *
+   * @generated from field: string result = 4;
+   */
+  result: string;
+
+  /**
+   * For unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ,
+   * GLOBAL_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; for format_invalid: what the format must be.
+   *
+   * @generated from field: optional string reason = 5;
+   */
+  reason?: string | undefined;
+
+  /**
+   * When this service asked (RFC 3339, UTC).
+   *
+   * @generated from field: string checked_at = 6;
+   */
+  checkedAt: string;
+
+  /**
+   * The requestDate VIES answered with.
+   *
+   * @generated from field: optional string vies_request_date = 7;
+   */
+  viesRequestDate?: string | undefined;
+
+  /**
+   * The VIES consultation number (requestIdentifier): present when a requester was sent and VIES answered.
+   *
+   * @generated from field: optional string consultation_number = 8;
+   */
+  consultationNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 9;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string address = 10;
+   */
+  address?: string | undefined;
+
+  /**
+   * The requester VAT number sent (masked), from the account's Union OSS registration.
+   *
+   * @generated from field: optional string requester_vat_number_masked = 11;
+   */
+  requesterVatNumberMasked?: string | undefined;
+
+  /**
+   * The Member State's availability per VIES check-status when asked: Available, Unavailable,
+   * Monitoring Disabled or unknown (check-status did not answer).
+   *
+   * @generated from field: string member_state_availability = 12;
+   */
+  memberStateAvailability: string;
+
+  /**
+   * Requests sent to VIES for this answer (0 for format_invalid or a Member State reported unavailable).
+   *
+   * @generated from field: int32 attempts = 13;
+   */
+  attempts: number;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.VatNumberCheck.
+ * Use `create(VatNumberCheckSchema)` to create a new message.
+ */
+export const VatNumberCheckSchema: GenMessage<VatNumberCheck> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_resources, 1);
 
