@@ -27,6 +27,11 @@ const envSchema = z.object({
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
   DATA_ENCRYPTION_KEY: z.string().optional(),
   DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  GATEWAY_METRICS: z.enum(['on', 'off']).default('on'),
+  // The standard OpenTelemetry switches (the SDK reads the rest of OTEL_* itself).
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
 });
 
 export type Config = {
@@ -52,6 +57,15 @@ export type Config = {
    * session held by another connection, before it fails with SQLSTATE 55P03 (answered 503).
    */
   databaseWaitMs: number;
+  /** When set, the gateway's `/metrics` answers only `Authorization: Bearer <token>` (service health ports stay open). */
+  metricsToken?: string;
+  /** `off` serves no `/metrics` on the public gateway port (scrape the service health ports instead). */
+  gatewayMetrics: boolean;
+  /**
+   * Traces are on only when OTEL_TRACES_EXPORTER names an exporter (not `none`) and OTEL_SDK_DISABLED
+   * is not `true`: off by default, and then no SDK is even loaded.
+   */
+  tracing: boolean;
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -86,6 +100,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     databaseWaitMs: e.DATABASE_WAIT_MS,
+    metricsToken: e.METRICS_TOKEN,
+    gatewayMetrics: e.GATEWAY_METRICS === 'on',
+    tracing: e.OTEL_SDK_DISABLED !== 'true' && !!e.OTEL_TRACES_EXPORTER && e.OTEL_TRACES_EXPORTER.split(',').some((x) => x.trim() !== '' && x.trim() !== 'none'),
   };
 }
 
