@@ -7,6 +7,7 @@ import { Migration20261124015904 } from './Migration20261124015904';
 import { Migration20261124031249 } from './Migration20261124031249';
 import { Migration20261124042654 } from './Migration20261124042654';
 import { Migration20261127003000 } from './Migration20261127003000';
+import { Migration20261128082409 } from './Migration20261128082409';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131157, Migration20261123233245, Migration20261123235619, Migration20261124015904, Migration20261124031249, Migration20261124042654, Migration20261127003000];
+export const migrations = [Migration20261122131157, Migration20261123233245, Migration20261123235619, Migration20261124015904, Migration20261124031249, Migration20261124042654, Migration20261127003000, Migration20261128082409];
