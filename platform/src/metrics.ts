@@ -114,7 +114,25 @@ new Gauge({
   },
 });
 
-const outboxOldest = new Gauge({ name: 'vat_outbox_oldest_pending_age_seconds', help: 'Age of the oldest unpublished outbox row (0 when none).', labelNames: ['service'], registers: [registry] });
+type OutboxState = Map<string, { pending: number; oldest: number }>;
+let outboxRead: Promise<OutboxState> | undefined;
+
+/** One read of every outbox per scrape, shared by its two gauges (the registry collects them side by side). */
+function readOutboxes(): Promise<OutboxState> {
+  outboxRead ??= (async () => {
+    const state: OutboxState = new Map();
+    await eachSource(
+      outboxes,
+      (schema) => `select count(*)::text as pending, coalesce(extract(epoch from now() - min(created_at)), 0)::text as oldest from "${schema}".outbox where published_at is null`,
+      (s, row) => state.set(s.label, { pending: Number(row.pending ?? 0), oldest: Math.max(0, Number(row.oldest ?? 0)) }),
+    );
+    return state;
+  })().finally(() => {
+    outboxRead = undefined;
+  });
+  return outboxRead;
+}
+
 new Gauge({
   name: 'vat_outbox_pending_messages',
   help: 'Unpublished outbox rows of each service.',
@@ -122,15 +140,18 @@ new Gauge({
   registers: [registry],
   async collect() {
     this.reset();
-    outboxOldest.reset();
-    await eachSource(
-      outboxes,
-      (schema) => `select count(*)::text as pending, coalesce(extract(epoch from now() - min(created_at)), 0)::text as oldest from "${schema}".outbox where published_at is null`,
-      (s, row) => {
-        this.set({ service: s.label }, Number(row.pending ?? 0));
-        outboxOldest.set({ service: s.label }, Math.max(0, Number(row.oldest ?? 0)));
-      },
-    );
+    for (const [service, o] of await readOutboxes()) this.set({ service }, o.pending);
+  },
+});
+
+new Gauge({
+  name: 'vat_outbox_oldest_pending_age_seconds',
+  help: 'Age of the oldest unpublished outbox row of each service (0 when none).',
+  labelNames: ['service'],
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const [service, o] of await readOutboxes()) this.set({ service }, o.oldest);
   },
 });
 
@@ -185,6 +206,9 @@ export function startProcessMetrics(): void {
   if (processMetrics) return;
   processMetrics = true;
   collectDefaultMetrics({ register: registry });
+  // prom-client's three gauges named `*_total` break the naming convention (promtool refuses them);
+  // `nodejs_active_handles`, `_requests` and `_resources` hold the same counts by type.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 }
 
 /** The text exposition format of every metric of this process. */
