@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { trace } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -21,6 +22,9 @@ export function startTracing(serviceName: string, spanProcessors?: SpanProcessor
   fastifyInstrumentation = new FastifyOtelInstrumentation({ registerOnInitialization: false });
   sdk = new NodeSDK({ serviceName, instrumentations: [pgInstrumentation], metricReaders: [], logRecordProcessors: [], ...(spanProcessors ? { spanProcessors } : {}) });
   sdk.start();
+  // Given the provider now registered: a tracer the instrumentation took before start() can stay a no-op
+  // when its copy of the API (CommonJS) is not the one the SDK registered through (ESM).
+  fastifyInstrumentation.setTracerProvider(trace.getTracerProvider());
   // The require hook does not see `import pg` from ESM: patch the one copy of pg every pool uses.
   const require = createRequire(import.meta.url);
   const [pgDefinition, poolDefinition] = (pgInstrumentation as unknown as { init(): { patch?: (m: unknown) => unknown }[] }).init();
