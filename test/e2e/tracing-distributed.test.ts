@@ -93,6 +93,10 @@ describe.skipIf(!backends.ok || !natsBinary)('tracing: one supply event from the
     const rpcServer = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'vat.ledger.v1.SupplyLedgerService/CommitSupplyEvents');
     expect(rpcClient, 'gateway-side Connect span').toBeDefined();
     expect(rpcServer, 'ledger-side Connect span').toBeDefined();
+    const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+    let up: ReadableSpan | undefined = rpcClient;
+    while (up && !sameSpan(up.parentSpanContext, request)) up = up.parentSpanContext ? byId.get(up.parentSpanContext.spanId) : undefined;
+    expect(up, 'the Connect client span descends from the HTTP request span').toBeDefined();
     expect(sameSpan(rpcServer!.parentSpanContext, rpcClient!)).toBe(true);
     // The ledger's statements, inside its RPC, include the insert that wrote the outbox row.
     const statements = spans.filter((s) => s.attributes['db.system.name'] === 'postgresql' || s.attributes['db.system'] === 'postgresql');
