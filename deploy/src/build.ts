@@ -9,6 +9,8 @@ import { createClients } from '@vat/platform/clients';
 import { EmbeddedStatistics } from '@vat/platform/embedded-maintenance';
 import { loadModule } from './module-loader';
 import { stopwatch } from '@vat/platform/stopwatch';
+import { serveMetrics } from '@vat/platform/http-telemetry';
+import { startProcessMetrics } from '@vat/platform/metrics';
 import { createBus, directTransports, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
 
 type Mode = 'all' | 'gateway' | ServiceName;
@@ -42,6 +44,7 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
     if (file.created) log.warn({ path: file.path }, 'generated a new data-encryption key; keep it with the database (identifiers encrypted under it cannot be read without it)');
     config = { ...config, dataEncryptionKey: file.key };
   }
+  startProcessMetrics();
   const stops: (() => Promise<void>)[] = [];
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
@@ -96,6 +99,8 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
         if (!r.ready) reply.status(503);
         return { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };
       });
+      // The health port is not the public API: its /metrics is open to whoever reaches the port.
+      serveMetrics(health);
       servers.push(rpc as unknown as FastifyInstance, health);
     }
     await startRelays(bus, services, { soleRelay: embedded !== undefined });

@@ -16,6 +16,8 @@ import { JetStreamBus } from '@vat/platform/jetstream-bus';
 import { DEFAULT_OUTBOX_RETENTION, OutboxRelay } from '@vat/platform/outbox';
 import { inputGuardInterceptor } from '@vat/platform/input-guard';
 import { principalInterceptor } from '@vat/platform/principal';
+import { observePool, observeSchema, unobservePool } from '@vat/platform/metrics';
+import { rpcClientTelemetryInterceptor, rpcServerTelemetryInterceptor } from '@vat/platform/rpc-telemetry';
 import { stopwatch } from '@vat/platform/stopwatch';
 import type { AnyServiceModule, ReadinessProbe, ServiceDeps } from '@vat/platform/service-module';
 
@@ -44,6 +46,8 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   const applied = await migrate(orm, databaseUrl, mod.schema);
   slog.info({ ...elapsed(), applied }, applied.length ? 'migrations applied' : 'migrations up to date');
   const pool = (await orm.em.getConnection().getNativeClient()) as ServiceDeps['pool'];
+  observePool(mod.name, pool);
+  observeSchema(mod.schema, pool, mod.schema, mod.entities.map((e) => e.meta.className));
   const relay = new OutboxRelay(pool, mod.schema, bus, slog, config.outboxPollMs, undefined, { ...DEFAULT_OUTBOX_RETENTION, keepMs: config.outboxRetentionHours * 3600_000 });
   const clients = createClients(transportFor, mod.uses, mod.name);
   const deps: ServiceDeps = mod.context({ config, orm, pool, databaseUrl, bus, relay, log: slog, clients, now: () => new Date() });
@@ -77,6 +81,7 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
     readiness,
     async stop() {
       await relay.stop();
+      unobservePool(pool);
       await mod.stop?.(deps).catch(() => undefined);
       await orm.close();
     },
@@ -111,7 +116,7 @@ export async function startRelays(bus: EventBus, services: RunningService[], opt
  * The internal token guards a network boundary; calls inside one process do not cross one.
  */
 export function serviceInterceptors(config: Config, inProcess = false): Interceptor[] {
-  return [principalInterceptor(inProcess ? undefined : config.internalToken), inputGuardInterceptor(), databaseFaultInterceptor()];
+  return [rpcServerTelemetryInterceptor(), principalInterceptor(inProcess ? undefined : config.internalToken), inputGuardInterceptor(), databaseFaultInterceptor()];
 }
 
 /**
@@ -145,7 +150,7 @@ export function networkTransports(config: Config): (name: ServiceName) => Transp
   return (name) => {
     let t = cache.get(name);
     if (!t) {
-      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', interceptors: [peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
+      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', interceptors: [rpcClientTelemetryInterceptor(), peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
       cache.set(name, t);
     }
     return t;

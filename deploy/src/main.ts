@@ -10,6 +10,11 @@ if (!isMode(mode)) {
 }
 const config = loadConfig();
 const log = createLogger(config.logLevel, `vat-${mode}`);
+if (config.tracing) {
+  // Loaded only when on; before anything is built, so every pool and server is traced from the start.
+  const { startTracing } = await import('@vat/platform/telemetry');
+  startTracing(`vat-${mode}`);
+}
 try {
   const built = await build(mode, config, log);
   const address = await built.listen();
@@ -27,6 +32,7 @@ try {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     await built.stop();
+    if (config.tracing) await (await import('@vat/platform/telemetry')).stopTracing().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

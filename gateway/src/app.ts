@@ -4,7 +4,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
 import type { Clients } from '@vat/platform/clients';
+import { countHttpRequests, serveMetrics } from '@vat/platform/http-telemetry';
 import { principalHeaders } from '@vat/platform/principal';
+import { tracingEnabled } from '@vat/platform/tracing';
 import { Authenticator } from './auth';
 import { answerClientError, answerUnservedRequests } from './edge/before-fastify';
 import { useJsonBodyParser } from './edge/body-parsing';
@@ -30,6 +32,8 @@ type GatewayDeps = {
   rateLimitPerMinute: number;
   readiness: () => Promise<ReadinessReport>;
   authCacheMs?: number;
+  /** `/metrics` on the gateway port (off: not served), behind a bearer token when one is given. */
+  metrics?: { serve: boolean; token?: string };
 };
 
 declare module 'fastify' {
@@ -64,6 +68,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     clientErrorHandler: (err, socket) => answerClientError(log, err, socket),
   });
   answerUnservedRequests(app.server);
+  if (tracingEnabled()) {
+    // One SERVER span per request (before any route is declared, so every route and hook is covered).
+    const { fastifyTracingPlugin } = await import('@vat/platform/telemetry');
+    const plugin = fastifyTracingPlugin();
+    if (plugin) await app.register(plugin);
+  }
+  countHttpRequests(app);
   useJsonBodyParser(app);
   app.setReplySerializer(replyJson);
   // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
@@ -109,6 +120,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId))];
   for (const def of table) registerRoute(app, def, auth, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (deps.metrics?.serve ?? true) serveMetrics(app, deps.metrics?.token);
   return app;
 }
 

@@ -6,6 +6,7 @@ import type { Clients } from '@vat/platform/clients';
 import { SERVICE_NAMES, type Config } from '@vat/platform/config';
 import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
 import { READINESS_PROBE_MS } from '@vat/platform/deadline';
+import { observePool, unobservePool } from '@vat/platform/metrics';
 import { buildGateway } from './app';
 import { gatewayEntities } from './entities';
 import { KeyStore } from './keys';
@@ -27,7 +28,9 @@ export type RunningGateway = { app: FastifyInstance; keys: KeyStore; stop(): Pro
 /** Builds the gateway with its own schema (accounts, keys, integrations, usage) and its consumers. */
 export async function startGateway(o: { config: Config; databaseUrl: string; bus: EventBus; log: Logger; clients: Clients; poolMax: number; authCacheMs?: number }): Promise<RunningGateway> {
   const orm = await openGatewayOrm(o.databaseUrl, o.poolMax, o.config.databaseWaitMs);
-  await o.bus.subscribe(usageConsumer((await orm.em.getConnection().getNativeClient()) as pg.Pool));
+  const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+  observePool('gateway', pool);
+  await o.bus.subscribe(usageConsumer(pool));
   const keys = new KeyStore(orm);
   const limiter: Limiter = o.config.redisUrl ? new RedisLimiter(o.config.redisUrl) : new MemoryLimiter();
   const readiness = async (): Promise<ReadinessReport> => {
@@ -49,13 +52,14 @@ export async function startGateway(o: { config: Config; databaseUrl: string; bus
     checks.push(...(await services).flat());
     return { ready: checks.every((c) => c.ok), checks };
   };
-  const app = await buildGateway({ clients: o.clients, keys, limiter, log: o.log, bodyLimitBytes: o.config.bodyLimitBytes, rateLimitPerMinute: o.config.rateLimitPerMinute, readiness, authCacheMs: o.authCacheMs });
+  const app = await buildGateway({ clients: o.clients, keys, limiter, log: o.log, bodyLimitBytes: o.config.bodyLimitBytes, rateLimitPerMinute: o.config.rateLimitPerMinute, readiness, authCacheMs: o.authCacheMs, metrics: { serve: o.config.gatewayMetrics, token: o.config.metricsToken } });
   return {
     app,
     keys,
     async stop() {
       await app.close();
       await limiter.close();
+      unobservePool(pool);
       await orm.close();
     },
   };

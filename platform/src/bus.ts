@@ -1,7 +1,12 @@
+import { consumerErrors, eventDeliveries } from './metrics';
+import { withConsumeSpan } from './tracing';
 import { assertNoOpenTransaction } from './transaction';
 
-/** A domain event as carried on the bus: the id doubles as the JetStream `Nats-Msg-Id`. */
-export type BusMessage = { id: string; subject: string; data: Uint8Array };
+/**
+ * A domain event as carried on the bus: the id doubles as the JetStream `Nats-Msg-Id`; `traceContext`
+ * is the W3C `traceparent` of the span that published it (tracing on only; the `traceparent` NATS header).
+ */
+export type BusMessage = { id: string; subject: string; data: Uint8Array; traceContext?: string };
 
 /**
  * Applies a batch of events in one unit of work (one statement or one transaction, recording every
@@ -73,7 +78,12 @@ export class InProcessBus implements EventBus {
     const fresh = [...new Map(batch.filter((m) => !this.delivered.has(m.id)).map((m) => [m.id, m])).values()];
     for (const sub of this.subs) {
       const mine = fresh.filter((m) => sub.subjects.some((p) => subjectMatches(p, m.subject)));
-      if (mine.length) await sub.handler(mine);
+      if (!mine.length) continue;
+      eventDeliveries.inc({ consumer: sub.durable }, mine.length);
+      await withConsumeSpan(sub.durable, mine, () => sub.handler(mine)).catch((err: unknown) => {
+        consumerErrors.inc({ consumer: sub.durable });
+        throw err;
+      });
     }
     const now = Date.now();
     for (const m of fresh) this.delivered.set(m.id, now);

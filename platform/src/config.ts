@@ -34,6 +34,11 @@ const envSchema = z.object({
   VIES_MAX_CONCURRENT_PER_STATE: z.coerce.number().int().min(1).max(100).default(2),
   VIES_STATUS_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   VIES_REUSE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  GATEWAY_METRICS: z.enum(['on', 'off']).default('on'),
+  // The standard OpenTelemetry switches (the SDK reads the rest of OTEL_* itself).
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
 });
 
 export type Config = {
@@ -72,6 +77,15 @@ export type Config = {
     /** Days a definitive (valid or invalid) answer is reused instead of asking VIES again (0 = always ask). */
     reuseDays: number;
   };
+  /** When set, the gateway's `/metrics` answers only `Authorization: Bearer <token>` (service health ports stay open). */
+  metricsToken?: string;
+  /** `off` serves no `/metrics` on the public gateway port (scrape the service health ports instead). */
+  gatewayMetrics: boolean;
+  /**
+   * Traces are on only when OTEL_TRACES_EXPORTER names an exporter (not `none`) and OTEL_SDK_DISABLED
+   * is not `true`: off by default, and then no SDK is even loaded.
+   */
+  tracing: boolean;
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -115,6 +129,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       statusTtlMs: e.VIES_STATUS_TTL_MS,
       reuseDays: e.VIES_REUSE_DAYS,
     },
+    metricsToken: e.METRICS_TOKEN,
+    gatewayMetrics: e.GATEWAY_METRICS === 'on',
+    tracing: e.OTEL_SDK_DISABLED !== 'true' && !!e.OTEL_TRACES_EXPORTER && e.OTEL_TRACES_EXPORTER.split(',').some((x) => x.trim() !== '' && x.trim() !== 'none'),
   };
 }
 

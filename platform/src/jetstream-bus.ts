@@ -1,10 +1,22 @@
 import { connect } from '@nats-io/transport-node';
-import { nanos, type NatsConnection } from '@nats-io/nats-core';
+import { headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/nats-core';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import { inBatches } from './batches';
 import { assertNoOpenTransaction } from './transaction';
 import { OpenGate, type BusMessage, type EventBus, type Subscription } from './bus';
+import { consumerErrors, eventDeliveries, eventRedeliveries } from './metrics';
+import { withConsumeSpan } from './tracing';
+
+/** The W3C trace context header a traced event carries (see platform/src/tracing.ts). */
+const TRACEPARENT = 'traceparent';
+
+function traceHeaders(msg: BusMessage) {
+  if (!msg.traceContext) return {};
+  const h = natsHeaders();
+  h.set(TRACEPARENT, msg.traceContext);
+  return { headers: h };
+}
 
 const STREAM_NAME = 'VAT';
 const STREAM_SUBJECTS = ['vat.>'];
@@ -67,7 +79,7 @@ export class JetStreamBus implements EventBus {
     if (!js || !this.nc) throw new Error('NATS not connected');
     const results = await Promise.allSettled(
       // msgID is sent as the Nats-Msg-Id header: JetStream drops a repeat inside the duplicate window.
-      batch.map((msg) => js.publish(msg.subject, msg.data, { msgID: msg.id, timeout: 2000 })),
+      batch.map((msg) => js.publish(msg.subject, msg.data, { msgID: msg.id, timeout: 2000, ...traceHeaders(msg) })),
     );
     const accepted = batch.filter((_, i) => results[i]!.status === 'fulfilled').map((m) => m.id);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -143,13 +155,23 @@ export class JetStreamBus implements EventBus {
    * tried again one message at a time, so one bad event cannot hold back the others; a message that
    * fails alone is nak'ed and redelivered.
    */
-  private async deliver(sub: Subscription, batch: JsMsg[]): Promise<void> {
+  private async deliver(sub: Subscription, batch: JsMsg[], again = false): Promise<void> {
+    if (!again) {
+      eventDeliveries.inc({ consumer: sub.durable }, batch.length);
+      const redelivered = batch.filter((m) => m.info.deliveryCount > 1).length;
+      if (redelivered) eventRedeliveries.inc({ consumer: sub.durable }, redelivered);
+    }
     try {
-      await sub.handler(batch.map((m) => ({ id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`, subject: m.subject, data: m.data })));
+      const messages = batch.map((m): BusMessage => {
+        const traceContext = m.headers?.get(TRACEPARENT);
+        return { id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`, subject: m.subject, data: m.data, ...(traceContext ? { traceContext } : {}) };
+      });
+      await withConsumeSpan(sub.durable, messages, () => sub.handler(messages));
       for (const m of batch) m.ack();
     } catch (err) {
+      consumerErrors.inc({ consumer: sub.durable });
       if (batch.length > 1) {
-        for (const m of batch) await this.deliver(sub, [m]);
+        for (const m of batch) await this.deliver(sub, [m], true);
         return;
       }
       this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'event handler failed; redelivering');

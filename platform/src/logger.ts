@@ -1,11 +1,19 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { context, trace } from '@opentelemetry/api';
 
-/** The process logger. API keys, internal tokens and VAT identifiers are redacted wherever they appear. */
+/** `trace_id` and `span_id` of the active span on every line logged inside a traced request. */
+function traceFields(): Record<string, string> {
+  const sc = trace.getSpanContext(context.active());
+  return sc && trace.isSpanContextValid(sc) ? { trace_id: sc.traceId, span_id: sc.spanId } : {};
+}
+
+/** The process logger, correlated with traces. API keys, internal tokens and VAT identifiers are redacted wherever they appear. */
 export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
   return pino(
     {
     level,
     name,
+    mixin: traceFields,
     redact: {
       paths: [
         'req.headers["x-api-key"]',

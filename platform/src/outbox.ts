@@ -2,6 +2,9 @@ import { defineEntity, p } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { BusMessage, EventBus } from './bus';
+import { countPublished, relayErrors } from './metrics';
+import { TRACE_CONTEXT_SETTING } from './outbox-trace';
+import { withPublishSpans } from './tracing';
 
 /** A fresh outbox entity definition for one service's ORM (entity metadata is per ORM). */
 export function defineOutboxEntity() {
@@ -16,6 +19,9 @@ export function defineOutboxEntity() {
       publishedAt: p.datetime().nullable().index(),
       claimedUntil: p.datetime().nullable(),
       attempts: p.integer().default(0),
+      // The W3C traceparent of the request that wrote the row (tracing on; see outbox-trace.ts), so the
+      // consumers' spans link to it. Taken from a session setting: no repository writes it.
+      traceContext: p.string().length(100).nullable().defaultRaw(`nullif(current_setting('${TRACE_CONTEXT_SETTING}', true), '')`),
     },
     // The relay's claim reads only unpublished rows in creation order: a partial index keeps it one
     // short index scan however many published rows the table holds.
@@ -52,7 +58,7 @@ export async function writeOutbox(db: Pick<pg.PoolClient, 'query'>, schema: stri
   );
 }
 
-type OutboxRow = { id: string; subject: string; payload: Buffer };
+type OutboxRow = { id: string; subject: string; payload: Buffer; trace_context: string | null };
 
 /**
  * One statement per batch: marks the ids `$1` published and releases the ids `$2` (the previous
@@ -72,8 +78,8 @@ function settleAndClaimSql(schema: string): string {
                    where published_at is null and (claimed_until is null or claimed_until < now())
                      and id <> all($1::uuid[]) and id <> all($2::uuid[])
                    order by created_at limit $3 for update skip locked)
-      returning id, subject, payload, created_at)
-    select id, subject, payload from claimed order by created_at, id`;
+      returning id, subject, payload, created_at, trace_context)
+    select id, subject, payload, trace_context from claimed order by created_at, id`;
 }
 
 /**
@@ -208,6 +214,7 @@ export class OutboxRelay {
       } while (this.again && this.active);
       if (this.retention.keepMs > 0 && Date.now() - this.lastPrune >= this.retention.everyMs) await this.prunePublished();
     } catch (err) {
+      relayErrors.inc({ service: this.schema });
       this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: will retry');
     } finally {
       this.running = false;
@@ -236,14 +243,16 @@ export class OutboxRelay {
   }
 
   private async publish(rows: OutboxRow[]): Promise<{ published: string[]; released: string[] }> {
-    const batch: BusMessage[] = rows.map((r) => ({ id: r.id, subject: r.subject, data: r.payload }));
+    const batch: BusMessage[] = rows.map((r) => ({ id: r.id, subject: r.subject, data: r.payload, ...(r.trace_context ? { traceContext: r.trace_context } : {}) }));
     let published: string[] = [];
     try {
-      published = await this.bus.publish(batch);
+      published = await withPublishSpans(this.schema, batch, (b) => this.bus.publish(b));
     } catch (err) {
+      relayErrors.inc({ service: this.schema });
       this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: publish failed');
     }
     const accepted = new Set(published);
+    countPublished(rows.filter((r) => accepted.has(r.id)).map((r) => r.subject));
     return { published, released: rows.map((r) => r.id).filter((id) => !accepted.has(id)) };
   }
 }

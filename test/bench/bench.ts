@@ -143,8 +143,8 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
 
 const backends = await requireBackends(['postgres']);
 if (!backends.ok) process.exit(0);
-// `npm run bench -- oss` (issue 9), `-- thresholds` and `-- filing-prep` (issue 10), `-- governed` (issue 12) run those sections alone.
-const SECTIONS: Record<string, string> = { oss: './oss-summary', thresholds: './threshold-status', 'filing-prep': './filing-prep', governed: './governed' };
+// `npm run bench -- oss` (issue 9), `-- thresholds` and `-- filing-prep` (issue 10), `-- governed` (issue 12), `-- calculation` (issue 25) run those sections alone.
+const SECTIONS: Record<string, string> = { oss: './oss-summary', thresholds: './threshold-status', 'filing-prep': './filing-prep', governed: './governed', calculation: './calculation-tracing' };
 if (process.argv[2] !== undefined && SECTIONS[process.argv[2]]) {
   await import(SECTIONS[process.argv[2]]!);
   process.exit(process.exitCode ?? 0);

@@ -4,6 +4,7 @@ import { Migration20261122131154 } from './Migration20261122131154';
 import { Migration20261124015712 } from './Migration20261124015712';
 import { Migration20261124022638 } from './Migration20261124022638';
 import { Migration20261124025415 } from './Migration20261124025415';
+import { Migration20261128082347 } from './Migration20261128082347';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131154, Migration20261124015712, Migration20261124022638, Migration20261124025415];
+export const migrations = [Migration20261122131154, Migration20261124015712, Migration20261124022638, Migration20261124025415, Migration20261128082347];

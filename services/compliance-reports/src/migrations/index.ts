@@ -12,9 +12,10 @@ import { Migration20261128080618 } from './Migration20261128080618';
 import { Migration20261128080636 } from './Migration20261128080636';
 import { Migration20261128080825 } from './Migration20261128080825';
 import { Migration20261128081855 } from './Migration20261128081855';
+import { Migration20261128082409 } from './Migration20261128082409';
 import { Migration20261128083303 } from './Migration20261128083303';
 import { Migration20261128085007 } from './Migration20261128085007';
 import { Migration20261128091500 } from './Migration20261128091500';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131157, Migration20261123233245, Migration20261123235619, Migration20261124015904, Migration20261124031249, Migration20261124042654, Migration20261127003000, Migration20261128080513, Migration20261128080618, Migration20261128080636, Migration20261128080825, Migration20261128081855, Migration20261128083303, Migration20261128085007, Migration20261128091500];
+export const migrations = [Migration20261122131157, Migration20261123233245, Migration20261123235619, Migration20261124015904, Migration20261124031249, Migration20261124042654, Migration20261127003000, Migration20261128080513, Migration20261128080618, Migration20261128080636, Migration20261128080825, Migration20261128081855, Migration20261128082409, Migration20261128083303, Migration20261128085007, Migration20261128091500];

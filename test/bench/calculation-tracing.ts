@@ -1,0 +1,83 @@
+import { createServer } from 'node:http';
+import autocannon from 'autocannon';
+import { freshDatabase } from '../support/env';
+import { freePort, runAdmin, spawnMain, stopProcess, waitReady } from '../support/processes';
+
+/**
+ * Issue 25: persisted `POST /v1/vat/calculate` (fresh Idempotency-Key per request), one process (`all`)
+ * on PostgreSQL, with tracing off (the default) and on (OTLP over HTTP to a local sink that accepts
+ * and discards), runs interleaved so the shared machine's load hits both alike. `BENCH_CALC_MODES`
+ * (default `off,on,off,on`) picks the runs; BENCH_SECONDS (10) and BENCH_CALC_CONNECTIONS (64).
+ * Alone with `npm run bench -- calculation`.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CALC_CONNECTIONS ?? 64);
+const MODES = (process.env.BENCH_CALC_MODES ?? 'off,on,off,on').split(',').map((m) => m.trim()) as ('off' | 'on')[];
+
+type Run = { mode: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
+};
+
+/** An OTLP/HTTP endpoint that reads and drops every export (what the SDK pays is the cost measured). */
+async function otlpSink(): Promise<{ url: string; exports: () => number; close(): Promise<void> }> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${port}/v1/traces`, exports: () => count, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const db = await freshDatabase({ prefix: 'vat_bench_calc' });
+const sink = await otlpSink();
+const runId = Date.now().toString(36);
+let seq = 0;
+const runs: Run[] = [];
+try {
+  const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'bench', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
+  for (const mode of MODES) {
+    const port = await freePort();
+    const tracing = mode === 'on' ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' } : {};
+    const proc = spawnMain('all', { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...tracing });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitReady(base, [proc], 180_000);
+      const r = await autocannon({
+        url: base,
+        duration: SECONDS,
+        connections: CONNECTIONS,
+        requests: [{
+          method: 'POST',
+          path: '/v1/vat/calculate',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+          setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `calc-${runId}-${seq++}` } }),
+        }],
+      });
+      runs.push({ mode, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx });
+    } finally {
+      await stopProcess(proc);
+    }
+  }
+  const load = (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`\n## Persisted calculation, tracing off and on (one process, ${CONNECTIONS} connections, ${SECONDS}s per run, load ${load})\n`);
+  console.log('| run | tracing | req/s | p50 ms | p99 ms | errors | non-2xx |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|');
+  runs.forEach((r, i) => console.log(`| ${i + 1} | ${r.mode} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`));
+  const off = median(runs.filter((r) => r.mode === 'off').map((r) => r.rps));
+  const on = median(runs.filter((r) => r.mode === 'on').map((r) => r.rps));
+  if (Number.isFinite(off) && Number.isFinite(on)) console.log(`\nmedian req/s: off ${off.toFixed(0)}, on ${on.toFixed(0)}: tracing on costs ${(((off - on) / off) * 100).toFixed(1)} % (OTLP exports received: ${sink.exports()})`);
+  else console.log(`\nmedian req/s: ${Number.isFinite(off) ? `off ${off.toFixed(0)}` : `on ${on.toFixed(0)}`}`);
+} finally {
+  await sink.close();
+  await db.drop();
+}
+process.exit(0);
