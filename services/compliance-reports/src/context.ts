@@ -1,5 +1,7 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
+import { ReferenceProjection } from '@vat/platform/reference-projection';
 import type { ServiceDeps } from '@vat/platform/service-module';
+import { SourceProfileDefaults } from '@vat/platform/source-profile-projection';
 import { IdentifierVault } from './identifier-vault';
 import { IossFactRepository } from './repositories/ioss-facts';
 import { TaxRegistrationRepository } from './repositories/tax-registrations';
@@ -8,9 +10,12 @@ import { UnionOssLockRepository } from './repositories/union-oss-locks';
 import { UnionOssSealedEventRepository } from './repositories/union-oss-sealed-events';
 
 /** The services whose RPCs it calls (the module's `uses`). */
-type Uses = 'calculation' | 'ledger';
+type Uses = 'ledger';
 
-/** The compliance-reports service's deps: the platform's plus its repositories and the identifier vault. */
+/**
+ * The compliance-reports service's deps: the platform's plus its repositories, the identifier vault and its
+ * projections of calculation's reference data and source-profile defaults (it never calls calculation).
+ */
 export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   registrations: TaxRegistrationRepository;
   identifiers: IdentifierVault;
@@ -18,6 +23,8 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   unionOssLocks: UnionOssLockRepository;
   unionOssSealedEvents: UnionOssSealedEventRepository;
   iossFacts: IossFactRepository;
+  reference: ReferenceProjection;
+  profileDefaults: SourceProfileDefaults;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -31,5 +38,7 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     unionOssLocks: new UnionOssLockRepository(deps.pool),
     unionOssSealedEvents: new UnionOssSealedEventRepository(deps.pool),
     iossFacts: new IossFactRepository(deps.pool),
+    reference: new ReferenceProjection(deps.pool, 'compliance_reports'),
+    profileDefaults: new SourceProfileDefaults(deps.pool, 'compliance_reports'),
   };
 }
