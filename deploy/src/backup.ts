@@ -7,6 +7,7 @@ import { DATA_KEY_FILE, parseDataEncryptionKey } from '@vat/platform/crypto';
 import { startEmbeddedPostgres } from '@vat/platform/embedded-pg';
 import { makePrivateDir, makeTreePrivate } from '@vat/platform/embedded-pg-files';
 import { pgliteVersion } from '@vat/platform/embedded-pg-template';
+import { inTransaction } from '@vat/platform/transaction';
 import { ArchiveReader, ArchiveWriter, BACKUP_FORMAT, type BackupManifest } from './backup-archive';
 import { databaseForCli } from './database-for-cli';
 
@@ -57,35 +58,37 @@ export async function backupDataDir(config: Config, file: string, opts: { includ
   if (!relative(dataDir, target).startsWith('..')) throw new Error('write the backup outside DATA_DIR');
   if (existsSync(target)) throw new Error(`${target} exists; give a new file name`);
   const db = await databaseForCli(config);
-  const client = new pg.Client({ connectionString: db.url });
-  client.on('error', () => undefined);
-  let keepalive: NodeJS.Timeout | undefined;
+  // One session, held in a transaction through `inTransaction` (the only way a transaction is opened).
+  const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+  pool.on('error', () => undefined);
   let writer: ArchiveWriter | undefined;
   try {
-    await client.connect();
-    await client.query('begin');
-    await client.query('checkpoint');
-    keepalive = setInterval(() => void client.query('select 1').catch(() => undefined), KEEPALIVE_MS);
-    const manifest: BackupManifest = {
-      format: BACKUP_FORMAT,
-      created_at: new Date().toISOString(),
-      pglite_version: pgliteVersion(),
-      data_encryption_key_sha256: keyDigest(key),
-      ...(opts.includeKey ? { data_encryption_key: key } : {}),
-      migrations: await appliedMigrations(client),
-    };
-    writer = new ArchiveWriter(target, manifest);
-    await writer.addDir(CLUSTER);
-    for (const e of entriesUnder(cluster)) await (e.dir ? writer.addDir(`${CLUSTER}/${e.path}`) : writer.add(`${CLUSTER}/${e.path}`, readFileSync(join(cluster, e.path))));
-    const written = await writer.finish();
-    return { file: target, created_at: manifest.created_at, files: written.files, bytes: written.bytes, compressed_bytes: statSync(target).size, key_included: opts.includeKey };
+    return await inTransaction(pool, async (client) => {
+      await client.query('checkpoint');
+      const keepalive = setInterval(() => void client.query('select 1').catch(() => undefined), KEEPALIVE_MS);
+      try {
+        const manifest: BackupManifest = {
+          format: BACKUP_FORMAT,
+          created_at: new Date().toISOString(),
+          pglite_version: pgliteVersion(),
+          data_encryption_key_sha256: keyDigest(key),
+          ...(opts.includeKey ? { data_encryption_key: key } : {}),
+          migrations: await appliedMigrations(client),
+        };
+        writer = new ArchiveWriter(target, manifest);
+        await writer.addDir(CLUSTER);
+        for (const e of entriesUnder(cluster)) await (e.dir ? writer.addDir(`${CLUSTER}/${e.path}`) : writer.add(`${CLUSTER}/${e.path}`, readFileSync(join(cluster, e.path))));
+        const written = await writer.finish();
+        return { file: target, created_at: manifest.created_at, files: written.files, bytes: written.bytes, compressed_bytes: statSync(target).size, key_included: opts.includeKey };
+      } finally {
+        clearInterval(keepalive);
+      }
+    });
   } catch (err) {
     if (writer) rmSync(target, { force: true });
     throw err;
   } finally {
-    clearInterval(keepalive);
-    await client.query('rollback').catch(() => undefined);
-    await client.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
     await db.close();
   }
 }

@@ -4,7 +4,7 @@ import { ExchangeRatesPublishedSchema, RateReleasePublishedSchema } from '@vat/g
 import type { RateInForce } from '@vat/gen/vat/calculation/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
-import { EcbRateTable } from './fx';
+import { EUR, EcbRateTable, eurRate, type EcbRate } from './fx';
 import { Code, rpcError } from './rpc-errors';
 import { insertRows, type Queryable } from './sql';
 import { inTransaction } from './transaction';
@@ -209,6 +209,17 @@ export class ReferenceProjection {
     const value = EcbRateTable.fromDays(res.rows.map((r) => ({ date: r.rate_date, rates: r.rates })));
     this.ecb = { version, value };
     return value;
+  }
+
+  /**
+   * For each query, the ECB rate of its date or of the next publication day (the Union OSS and IOSS conversion
+   * rule, Arts. 366(2) and 369v of Directive 2006/112/EC); undefined where none is published (yet). Waits for
+   * the ECB days under the lag rule only when a query is not in euro.
+   */
+  async ratesOnOrNextPublication(queries: readonly { currency: string; date: string }[]): Promise<({ rate: EcbRate; rateDate: string } | undefined)[]> {
+    if (!queries.some((q) => q.currency !== EUR)) return queries.map((q) => ({ rate: eurRate(q.date), rateDate: q.date }));
+    const table = await this.requireEcbRates();
+    return queries.map((q) => table.rateOnOrNextPublication(q.currency, q.date));
   }
 
   /** Readiness: whether a release and the ECB days have arrived. */

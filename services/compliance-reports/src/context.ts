@@ -1,6 +1,8 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
+import { ReferenceProjection } from '@vat/platform/reference-projection';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { vatNumberDigestKey } from '@vat/platform/vat-number-digest';
+import { SourceProfileDefaults } from '@vat/platform/source-profile-projection';
 import { IdentifierVault } from './identifier-vault';
 import { FilingCalendarRepository } from './repositories/filing-calendar';
 import { IossFactRepository } from './repositories/ioss-facts';
@@ -12,9 +14,12 @@ import { VatNumberCheckRepository } from './repositories/vat-number-checks';
 import { ViesClient } from './vies/vies-client';
 
 /** The services whose RPCs it calls (the module's `uses`). */
-type Uses = 'calculation' | 'ledger';
+type Uses = 'ledger';
 
-/** The compliance-reports service's deps: the platform's plus its repositories and the identifier vault. */
+/**
+ * The compliance-reports service's deps: the platform's plus its repositories, the identifier vault and its
+ * projections of calculation's reference data and source-profile defaults (it never calls calculation).
+ */
 export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   registrations: TaxRegistrationRepository;
   identifiers: IdentifierVault;
@@ -27,6 +32,8 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   vies: ViesClient;
   /** The key of customers' VAT-number digests (derived from DATA_ENCRYPTION_KEY; the ledger derives the same). */
   vatNumberDigestKey: Buffer;
+  reference: ReferenceProjection;
+  profileDefaults: SourceProfileDefaults;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
@@ -44,5 +51,7 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     vatNumberChecks: new VatNumberCheckRepository(deps.pool),
     vies: new ViesClient(deps.config.vies),
     vatNumberDigestKey: vatNumberDigestKey(key),
+    reference: new ReferenceProjection(deps.pool, 'compliance_reports'),
+    profileDefaults: new SourceProfileDefaults(deps.pool, 'compliance_reports'),
   };
 }

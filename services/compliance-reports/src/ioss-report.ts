@@ -4,8 +4,8 @@
  * converted at its own month-end ECB rate (Art. 369v). Amounts are integers of minor units (EUR for IOSS).
  */
 import { requireMinorUnits } from '@vat/platform/currencies';
-import { currencyToEurMinor, ecbRate, type EcbRate } from '@vat/platform/fx';
-import { principalHeaders, type Principal } from '@vat/platform/principal';
+import { currencyToEurMinor, type EcbRate } from '@vat/platform/fx';
+import type { Principal } from '@vat/platform/principal';
 import type { ComplianceReportsDeps } from './context';
 import { coverageOf, unionOssRegistrationFor } from './domain/coverage';
 import { coverageBoundaries, iossMonthFromGroups, iossPlacementOf, monthBounds, monthsOfQuarter, registrationsTouching, type IossExclusionCode, type IossMonth, type IossRegistration } from './domain/ioss-months';
@@ -68,28 +68,22 @@ async function iossQuarter(deps: ComplianceReportsDeps, caller: Principal, perio
       return amount;
     });
   }
-  const { convert, used } = await monthEndRates(deps, caller, needed.values());
+  const { convert, used } = await monthEndRates(deps, needed.values());
   return { months: months.map((m) => iossMonthFromGroups(m, groups, ioss, convert)), exchangeRates: used };
 }
 
 /** Month-end ECB rates (Art. 369v: the last day of the month or the next publication day) of the (currency, month) pairs, as a per-event EUR conversion. */
-async function monthEndRates(deps: ComplianceReportsDeps, caller: Principal, needed: Iterable<{ currency: string; month: string }>) {
+async function monthEndRates(deps: ComplianceReportsDeps, needed: Iterable<{ currency: string; month: string }>) {
   const rates = new Map<string, EcbRate>();
   const used: RateUsed[] = [];
   const queries = [...needed].map((n) => ({ ...n, date: monthBounds(n.month).last }));
-  for (let i = 0; i < queries.length; i += 1000) {
-    const chunk = queries.slice(i, i + 1000);
-    const res = await deps.clients.exchangeRates.getExchangeRates(
-      { queries: chunk.map((q) => ({ currency: q.currency, date: q.date, nextPublicationDay: true })) },
-      { headers: principalHeaders(caller) },
-    );
-    res.answers.forEach((a, j) => {
-      const q = chunk[j]!;
-      if (!a.found) return;
-      rates.set(`${q.currency}|${q.month}`, ecbRate(q.currency, a.rateDate, a.rate));
-      used.push({ currency: q.currency, period_key: q.month, requested_date: q.date, rate_date: a.rateDate, rate: a.rate });
-    });
-  }
+  const hits = await deps.reference.ratesOnOrNextPublication(queries);
+  hits.forEach((hit, j) => {
+    const q = queries[j]!;
+    if (!hit) return;
+    rates.set(`${q.currency}|${q.month}`, hit.rate);
+    used.push({ currency: q.currency, period_key: q.month, requested_date: q.date, rate_date: hit.rateDate, rate: hit.rate.decimal });
+  });
   used.sort((a, b) => (a.period_key + a.currency < b.period_key + b.currency ? -1 : 1));
   const convert = (amount: bigint, currency: string, month: string) => {
     const rate = rates.get(`${currency}|${month}`);
@@ -122,7 +116,7 @@ export async function iossMonthEvents(deps: ComplianceReportsDeps, caller: Princ
       return amount;
     });
   }
-  const { convert } = await monthEndRates(deps, caller, needed.values());
+  const { convert } = await monthEndRates(deps, needed.values());
   return events.map((e) => {
     const p = iossPlacementOf(month, e.group, touching, ioss, convert);
     return { ...e, disposition: 'excluded' in p ? 'excluded' : 'included', code: 'excluded' in p ? p.excluded : null };

@@ -1,5 +1,7 @@
 import { classificationDecisionConsumer, supplyProjectionConsumer } from '@vat/platform/supply-projection';
+import { referenceDataConsumer } from '@vat/platform/reference-projection';
 import { serviceModule } from '@vat/platform/service-module';
+import { sourceProfileConsumer } from '@vat/platform/source-profile-projection';
 import { complianceReportsContext } from './context';
 import { complianceEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
@@ -7,7 +9,8 @@ import { routes } from './routes';
 
 export const complianceReportsModule = serviceModule({
   name: 'compliance-reports',
-  uses: ['calculation', 'ledger'],
+  // What it needs of calculation (rates, ECB days, source-profile defaults) it keeps in its own projections.
+  uses: ['ledger'],
   schema: 'compliance_reports',
   entities: complianceEntities,
   migrations,
@@ -19,5 +22,8 @@ export const complianceReportsModule = serviceModule({
   consumers: (deps) => [
     supplyProjectionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-supply-projection'),
     classificationDecisionConsumer(deps.pool, 'compliance_reports', 'compliance-reports-classification-decisions'),
+    referenceDataConsumer(deps.pool, 'compliance_reports', 'compliance-reports-reference-data', deps.now),
+    sourceProfileConsumer(deps.pool, deps.profileDefaults, 'compliance-reports-source-profiles'),
   ],
+  readiness: (deps) => deps.reference.probes('compliance-reports'),
 });

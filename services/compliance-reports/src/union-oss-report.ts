@@ -1,5 +1,5 @@
 import { ConnectError } from '@connectrpc/connect';
-import { ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
+import { EUR, type RateOrEur } from '@vat/platform/fx';
 import { principalHeaders, type Principal } from '@vat/platform/principal';
 import { Code, invalidArgument, rpcError } from '@vat/platform/rpc-errors';
 import { stopwatch } from '@vat/platform/stopwatch';
@@ -84,8 +84,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
   const position = upTo ?? (await projectionPosition(deps.pool, 'compliance_reports', accountId));
   const msi = registration.memberStateIdentification;
   const returnCurrency = returnCurrencyOf(msi, periodKey);
-  const headers = { headers: principalHeaders(caller) };
-  const [standardRateWindows, sourceDefaults, ratesInForce] = await Promise.all([standardRates(deps, headers), sourceDefaultsOf(deps, headers), ratesInForceOf(deps, headers)]);
+  const [standardRateWindows, sourceDefaults, ratesInForce] = await Promise.all([standardRates(deps), sourceDefaultsOf(deps, accountId), ratesInForceOf(deps)]);
   phases.inputs_ms = elapsed().ms;
   const builder = new UnionOssReturnBuilder({ periodKey, memberStateIdentification: msi, returnCurrency, sourceDefaults });
   const scope = { accountId, standardRates: standardRateWindows, ratesInForce, start: quarter.start, endExclusive: dayAfter(quarter.end), upToSequence: upTo, late: lateWindowsFor(periodKey, locks, upTo), returnCurrency, vatEvidenceDays: deps.config.vies.reuseDays };
@@ -106,7 +105,7 @@ export async function buildReturn(deps: ComplianceReportsDeps, caller: Principal
     throw err;
   }
   phases.facts_ms = elapsed().ms;
-  const fx = await exchangeRates(deps, builder.neededRates(), headers);
+  const fx = await exchangeRates(deps, builder.neededRates());
   const exchangeRate = (currency: string, period: string) => fx.rates.get(`${currency}|${period}`);
   const ret = builder.finish(exchangeRate);
   deps.log.debug({ periodKey, ...phases, ...elapsed(), events: ret.totalSourceEventCount }, 'Union OSS return built');
@@ -135,44 +134,42 @@ function sealedDisposition(key: string, count: number, d: ReturnType<typeof even
     : { key, count, disposition: 'excluded', warningCode: d.code, reason: d.reason, review: d.review };
 }
 
-type CallOpts = { headers: Record<string, string> };
-
-/** Every Member State's standard-rate history (the calculation service's `standard` class; windows are half-open), in one call. */
-async function standardRates(deps: ComplianceReportsDeps, call: CallOpts): Promise<StandardRateWindow[]> {
-  const res = await deps.clients.taxClasses.listRateHistories({ countries: [...EU_MEMBER_STATES], taxClassId: 'standard' }, call);
-  return res.rates.filter((r) => r.rateType === 'standard').map((r) => ({ country: r.country, validFrom: r.validFrom, validTo: r.validTo ?? null, rateBps: r.rateBps }));
+/** Every Member State's standard-rate history (calculation's `standard` class; windows are half-open), from the projected release. */
+async function standardRates(deps: ComplianceReportsDeps): Promise<StandardRateWindow[]> {
+  const release = await deps.reference.requireRateRelease();
+  const order = new Map<string, number>(EU_MEMBER_STATES.map((c, i) => [c, i]));
+  return release.windows
+    .filter((w) => w.taxClassId === 'standard' && w.rateType === 'standard' && order.has(w.country))
+    .sort((a, b) => order.get(a.country)! - order.get(b.country)! || (a.validFrom < b.validFrom ? -1 : a.validFrom > b.validFrom ? 1 : 0))
+    .map((w) => ({ country: w.country, validFrom: w.validFrom, validTo: w.validTo ?? null, rateBps: w.rateBps }));
 }
 
-/** Every rate in force in the Member States and their regions with rates of their own (one call). */
-async function ratesInForceOf(deps: ComplianceReportsDeps, call: CallOpts): Promise<RateInForceWindow[]> {
-  const res = await deps.clients.taxClasses.listRatesInForce({}, call);
-  return res.rates.map((r) => ({ country: r.country, region: r.region ?? null, rateBps: r.rateBps, rateType: r.rateType, validFrom: r.validFrom, validTo: r.validTo ?? null }));
+/** Every rate in force in the Member States and their regions with rates of their own, from the projected release. */
+async function ratesInForceOf(deps: ComplianceReportsDeps): Promise<RateInForceWindow[]> {
+  const release = await deps.reference.requireRateRelease();
+  return release.ratesInForce.map((r) => ({ country: r.country, region: r.region ?? null, rateBps: r.rateBps, rateType: r.rateType, validFrom: r.validFrom, validTo: r.validTo ?? null }));
 }
 
 /** Art. 366(2) rates (the last day of each period, or the next publication day) of what the return converts. */
-async function exchangeRates(deps: ComplianceReportsDeps, needed: readonly { currency: string; period: string }[], call: CallOpts) {
+async function exchangeRates(deps: ComplianceReportsDeps, needed: readonly { currency: string; period: string }[]) {
   const rates = new Map<string, RateOrEur>();
   const used: RateUsed[] = [];
   const queries = needed.filter((n) => n.currency !== EUR).map((n) => ({ ...n, date: parseQuarter(n.period)!.end }));
   for (const n of needed) if (n.currency === EUR) rates.set(`${EUR}|${n.period}`, EUR);
-  for (let i = 0; i < queries.length; i += 1000) {
-    const chunk = queries.slice(i, i + 1000);
-    const res = await deps.clients.exchangeRates.getExchangeRates({ queries: chunk.map((q) => ({ currency: q.currency, date: q.date, nextPublicationDay: true })) }, call);
-    res.answers.forEach((a, j) => {
-      const q = chunk[j]!;
-      if (!a.found) return;
-      rates.set(`${q.currency}|${q.period}`, ecbRate(q.currency, a.rateDate, a.rate));
-      used.push({ currency: q.currency, periodKey: q.period, requestedDate: q.date, rateDate: a.rateDate, rate: a.rate });
-    });
-  }
+  const hits = await deps.reference.ratesOnOrNextPublication(queries);
+  hits.forEach((hit, j) => {
+    const q = queries[j]!;
+    if (!hit) return;
+    rates.set(`${q.currency}|${q.period}`, hit.rate);
+    used.push({ currency: q.currency, periodKey: q.period, requestedDate: q.date, rateDate: hit.rateDate, rate: hit.rate.decimal });
+  });
   used.sort((a, b) => (a.periodKey + a.currency < b.periodKey + b.currency ? -1 : 1));
   return { rates, used };
 }
 
-/** Source-profile origins (applied only where an event lacks its own). */
-async function sourceDefaultsOf(deps: ComplianceReportsDeps, call: CallOpts): Promise<Map<string, SourceDefaults>> {
-  const res = await deps.clients.sources.listSources({}, call);
-  return new Map(res.items.map((s) => [s.sourceKey, { dispatchCountry: s.dispatchCountry, supplierEstablishmentCountry: s.supplierEstablishmentCountry }]));
+/** Source-profile origins (applied only where an event lacks its own), from the projection of calculation's `SourceProfileChanged`. */
+async function sourceDefaultsOf(deps: ComplianceReportsDeps, accountId: bigint): Promise<Map<string, SourceDefaults>> {
+  return deps.profileDefaults.of(accountId);
 }
 
 /**

@@ -1,5 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/**
+ * What calculation has published for the other services' projections (`reference_publication`): the rate
+ * release, each ECB import, and the one-off replays of calculations and source profiles. An upgraded database
+ * has no row yet, so its first start publishes the current release, every stored ECB day, every calculation
+ * and every profile once (docs/architecture.md, "The service graph").
+ */
 export class Migration20261128080751 extends Migration {
 
   override name = 'Migration20261128080751';

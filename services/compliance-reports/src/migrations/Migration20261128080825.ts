@@ -1,5 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/**
+ * Compliance-reports stops calling calculation: its own projections of the rate release and ECB days
+ * (platform/src/reference-projection.ts) and of the source-profile defaults
+ * (platform/src/source-profile-projection.ts), filled by calculation's publication at its next start.
+ */
 export class Migration20261128080825 extends Migration {
 
   override name = 'Migration20261128080825';

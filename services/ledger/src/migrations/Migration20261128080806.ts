@@ -1,5 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/**
+ * The ledger stops calling calculation: its own projections of `CalculationRecorded` (`calculation_summary`),
+ * `RateReleasePublished` and `ExchangeRatesPublished` (platform/src/reference-projection.ts), filled by
+ * calculation's publication at its next start (docs/ledger.md, "What the ledger keeps of calculation").
+ */
 export class Migration20261128080806 extends Migration {
 
   override name = 'Migration20261128080806';

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { CalculationRecordedSchema, ExchangeRatesPublishedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
+import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
+import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { buildEvent } from '@vat/platform/events';
+import { applyReferenceData } from '@vat/platform/reference-projection';
+import { requireBackends } from '../../../test/support/env';
+import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
+import type { LedgerDeps } from '../src/context';
+
+const backends = await requireBackends(['postgres']);
+
+const linked = (eventId: string, calculationId: string): SupplyEventInput =>
+  ({ eventId, eventType: 'sale', occurredAt: '2026-02-10', supplyKind: 'services', customerType: 'b2c', rateCategory: 'standard', classificationStatus: 'classified', calculationId }) as SupplyEventInput;
+
+/** A `CalculationRecorded` as calculation publishes it: DE, 100.00 EUR net at 19 % (VAT 19.00). */
+function recorded(accountId: bigint, calculationId: string) {
+  const e = buildEvent(CalculationRecordedSchema, { calculationId, accountId, apiKeyId: 1n, country: 'DE', currency: 'EUR', taxClassId: 'standard', vatRateBps: 1900, netAmountMinor: 10_000n, vatAmountMinor: 1_900n, grossAmountMinor: 11_900n, transactionDate: '2026-02-10', recordedAt: new Date().toISOString() });
+  return { id: e.id, subject: e.subject, data: e.payload };
+}
+
+/** The ledger's own projections of calculation's data: the lag rule, and the reference data it reads (service, PostgreSQL). */
+describe.skipIf(!backends.ok)('the ledger projection of calculations and reference data', () => {
+  let h: ServiceHarness<LedgerDeps>;
+  beforeAll(async () => {
+    h = await startServiceHarness<LedgerDeps>('ledger');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('holds the seeded reference data of a fresh start (tax classes, rates in force, ECB days)', async () => {
+    const release = await h.deps.reference.rateRelease();
+    expect(release?.taxClassIds.has('standard')).toBe(true);
+    expect(release?.ratesInForce.some((r) => r.country === 'DE' && r.rateBps === 1900 && r.rateType === 'standard')).toBe(true);
+    expect((await h.deps.reference.ecbRates()).rateOnOrPreviousPublication('USD', '2026-04-13')?.rate.decimal).toBe('1.1684');
+  });
+
+  it('waits for a calculation recorded a moment after the commit began (lag rule), and refuses an id that never arrives as before', async () => {
+    const ledger = h.client(SupplyLedgerService);
+    const as = h.as({ accountId: 611n });
+    const calculationId = randomUUID();
+    const commit = ledger.commitSupplyEvents({ events: [linked('lag-1', calculationId)] }, as);
+    // The event reaches the projection 300 ms later, inside the 2 s the commit waits.
+    await new Promise((r) => setTimeout(r, 300));
+    await h.deps.calculationSummaries.apply([recorded(611n, calculationId)]);
+    const res = await commit;
+    // Filled from the calculation: 10,000 net, 1,900 VAT at 1,900 bps in DE.
+    expect(res.items[0]!.event).toMatchObject({ countryOfConsumption: 'DE', currency: 'EUR', netAmountMinor: 10_000n, vatAmountMinor: 1_900n, vatRateBps: 1900 });
+
+    // Another account's calculation and an id nobody recorded: the same refusal as an unknown id.
+    for (const id of [calculationId, randomUUID()]) {
+      const err = await ledger.commitSupplyEvents({ events: [linked(`lag-${id}`, id)] }, h.as({ accountId: 612n })).then(() => undefined, (e) => ConnectError.from(e));
+      expect(err?.code).toBe(Code.InvalidArgument);
+      expect(err!.findDetails(SupplyEventRejectionsSchema)[0]!.items).toContainEqual(expect.objectContaining({ field: 'calculation_id', error: 'calculation_not_found' }));
+    }
+  });
+
+  it('a redelivered CalculationRecorded changes nothing; an ECB day is replaced only by the same or a later import', async () => {
+    const calculationId = randomUUID();
+    await h.deps.calculationSummaries.apply([recorded(613n, calculationId), recorded(613n, calculationId)]);
+    await h.deps.calculationSummaries.apply([recorded(613n, calculationId)]);
+    expect([...(await h.deps.calculationSummaries.owned(613n, [calculationId])).keys()]).toEqual([calculationId]);
+
+    const day = (importId: bigint, rate: string) => {
+      const e = buildEvent(ExchangeRatesPublishedSchema, { importId, days: [{ date: '1998-12-31', rates: { USD: rate } }] });
+      return { id: e.id, subject: e.subject, data: e.payload };
+    };
+    const rateOn = async () => (await h.deps.pool.query(`select rates->>'USD' as usd from ledger.ecb_rate_day_projection where rate_date = '1998-12-31'`)).rows[0]?.usd;
+    await applyReferenceData(h.deps.pool, 'ledger', [day(1_000_001n, '1.5')], new Date());
+    await applyReferenceData(h.deps.pool, 'ledger', [day(1_000_000n, '1.4')], new Date());
+    expect(await rateOn()).toBe('1.5');
+    await applyReferenceData(h.deps.pool, 'ledger', [day(1_000_002n, '1.6')], new Date());
+    expect(await rateOn()).toBe('1.6');
+    // The in-memory table follows the version row.
+    expect((await h.deps.reference.ecbRates()).rateOnOrPreviousPublication('USD', '1999-01-01')?.rate.decimal).toBe('1.6');
+    await h.deps.pool.query(`delete from ledger.ecb_rate_day_projection where rate_date = '1998-12-31'`);
+    await h.deps.pool.query(`update ledger.reference_projection_version set version = version + 1 where kind = 'ecb'`);
+  });
+});
