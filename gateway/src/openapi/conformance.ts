@@ -25,8 +25,8 @@ type Schema = Record<string, unknown>;
  * nothing about others is closed, so an undocumented member is a mismatch (the published document
  * stays open, for compatible additions).
  */
-function strict(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(strict);
+function strict(schema: unknown, partOfAllOf = false): unknown {
+  if (Array.isArray(schema)) return schema.map((x) => strict(x, partOfAllOf));
   if (typeof schema !== 'object' || schema === null) return schema;
   const s = schema as Schema;
   const out: Schema = {};
@@ -34,9 +34,11 @@ function strict(schema: unknown): unknown {
     if (typeof v === 'string' && k === '$ref') out[k] = v.replace(/^#\//, 'openapi.json#/');
     else if (k === 'enum' || k === 'required' || k === 'type') out[k] = v;
     else if (k === 'properties' && typeof v === 'object' && v !== null) out[k] = Object.fromEntries(Object.entries(v).map(([n, p]) => [n, strict(p)]));
+    else if (k === 'allOf') out[k] = strict(v, true);
     else out[k] = typeof v === 'object' ? strict(v) : v;
   }
-  if (s.properties && s.additionalProperties === undefined && !s.allOf && !s.oneOf && !s.anyOf) out.additionalProperties = false;
+  // A branch of an allOf only adds rules to the members the other branches declare.
+  if (!partOfAllOf && s.properties && s.additionalProperties === undefined && !s.allOf && !s.oneOf && !s.anyOf) out.additionalProperties = false;
   return out;
 }
 

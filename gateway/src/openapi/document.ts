@@ -14,10 +14,22 @@ export type Operation = {
   operationId: string;
   summary: string;
   tags: string[];
-  security?: Record<string, string[]>[];
+  security: Record<string, string[]>[];
   parameters?: Schema[];
   requestBody?: { required: boolean; content: Record<string, { schema: unknown }> };
   responses: Record<string, { description: string; headers?: Schema; content?: Record<string, { schema: unknown }> }>;
+};
+
+const TAGS: Record<string, string> = {
+  calculation: 'VAT calculation: v1 amounts with rate evidence, v2 governed decisions',
+  classification: 'CN/CPA codes, governed code-to-tax-class mapping, product-code assignments and correction reviews',
+  compliance: 'OSS/IOSS registrations, Article 59c thresholds and notifications',
+  health: 'Liveness and readiness (no key)',
+  ledger: 'Committed supply events (the source of truth for returns)',
+  reference: 'Tax classes, rates and SME eligibility (no key)',
+  reports: 'Union OSS returns, exports, locked periods and IOSS drill-downs',
+  sources: 'Source profiles of the account',
+  transactions: 'Stored calculations: list, detail, replay, export, aggregates',
 };
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
@@ -126,10 +138,11 @@ const RETRY_AFTER = { $ref: '#/components/headers/RetryAfter' };
 function responses(def: RouteDef): Operation['responses'] {
   const out: Operation['responses'] = {};
   for (const [status, schema] of Object.entries(def.responses ?? {})) {
-    const media = (schema as { mediaType?: string }).mediaType;
+    const { mediaType: media, json } = schema as { mediaType?: string; json?: Schema };
+    const fileContent = media ? { [media]: { schema: { type: 'string', format: 'binary' } }, ...(json ? { 'application/json': { schema: json } } : {}) } : undefined;
     out[status] = {
       description: STATUS_CODES[Number(status)] ?? status,
-      content: media ? { [media]: { schema: { type: 'string', format: 'binary' } } } : { 'application/json': { schema } },
+      content: fileContent ?? { 'application/json': { schema } },
       ...(Number(status) === 503 ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
     };
   }
@@ -151,7 +164,7 @@ function operation(def: RouteDef): Operation {
     operationId: operationIdOf(def),
     summary: def.summary,
     tags: def.tags,
-    ...(def.access === 'public' ? {} : { security: [{ apiKey: [] }] }),
+    security: def.access === 'public' ? [] : [{ apiKey: [] }],
     ...(params.length ? { parameters: params } : {}),
     ...(takesBody(def) ? { requestBody: { required: true, content: { 'application/json': { schema: documented(def.schema!.body) } } } } : {}),
     responses: responses(def),
@@ -162,7 +175,7 @@ function operation(def: RouteDef): Operation {
 export function openApiDocument(table: RouteTable): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const def of table) (paths[openapiPath(def.url)] ??= {})[def.method.toLowerCase()] = operation(def);
-  const tags = [...new Set(table.flatMap((d) => d.tags))].sort().map((name) => ({ name }));
+  const tags = [...new Set(table.flatMap((d) => d.tags))].sort().map((name) => ({ name, description: TAGS[name] ?? `The ${name} routes.` }));
   return {
     openapi: '3.1.0',
     info: {

@@ -11,6 +11,7 @@ export const ref = (name: ComponentName): Schema => ({ $ref: `#/components/schem
 export const string: Schema = { type: 'string' };
 export const integer: Schema = { type: 'integer' };
 export const boolean: Schema = { type: 'boolean' };
+export const number: Schema = { type: 'number', description: 'a published figure (not an amount the service computes with)' };
 export const dateTime: Schema = { type: 'string', description: 'RFC 3339 timestamp' };
 export const day: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
 export const strings: Schema = { type: 'array', items: string };
@@ -36,8 +37,8 @@ export const openObject = (description: string): Schema => ({ type: 'object', ad
 /** A list page: `items` and the keyset cursor of the next page (null on the last). */
 export const page = (item: Schema): Schema => object({ items: arrayOf(item), next_cursor: ref('NextCursor') });
 
-/** A downloaded file: the route's success body is not JSON. */
-export const file = (mediaType: string) => ({ mediaType });
+/** A downloaded file: the route's success body is not JSON (or, with `json`, JSON of that schema when asked for). */
+export const file = (mediaType: string, json?: Schema) => ({ mediaType, ...(json ? { json } : {}) });
 
 const money = { type: 'integer', description: 'Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers' };
 

@@ -4,14 +4,25 @@ import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/complian
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import type { RouteDef } from '../route';
-import { intOf, intParam, query, str } from './schemas';
+import { file, object, openObject, ref } from '../openapi/shapes';
+import { intOf, intParam, query, quarterKey, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
-const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)' });
+const period = quarterKey('Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)');
 const format = str('invalid_format', { enum: ['csv', 'json'], description: 'csv: manifest repeated on every row; json: { manifest, report }' });
 const withPeriod = query({ period }, ['period']);
 const tags = ['reports'];
 const LOCKED = '/v1/reports/locked-return-periods/union-oss';
+
+/**
+ * A document the compliance-reports service builds (its members are documented in docs/union-oss.md and
+ * docs/filing-edges.md): the gateway sends its bytes as they are, so only its top level is declared here.
+ */
+const reportDocument = (description: string, members: Record<string, object> = {}) => ({ ...openObject(description), ...(Object.keys(members).length ? { properties: members, required: Object.keys(members) } : {}) });
+const QUARTER_DOCUMENT = (description: string) => reportDocument(description, { period_key: ref('QuarterKey') });
+/** A Union OSS quarter can only be reported with exactly one covering union_oss registration. */
+const ELIGIBILITY = { 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] } as const;
+const EXPORT = file('text/csv', object({ manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates'), report: openObject('the report payload in major units') }));
 
 /** Sends a service-built document as it is: its bytes are the answer (exact amounts, stored artifacts). */
 function send(reply: FastifyReply, doc: ReportDocument | undefined, download: boolean) {
@@ -59,12 +70,6 @@ async function reportCall<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-/** POST lock and filed take no body (an empty JSON object is tolerated). */
-function noBody(b: unknown) {
-  const empty = b === undefined || (typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).length === 0);
-  if (!empty) throw new HttpError(400, 'unexpected_body', 'This request takes no body; the quarter is the `period` query parameter.');
-}
-
 export function reportRoutes(clients: Clients): RouteDef[] {
   const preview = (url: string, view: string, summary: string): RouteDef => ({
     method: 'GET',
@@ -73,6 +78,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     summary,
     tags,
     schema: { querystring: withPeriod },
+    responses: { 200: QUARTER_DOCUMENT(summary) },
+    errors: ELIGIBILITY,
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string };
       const r = await reportCall(clients.unionOss.getUnionOssReport({ periodKey: q.period, view }, call));
@@ -86,6 +93,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     summary,
     tags,
     schema: { querystring: query({ period, format, export_version: { ...intParam('invalid_export_version'), description: '1 (the default and only version)' } }, ['period', 'format']) },
+    responses: { 200: EXPORT },
+    errors: { ...ELIGIBILITY, 400: ['invalid_export_version', 'invalid_format'] },
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string; format: string; export_version?: string };
       const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format, exportVersion: intOf(q.export_version) }, call));
@@ -117,6 +126,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           ['period'],
         ),
       },
+      responses: { 200: QUARTER_DOCUMENT('the events of the quarter with their disposition, and next_cursor') },
+      errors: { ...ELIGIBILITY, 400: ['invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
         const r = await reportCall(
@@ -144,6 +155,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           ['month'],
         ),
       },
+      responses: { 200: reportDocument('the imported-goods events of the IOSS month with their disposition, and next_cursor') },
+      errors: { 400: ['invalid_month', 'invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { month: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
         const r = await clients.unionOss.listIossEvents({ month: q.month, disposition: q.disposition, reason: q.reason, memberState: q.member_state, cursor: q.cursor, limit: intOf(q.limit) }, call);
@@ -157,6 +170,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 200: reportDocument('the filing-prep workspace: registrations, the Union OSS quarter or why it is not eligible, the three IOSS months, locked-period metadata') },
+      errors: {},
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.getFilingPrep({ periodKey: q.period }, call));
@@ -170,6 +185,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration)',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 200: reportDocument('filing exposure per Member State of consumption (Union OSS sections 2a-2d, IOSS months)') },
+      errors: ELIGIBILITY,
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.getMultiJurisdiction({ periodKey: q.period }, call));
@@ -183,6 +200,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Locked Union OSS quarters, latest first; with `period`, `current_period` and its stored exports',
       tags,
       schema: { querystring: query({ period }) },
+      responses: { 200: reportDocument('locked quarters, latest first; with `period`, `current_period` and its stored exports (each with its download_path)') },
+      errors: {},
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period?: string };
         const r = await clients.unionOss.listLockedUnionOssPeriods({ periodKey: q.period }, call);
@@ -196,8 +215,9 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 period_already_locked; 409 period_not_ended until the quarter\'s last day has passed)',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 201: reportDocument('the locked quarter with its stored exports (each with its download_path)') },
+      errors: { ...ELIGIBILITY, 409: ['period_already_locked', 'period_not_ended'], 503: ['projection_lagging', 'ledger_unavailable'] },
       handler: async ({ req, reply, call }) => {
-        noBody(req.body);
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.lockUnionOssPeriod({ periodKey: q.period }, call));
         reply.status(201);
@@ -211,8 +231,9 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Mark a locked quarter as filed; repeats keep the first filing audit (409 period_not_locked; 409 period_not_ended before the quarter\'s end)',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 200: reportDocument('the locked quarter with its filing audit') },
+      errors: { 409: ['period_not_locked', 'period_not_ended'] },
       handler: async ({ req, reply, call }) => {
-        noBody(req.body);
         const q = req.query as { period: string };
         const r = await clients.unionOss.markUnionOssPeriodFiled({ periodKey: q.period }, call);
         return send(reply, withDownloadPaths(r.document), false);
@@ -226,6 +247,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       tags,
       // No shape rule on the id: malformed, unknown and other accounts' ids get the identical 404.
       schema: { params: { type: 'object', properties: { export_id: { type: 'string' } }, required: ['export_id'] }, querystring: query({}) },
+      responses: { 200: file('text/csv', reportDocument('a stored JSON artifact (the media type it was locked with)')) },
+      errors: { 404: ['export_not_found'] },
       handler: async ({ req, reply, call }) => {
         const { export_id: exportId } = req.params as { export_id: string };
         const r = await clients.unionOss.getLockedUnionOssExport({ exportId }, call);
