@@ -11,7 +11,7 @@ import { Authenticator } from './auth';
 import { answerClientError, answerUnservedRequests } from './edge/before-fastify';
 import { useJsonBodyParser } from './edge/body-parsing';
 import { onEveryRequest, requestLogView } from './edge/on-request';
-import { checkParameters } from './edge/pre-validation';
+import { checkParameters, refuseBody } from './edge/pre-validation';
 import { wireValidatorCompiler } from './edge/validation';
 import { validationToHttpError } from './edge/validation-errors';
 import { frameworkErrorToHttp, HttpError, retryAfterSeconds, toHttpError } from './errors';
@@ -19,6 +19,8 @@ import { DOCS_PREFIX, SECURITY_HEADERS } from './headers';
 import { replyJson } from './json';
 import type { KeyStore } from './keys';
 import type { Limiter } from './limiter';
+import { checkResponsesWhenObserved } from './openapi/conformance';
+import { openApiDocument, takesBody } from './openapi/document';
 import type { RouteDef, RouteTable } from './route';
 import { healthRoutes, type ReadinessReport } from './routes/health';
 import { allRoutes } from './routes/index';
@@ -108,18 +110,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     void reply.status(404).send({ error: 'not_found', detail: `No route ${req.method} ${req.url.split('?')[0]}.` });
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'EU VAT service', version: '1.0.0-alpha', description: 'VAT calculation with evidence, classification, history and OSS/IOSS compliance.' },
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
-
   const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId))];
+  // The document is built from the route table itself; the docs UI and /openapi.json serve it as it is.
+  const document = openApiDocument(table);
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  checkResponsesWhenObserved(app, document);
+
   for (const def of table) registerRoute(app, def, auth, deps);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => document);
   if (deps.metrics?.serve ?? true) serveMetrics(app, deps.metrics?.token);
   return app;
 }
@@ -148,7 +147,10 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
       await enforceLimit(deps, def, principal.apiKeyId.toString());
       (req as { principal?: unknown }).principal = principal;
     },
-    preValidation: async (req) => checkParameters(req, def),
+    preValidation: async (req) => {
+      checkParameters(req, def);
+      if (!takesBody(def)) refuseBody(req);
+    },
     handler: async (req, reply) => {
       const principal = (req as { principal?: Parameters<typeof principalHeaders>[0] }).principal;
       const headers = principal ? principalHeaders(principal) : {};

@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorsOf, openApiDocument } from '../src/openapi/document';
+import { publishedText } from '../src/openapi/write';
 import type { Clients } from '@vat/platform/clients';
 import { allRoutes } from '../src/routes/index';
 import { healthRoutes } from '../src/routes/health';
@@ -16,7 +20,7 @@ type Operation = {
   requestBody?: { content: Record<string, unknown> };
   responses?: Record<string, unknown>;
 };
-type OpenApi = { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type OpenApi = { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
 
 /** The route table the gateway registers (handlers are never called here, so no clients are needed). */
 const ROUTES: RouteDef[] = [
@@ -84,7 +88,7 @@ describe.skipIf(!backends.ok)('OpenAPI document and docs UI', () => {
     const op = doc.paths[openapiPath(r.url)]![r.method.toLowerCase()]!;
     expect(op.summary).toBe(r.summary);
     expect(op.tags).toEqual(r.tags);
-    if (r.access === 'public') expect(op.security).toBeUndefined();
+    if (r.access === 'public') expect(op.security).toEqual([]);
     else expect(op.security).toEqual([{ apiKey: [] }]);
 
     const params = op.parameters ?? [];
@@ -133,5 +137,64 @@ describe.skipIf(!backends.ok)('OpenAPI document and docs UI', () => {
     expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
     expect(res.body).toMatch(/<html/i);
     expect(res.body).toMatch(/swagger/i);
+  });
+
+  it('every route that takes no body answers 400 unexpected_body to one (an empty object is tolerated)', async () => {
+    const { key } = await h.key('no-body-acct', 'full');
+    const sample: Record<string, string> = { id: '1', scheme: 'cn', code: '01012100', integration_id: '1', assignment_id: '00000000-0000-4000-8000-000000000000', export_id: 'x' };
+    const required: Record<string, string> = { period: '2024-Q1', month: '2024-01', country: 'DE', from: '2024-01-01', to: '2024-01-31' };
+    const answers: string[] = [];
+    for (const r of ROUTES.filter((d) => !d.schema?.body)) {
+      const q = ((r.schema?.querystring as { required?: string[] } | undefined)?.required ?? []).map((n) => `${n}=${required[n]}`).join('&');
+      const url = r.url.replace(/:([a-z_]+)/g, (_m, n: string) => sample[n]!) + (q ? `?${q}` : '');
+      const res = await h.inject({ method: r.method, url, headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: '{"unexpected":true}' });
+      answers.push(`${r.method} ${r.url} ${res.statusCode} ${res.json<{ error: string }>().error}`);
+    }
+    expect(answers).toEqual(ROUTES.filter((d) => !d.schema?.body).map((r) => `${r.method} ${r.url} 400 unexpected_body`));
+  });
+
+  it('is the published docs/openapi.json (regenerate it with `npm run openapi`)', () => {
+    const published = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as unknown;
+    expect(published, 'docs/openapi.json is stale: run `npm run openapi` and commit it').toEqual(doc);
+    expect(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')).toBe(publishedText());
+  });
+
+  it('passes the Redocly recommended ruleset with no error and no warning', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual([]);
+  });
+
+  it('shares Error, money, paging, quarter key, country and currency as components', () => {
+    for (const name of ['Error', 'MoneyMinor', 'NextCursor', 'QuarterKey', 'Country', 'Currency']) expect(doc.components.schemas[name], name).toBeDefined();
+    const text = JSON.stringify(doc.paths);
+    for (const name of ['Error', 'MoneyMinor', 'NextCursor', 'QuarterKey', 'Country', 'Currency']) expect(text, name).toContain(`"#/components/schemas/${name}"`);
+  });
+});
+
+describe('every operation declares its answers', () => {
+  const doc = openApiDocument(ROUTES);
+  const where = 'in its RouteDef (gateway/src/routes/)';
+
+  it.each(ROUTES.map((r) => [`${r.method} ${r.url}`, r] as const))('%s: a success schema and its error codes', (name, r) => {
+    const success = Object.entries(r.responses ?? {}).filter(([status]) => Number(status) >= 200 && Number(status) < 300);
+    expect(success.length, `${name} has no response schema: add \`responses: { ${r.method === 'POST' ? '201 or 200' : '200'}: <JSON schema of the body> }\` ${where} (builders in gateway/src/openapi/shapes.ts; \`file('text/csv')\` for a download)`).toBeGreaterThan(0);
+    for (const [status, schema] of success) expect(Object.keys(schema).length, `${name} ${status}: the response schema is empty`).toBeGreaterThan(0);
+    expect(r.errors, `${name} declares no error codes: add \`errors: { 404: ['thing_not_found'], 422: [...] }\` ${where} listing every \`error\` code its service can answer (ConnectError reasons) beyond the gateway's own (401/403/429/503, invalid_json, unknown_field, unknown_parameter, unexpected_body and the schemas' x-error codes are added for you); \`errors: {}\` if there are none`).toBeDefined();
+    const op = doc.paths[openapiPath(r.url)]![r.method.toLowerCase()]!;
+    const clientErrors = Object.keys(op.responses).filter((s) => s.startsWith('4'));
+    expect(clientErrors.length, `${name} documents no 4xx`).toBeGreaterThan(0);
+    for (const [status, codes] of errorsOf(r)) {
+      const schema = (op.responses[String(status)] as { content: Record<string, { schema: { allOf?: { properties?: { error?: { enum: string[] } } }[] } }> }).content['application/json']!.schema;
+      if (schema.allOf) expect(schema.allOf[1]!.properties!.error!.enum, `${name} ${status}`).toEqual([...codes].sort());
+    }
+  });
+
+  it('a route that takes no body documents 400 unexpected_body; one that takes a body documents invalid_json and unknown_field', () => {
+    for (const r of ROUTES) {
+      const codes = errorsOf(r).get(400)!;
+      if (r.schema?.body) expect([codes.has('invalid_json'), codes.has('unknown_field')], `${r.method} ${r.url}`).toEqual([true, true]);
+      else expect(codes.has('unexpected_body'), `${r.method} ${r.url}`).toBe(true);
+    }
   });
 });

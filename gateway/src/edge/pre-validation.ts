@@ -61,3 +61,16 @@ function checkControl(what: string, name: string, value: unknown, schema: Proper
   const own = schema?.properties?.[name]?.['x-error'];
   throw new HttpError(400, typeof own === 'string' ? own : 'invalid_request', `The ${what} "${name}" contains a control character.`);
 }
+
+/**
+ * A route that takes no body refuses one (400 `unexpected_body`) rather than ignore it: a client that
+ * sends fields believes they mean something. An empty JSON object is tolerated. GET and HEAD bodies are
+ * never parsed, so any body bytes count.
+ */
+export function refuseBody(req: FastifyRequest): void {
+  const b = req.body;
+  const sentBytes = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  const parsed = req.method === 'GET' || req.method === 'HEAD' ? (sentBytes ? null : undefined) : b;
+  const empty = parsed === undefined || (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.keys(parsed).length === 0);
+  if (!empty) throw new HttpError(400, 'unexpected_body', 'This request takes no body; send its inputs as path or query parameters.');
+}

@@ -1,6 +1,7 @@
 import type { Clients } from '@vat/platform/clients';
 import { calculationResultJson } from '../json';
 import type { RouteDef } from '../route';
+import { CALCULATION_RESULT } from './response-shapes';
 import { body, country, currency, singleHeader, str } from './schemas';
 
 export const CALCULATE_SCOPES = ['full', 'calculate-only'] as const;
@@ -32,6 +33,13 @@ export function calculationRoutes(clients: Clients): RouteDef[] {
           },
           ['country', 'currency', 'tax_class_id', 'gross_amount_minor', 'price_includes_vat'],
         ),
+      },
+      responses: { 200: CALCULATION_RESULT },
+      errors: {
+        400: ['invalid_idempotency_key', 'transaction_date_required_for_idempotency', 'idempotency_requires_v2_key', 'unknown_tax_class', 'invalid_country', 'invalid_currency', 'invalid_amount'],
+        409: ['idempotency_conflict'],
+        422: ['rate_unavailable', 'conditional_rate', 'rate_unreviewed'],
+        503: ['transient_conflict'],
       },
       handler: async ({ req, call }) => {
         const b = req.body as { country: string; currency: string; tax_class_id: string; gross_amount_minor: number; price_includes_vat: boolean; transaction_date?: string };

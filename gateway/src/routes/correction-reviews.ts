@@ -3,7 +3,23 @@ import type { Clients } from '@vat/platform/clients';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { CLASSIFICATION_WRITE_SCOPES } from './product-code-assignments';
+import { dateTime, enumOf, integer, nullable, object, openObject, page, string } from '../openapi/shapes';
 import { body, intOf, intParam, query, str } from './schemas';
+
+const CORRECTION_PROPS = {
+  id: string,
+  supply_event_id: string,
+  event_id: string,
+  order_reference: nullable(string),
+  product_reference: nullable(string),
+  integration_id: nullable(integer),
+  occurred_at: dateTime,
+  reason: enumOf(['union_oss_period_locked', 'order_too_large', 'manual_decision']),
+  proposed: openObject('the classification the reprocessing proposed (as the ledger recorded it)'),
+  created_at: dateTime,
+  status: enumOf(['open', 'applied', 'dismissed']),
+  resolution: nullable(object({ action: enumOf(['apply', 'dismiss']), note: string, resolved_at: dateTime, resolved_by_api_key_id: integer, decision_id: nullable(string) })),
+};
 
 /** The correction-review list: reclassifications the ledger did not apply, listed and resolved. */
 export function correctionReviewRoutes(clients: Clients): RouteDef[] {
@@ -26,6 +42,8 @@ export function correctionReviewRoutes(clients: Clients): RouteDef[] {
           limit: { ...intParam('invalid_limit'), description: '1-200, default 50' },
         }),
       },
+      responses: { 200: page(object(CORRECTION_PROPS)) },
+      errors: { 400: ['invalid_reason', 'invalid_status', 'invalid_product_reference', 'invalid_order_reference', 'invalid_supply_event_id', 'invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const r = await clients.ledger.listClassificationCorrections(
@@ -52,6 +70,8 @@ export function correctionReviewRoutes(clients: Clients): RouteDef[] {
           ['action', 'note'],
         ),
       },
+      responses: { 200: object({ ...CORRECTION_PROPS, resolved_with: { type: 'array', items: string } }) },
+      errors: { 400: ['invalid_action', 'invalid_note'], 404: ['correction_not_found'], 409: ['correction_already_resolved', 'correction_stale', 'period_locked'] },
       handler: async ({ req, call }) => {
         const b = req.body as { action: string; note: string };
         const r = await clients.ledger.resolveClassificationCorrection({ id: (req.params as { id: string }).id, action: b.action, note: b.note }, call);

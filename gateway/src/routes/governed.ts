@@ -4,6 +4,46 @@ import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { CALCULATE_SCOPES } from './calculation';
 import { body, country, currency, intOf, intParam, query, singleHeader, str } from './schemas';
+import { arrayOf, dateTime, integer, nullable, object, page, ref, string, strings } from '../openapi/shapes';
+
+const COMPONENT = object({
+  kind: string,
+  treatment: nullable(string),
+  treatment_status: string,
+  amount_status: string,
+  jurisdiction: nullable(string),
+  place_of_supply_rule: nullable(string),
+  liable_party: nullable(string),
+  collection_point: nullable(string),
+  rate_category: nullable(string),
+  vat_rate_bps: nullable(integer),
+  net_amount_minor: ref('NullableMoneyMinor'),
+  amount_minor: ref('NullableMoneyMinor'),
+  gross_amount_minor: ref('NullableMoneyMinor'),
+  currency: string,
+  calculation_id: nullable(string),
+  legal_basis: strings,
+  provenance: strings,
+  deduction_status: string,
+  findings: strings,
+});
+const DECISION_PROPS = {
+  decision_id: string,
+  schema_version: string,
+  status: { type: 'string', enum: ['complete', 'partial', 'incomplete', 'conflicting', 'unsupported'] },
+  components: arrayOf(COMPONENT),
+  legal_at: string,
+  knowledge_at: dateTime,
+  resolver_version: string,
+  findings: strings,
+  supersedes_decision_id: nullable(string),
+  treatment_release: nullable(object({ release_id: string, digest: nullable(string) })),
+  evidence_profile_revision: nullable(object({ revision_id: string, digest: nullable(string) })),
+  source_id: nullable(string),
+  created_at: dateTime,
+  request_digest: string,
+};
+const STORED_DECISION = object({ ...DECISION_PROPS, answered_with: object({ http_status: integer, error: nullable(string) }) });
 
 const big = (v: bigint | undefined) => (v === undefined ? null : num(v));
 
@@ -101,6 +141,14 @@ export function governedRoutes(clients: Clients): RouteDef[] {
           ['country', 'currency', 'amount_minor', 'price_includes_vat'],
         ),
       },
+      responses: { 200: object(DECISION_PROPS) },
+      // A 409 or 422 decision is stored: its body is the error code and detail plus the whole decision.
+      errors: {
+        400: ['missing_idempotency_key', 'invalid_idempotency_key', 'idempotency_requires_v2_key', 'missing_transaction_date', 'missing_treatment_context', 'missing_destination_country', 'missing_tax_selector', 'unknown_tax_class', 'evidence_profile_unavailable', 'invalid_source_id'],
+        404: ['decision_not_found'],
+        409: ['idempotency_conflict', 'classification_conflict', 'jurisdiction_conflict', 'decision_conflicting'],
+        422: ['evidence_profile_unavailable', 'treatment_coverage_unavailable', 'decision_incomplete', 'decision_unsupported'],
+      },
       handler: async ({ req, reply, call }) => {
         const b = req.body as {
           country: string;
@@ -150,6 +198,8 @@ export function governedRoutes(clients: Clients): RouteDef[] {
           status: str('invalid_status', { maxLength: 20 }),
         }),
       },
+      responses: { 200: page(STORED_DECISION) },
+      errors: { 400: ['invalid_cursor', 'invalid_limit', 'invalid_status'] },
       handler: async ({ req, call }) => {
         const q = req.query as { cursor?: string; limit?: string; status?: string };
         const res = await clients.governed.listDecisions({ cursor: q.cursor, limit: intOf(q.limit), status: q.status }, call);
@@ -166,6 +216,8 @@ export function governedRoutes(clients: Clients): RouteDef[] {
       summary: 'One stored governed decision of the account, as it was sealed',
       tags: ['calculation'],
       schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, querystring: query({}) },
+      responses: { 200: STORED_DECISION },
+      errors: { 404: ['decision_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         const res = await clients.governed.getDecision({ id }, call);

@@ -1,4 +1,7 @@
+import { arrayOf, boolean, object, string, strings } from '../openapi/shapes';
 import type { RouteDef } from '../route';
+
+const CHECK = object({ name: string, ok: boolean, detail: string });
 
 export type ReadinessReport = { ready: boolean; checks: { name: string; ok: boolean; detail: string }[] };
 
@@ -10,7 +13,8 @@ export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDe
       access: 'public',
       summary: 'Liveness',
       tags: ['health'],
-      schema: { response: { 200: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] } } },
+      responses: { 200: object({ status: { type: 'string', enum: ['ok'] } }) },
+      errors: {},
       handler: async () => ({ status: 'ok' }),
     },
     {
@@ -19,6 +23,8 @@ export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDe
       access: 'public',
       summary: 'Readiness: database, migrations, reference data and (distributed) NATS',
       tags: ['health'],
+      responses: { 200: object({ status: { type: 'string', enum: ['ready'] }, checks: arrayOf(CHECK) }), 503: object({ status: { type: 'string', enum: ['not_ready'] }, missing: strings, checks: arrayOf(CHECK) }) },
+      errors: {},
       handler: async ({ reply }) => {
         const report = await readiness().catch((err: Error) => ({ ready: false, checks: [{ name: 'readiness', ok: false, detail: err.message }] }));
         if (report.ready) return { status: 'ready', checks: report.checks };

@@ -6,6 +6,32 @@ import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { CODE_FIELD } from './classification-codes';
 import { body, date, intOf, intParam, query, str } from './schemas';
+import { arrayOf, boolean, dateTime, enumOf, integer, nullable, object, page, string } from '../openapi/shapes';
+
+const REVISION_PROPS = {
+  assignment_id: string,
+  revision: integer,
+  head: boolean,
+  state: enumOf(['submitted', 'validated', 'archived']),
+  integration_id: integer,
+  scheme: enumOf(['cn', 'cpa']),
+  exact_code: string,
+  display_code: string,
+  product_reference: string,
+  variant_reference: nullable(string),
+  valid_from: string,
+  valid_to: nullable(string),
+  valid_to_source: string,
+  catalog_version: string,
+  catalog_digest: string,
+  backdated: boolean,
+  attestation: nullable(object({ statement: string, attested_by: string })),
+  impact_review: nullable(string),
+  created_at: dateTime,
+};
+const REVISION = object(REVISION_PROPS);
+/** Refusals of a new head revision (submission, validation and archival alike count against the revision limit). */
+const SUCCESSOR_ERRORS = { 404: ['integration_not_found', 'assignment_not_found'], 422: ['assignment_already_validated', 'assignment_archived', 'code_not_found', 'assignment_revision_limit_reached'] };
 import type { IntegrationOwnership } from './supply-events';
 
 export const CLASSIFICATION_WRITE_SCOPES = ['classification-write', 'full'];
@@ -54,6 +80,8 @@ export function productCodeAssignmentRoutes(clients: Clients, integrationOwned: 
     summary: kind === 'validate' ? 'Validate the head: a validated successor revision (the code is checked again), reprocessing enqueued' : 'Archive: a tombstone successor revision, reprocessing enqueued',
     tags: ['classification'],
     schema: { params: assignmentParams },
+    responses: { 200: REVISION },
+    errors: SUCCESSOR_ERRORS,
     handler: async ({ req, principal, call }) => {
       const integrationId = await integration(req, principal);
       const { assignment_id } = req.params as { assignment_id: string };
@@ -89,6 +117,12 @@ export function productCodeAssignmentRoutes(clients: Clients, integrationOwned: 
           },
           ['scheme', 'exact_code', 'product_reference', 'requested_valid_from'],
         ),
+      },
+      responses: { 201: REVISION, 200: REVISION },
+      errors: {
+        400: ['invalid_scheme', 'invalid_code', 'invalid_product_reference', 'invalid_variant_reference', 'invalid_requested_valid_from', 'invalid_requested_valid_to', 'invalid_attestation', 'invalid_catalog_version'],
+        404: ['integration_not_found'],
+        422: ['assignment_outside_catalog_interval', 'attestation_required', 'catalog_unavailable', 'code_not_found', 'assignment_revision_limit_reached'],
       },
       handler: async ({ req, reply, principal, call }) => {
         const integrationId = await integration(req, principal);
@@ -126,6 +160,8 @@ export function productCodeAssignmentRoutes(clients: Clients, integrationOwned: 
           limit: { ...intParam('invalid_limit'), description: '1-200, default 50' },
         }),
       },
+      responses: { 200: page(REVISION) },
+      errors: { 400: ['invalid_product_reference', 'invalid_state', 'invalid_cursor', 'invalid_limit'], 404: ['integration_not_found'] },
       handler: async ({ req, principal, call }) => {
         const integrationId = await integration(req, principal);
         const q = req.query as Record<string, string | undefined>;
@@ -141,6 +177,8 @@ export function productCodeAssignmentRoutes(clients: Clients, integrationOwned: 
       summary: 'One assignment: its head and every revision, oldest first',
       tags: ['classification'],
       schema: { params: assignmentParams },
+      responses: { 200: object({ ...REVISION_PROPS, revisions: arrayOf(REVISION) }) },
+      errors: { 404: ['integration_not_found', 'assignment_not_found'] },
       handler: async ({ req, principal, call }) => {
         const integrationId = await integration(req, principal);
         const { assignment_id } = req.params as { assignment_id: string };

@@ -1,7 +1,26 @@
 import type { Clients } from '@vat/platform/clients';
 import { num, opt, rateJson, taxClassJson } from '../json';
 import type { RouteDef } from '../route';
+import { arrayOf, boolean, day, integer, nullable, number, object, string } from '../openapi/shapes';
+import { RATE, TAX_CLASS_LISTED, TAX_CLASS_WITH_RATES } from './response-shapes';
 import { body, boolParam, country, currency, query, str } from './schemas';
+
+const SME_RESULT = object({
+  country: string,
+  currency: string,
+  annual_turnover_nac: integer,
+  reference_date: day,
+  exemption_threshold_nac: nullable(number),
+  exemption_threshold_eur: nullable(number),
+  eligibility_status: string,
+  eligible_for_exemption: nullable(boolean),
+  exceeded_by_nac: nullable(integer),
+  scheme_type: string,
+  policy: object({ one_national_annual_threshold: nullable(boolean), exclusion_article288_quarantine_period: nullable(string), voluntary_cessation_article290: nullable(boolean) }),
+  sectorals: arrayOf(object({ sector: nullable(string), exemption_threshold_eur: nullable(number), exemption_threshold_nac: nullable(number), comment: nullable(string) })),
+  data_situation_on: string,
+  disclaimer: string,
+});
 
 const at = str('invalid_at', { maxLength: 40, description: 'RFC 3339 timestamp or YYYY-MM-DD; default now (UTC)' });
 
@@ -17,6 +36,8 @@ export function referenceRoutes(clients: Clients): RouteDef[] {
       schema: {
         querystring: query({ q: str('invalid_q', { maxLength: 120 }), group: str('unknown_group', { maxLength: 60 }), tag: str('unknown_tag', { maxLength: 60 }), country: country(), at }),
       },
+      responses: { 200: object({ items: arrayOf(TAX_CLASS_LISTED) }) },
+      errors: { 400: ['invalid_q', 'unknown_group', 'unknown_tag', 'invalid_country', 'invalid_at'] },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const res = await clients.taxClasses.listTaxClasses({ q: q.q, group: q.group, tag: q.tag, country: q.country, at: q.at }, call);
@@ -33,6 +54,8 @@ export function referenceRoutes(clients: Clients): RouteDef[] {
         params: { type: 'object', properties: { id: str('tax_class_not_found', { maxLength: 60 }) }, required: ['id'] },
         querystring: query({ country: country(), at }),
       },
+      responses: { 200: TAX_CLASS_WITH_RATES },
+      errors: { 400: ['invalid_country', 'invalid_at'], 404: ['tax_class_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         const q = req.query as Record<string, string | undefined>;
@@ -52,6 +75,8 @@ export function referenceRoutes(clients: Clients): RouteDef[] {
           ['country'],
         ),
       },
+      responses: { 200: object({ country: string, at: nullable(string), data_release_digest: string, rates: arrayOf(RATE) }) },
+      errors: { 400: ['invalid_country', 'invalid_at', 'history_requires_tax_class'], 404: ['tax_class_not_found'] },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const res = await clients.taxClasses.listRates({ country: q.country!, taxClassId: q.tax_class_id, at: q.at, history: q.history === 'true' }, call);
@@ -76,6 +101,8 @@ export function referenceRoutes(clients: Clients): RouteDef[] {
           'invalid_json',
         ),
       },
+      responses: { 200: SME_RESULT },
+      errors: { 400: ['invalid_country', 'invalid_currency', 'invalid_turnover', 'invalid_reference_date'], 404: ['no_sme_data'], 422: ['currency_mismatch'] },
       handler: async ({ req, call }) => {
         const b = req.body as { country: string; annual_turnover_nac: number; currency: string; reference_date?: string };
         const res = await clients.sme.checkSmeEligibility(

@@ -4,6 +4,7 @@ import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
+import { arrayOf, boolean, integer, nullable, object, string } from '../openapi/shapes';
 import { body, date, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
@@ -44,6 +45,28 @@ function writableFields(b: Body) {
   };
 }
 
+const REGISTRATION = object({
+  id: integer,
+  scheme_type: { type: 'string', enum: SCHEMES },
+  member_state_identification: string,
+  vat_registration_number_masked: nullable(string),
+  ioss_intermediary_name: nullable(string),
+  ioss_intermediary_number_masked: nullable(string),
+  effective_from: string,
+  effective_to: nullable(string),
+  status: { type: 'string', enum: STATUSES },
+  counts_toward_coverage: boolean,
+  coverage_status: string,
+  conflicting_registration_ids: arrayOf(integer),
+});
+
+/** Refusals of a registration write (the service's registration rules). */
+const WRITE_ERRORS = {
+  400: ['invalid_scheme_type', 'invalid_member_state_identification', 'invalid_vat_registration_number', 'invalid_ioss_intermediary_name', 'invalid_ioss_intermediary_number', 'invalid_effective_from', 'invalid_effective_to', 'invalid_effective_window', 'effective_to_required', 'invalid_status', 'ioss_fields_not_allowed'],
+  409: ['registration_overlap'],
+  422: ['registration_limit_reached'],
+} as const;
+
 export function registrationJson(t: TaxRegistration) {
   return {
     id: num(t.id),
@@ -83,6 +106,8 @@ export function registrationRoutes(clients: Clients): RouteDef[] {
       summary: 'OSS/IOSS registrations of the account, most recent effective window first (masked identifiers only)',
       tags: ['compliance'],
       schema: { querystring: query({}) },
+      responses: { 200: object({ items: arrayOf(REGISTRATION) }) },
+      errors: {},
       handler: async ({ call }) => {
         const r = await clients.registrations.listTaxRegistrations({}, call);
         return { items: r.items.map(registrationJson) };
@@ -95,6 +120,8 @@ export function registrationRoutes(clients: Clients): RouteDef[] {
       summary: 'Create an OSS/IOSS registration (the full identifiers are encrypted at rest and only shown masked)',
       tags: ['compliance'],
       schema: { body: body({ scheme_type: str('invalid_scheme_type', { enum: SCHEMES }), ...fields }, ['scheme_type', 'member_state_identification', 'effective_from', 'status']) },
+      responses: { 201: REGISTRATION },
+      errors: WRITE_ERRORS,
       handler: async ({ req, reply, call }) => {
         const b = req.body as Body;
         const r = await registrationCall(clients.registrations.createTaxRegistration({ ...writableFields(b), schemeType: b.scheme_type }, call));
@@ -112,6 +139,8 @@ export function registrationRoutes(clients: Clients): RouteDef[] {
         params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
         body: body({ scheme_type: { type: 'string', 'x-error': 'scheme_type_immutable', description: 'refused: scheme_type cannot change' }, ...withPatchNotes }),
       },
+      responses: { 200: REGISTRATION },
+      errors: { ...WRITE_ERRORS, 400: [...WRITE_ERRORS[400], 'scheme_type_immutable'], 404: ['registration_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         const b = (req.body ?? {}) as Body;

@@ -4,10 +4,11 @@ import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/complian
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import type { RouteDef } from '../route';
-import { date, intOf, intParam, query, str } from './schemas';
+import { file, object, openObject, ref } from '../openapi/shapes';
+import { date, intOf, intParam, query, quarterKey, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
-const period = str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)' });
+const period = quarterKey('Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999)');
 const format = str('invalid_format', {
   enum: ['csv', 'json', 'oss-return', 'bzst-csv'],
   description:
@@ -101,6 +102,16 @@ const LOCKED_PERIOD_SCHEMA = {
   },
 };
 
+/**
+ * A document the compliance-reports service builds (its members are documented in docs/union-oss.md and
+ * docs/filing-edges.md): the gateway sends its bytes as they are, so only its top level is declared here.
+ */
+const reportDocument = (description: string, members: Record<string, object> = {}) => ({ ...openObject(description), ...(Object.keys(members).length ? { properties: members, required: Object.keys(members) } : {}) });
+const QUARTER_DOCUMENT = (description: string) => reportDocument(description, { period_key: ref('QuarterKey') });
+/** A Union OSS quarter can only be reported with exactly one covering union_oss registration. */
+const ELIGIBILITY = { 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] } as const;
+const EXPORT = file('text/csv', object({ manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates'), report: openObject('the report payload in major units') }));
+
 /** Sends a service-built document as it is: its bytes are the answer (exact amounts, stored artifacts). */
 function send(reply: FastifyReply, doc: ReportDocument | undefined, download: boolean) {
   if (!doc) throw new HttpError(500, 'internal_error', 'The server failed to process the request.');
@@ -168,12 +179,6 @@ function filingRecordOf(b: unknown): { submission_reference?: string; filed_on?:
   return b as { submission_reference?: string; filed_on?: string; note?: string };
 }
 
-/** POST lock takes no body (an empty JSON object is tolerated). */
-function noBody(b: unknown) {
-  const empty = b === undefined || (typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).length === 0);
-  if (!empty) throw new HttpError(400, 'unexpected_body', 'This request takes no body; the quarter is the `period` query parameter.');
-}
-
 export function reportRoutes(clients: Clients): RouteDef[] {
   const preview = (url: string, view: string, summary: string): RouteDef => ({
     method: 'GET',
@@ -182,6 +187,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     summary,
     tags,
     schema: { querystring: withPeriod },
+    responses: { 200: QUARTER_DOCUMENT(summary) },
+    errors: ELIGIBILITY,
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string };
       const r = await reportCall(clients.unionOss.getUnionOssReport({ periodKey: q.period, view }, call));
@@ -195,17 +202,14 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     summary,
     tags,
     schema: { querystring: query({ period, format, export_version: { ...intParam('invalid_export_version'), description: '1 (the default and only version)' } }, ['period', 'format']) },
+    responses: { 200: EXPORT },
+    errors: { 400: ['invalid_export_version', 'invalid_format'], 422: [...ELIGIBILITY[422], 'format_unavailable', 'bzst_file_refused'] },
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string; format: string; export_version?: string };
       const r = await reportCall(clients.unionOss.exportUnionOssReport({ periodKey: q.period, view, format: q.format, exportVersion: intOf(q.export_version) }, call));
       // Corrections a BZSt file cannot carry: named in a header, never dropped silently.
       if (q.format === 'bzst-csv') reply.header('manual-corrections', r.manualCorrections.map((m) => `${m.memberStateOfConsumption} ${m.originalPeriod} ${m.vatAmount}`).join('; '));
       return send(reply, r.document, true);
-    },
-    responses: { 200: { mediaType: 'text/csv', description: 'format=json and format=oss-return answer application/json' } },
-    errors: {
-      400: ['invalid_period', 'invalid_format', 'invalid_export_version', 'unknown_parameter'],
-      422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable', 'format_unavailable', 'bzst_file_refused'],
     },
   });
   return [
@@ -233,6 +237,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           ['period'],
         ),
       },
+      responses: { 200: QUARTER_DOCUMENT('the events of the quarter with their disposition, and next_cursor') },
+      errors: { ...ELIGIBILITY, 400: ['invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
         const r = await reportCall(
@@ -260,6 +266,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           ['month'],
         ),
       },
+      responses: { 200: reportDocument('the imported-goods events of the IOSS month with their disposition, and next_cursor') },
+      errors: { 400: ['invalid_month', 'invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { month: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
         const r = await clients.unionOss.listIossEvents({ month: q.month, disposition: q.disposition, reason: q.reason, memberState: q.member_state, cursor: q.cursor, limit: intOf(q.limit) }, call);
@@ -273,6 +281,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 200: reportDocument('the filing-prep workspace: registrations, the Union OSS quarter or why it is not eligible, the three IOSS months, locked-period metadata') },
+      errors: {},
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.getFilingPrep({ periodKey: q.period }, call));
@@ -286,6 +296,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration)',
       tags,
       schema: { querystring: withPeriod },
+      responses: { 200: reportDocument('filing exposure per Member State of consumption (Union OSS sections 2a-2d, IOSS months)') },
+      errors: ELIGIBILITY,
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.getMultiJurisdiction({ periodKey: q.period }, call));
@@ -320,7 +332,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       tags,
       schema: { querystring: query({ period }) },
       responses: { 200: { type: 'object', properties: { items: { type: 'array', items: LOCKED_PERIOD_SCHEMA }, current_period: { anyOf: [LOCKED_PERIOD_SCHEMA, { type: 'null' }] } } } },
-      errors: { 400: ['invalid_period', 'unknown_parameter'] },
+      errors: {},
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period?: string };
         const r = await clients.unionOss.listLockedUnionOssPeriods({ periodKey: q.period }, call);
@@ -335,14 +347,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       tags,
       schema: { querystring: withPeriod },
       responses: { 201: LOCKED_PERIOD_SCHEMA },
-      errors: {
-        400: ['invalid_period', 'unknown_parameter', 'unexpected_body'],
-        409: ['period_already_locked', 'period_not_ended'],
-        422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'],
-        503: ['projection_lagging', 'ledger_unavailable'],
-      },
+      errors: { ...ELIGIBILITY, 409: ['period_already_locked', 'period_not_ended'], 503: ['projection_lagging', 'ledger_unavailable'] },
       handler: async ({ req, reply, call }) => {
-        noBody(req.body);
         const q = req.query as { period: string };
         const r = await reportCall(clients.unionOss.lockUnionOssPeriod({ periodKey: q.period }, call));
         reply.status(201);
@@ -361,7 +367,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       },
       responses: { 200: LOCKED_PERIOD_SCHEMA },
       errors: {
-        400: ['invalid_period', 'unknown_parameter', 'invalid_body', 'unknown_field', 'invalid_submission_reference', 'invalid_filed_on', 'invalid_note'],
+        400: ['invalid_body'],
         409: ['period_not_locked', 'period_not_ended'],
       },
       handler: async ({ req, reply, call }) => {
@@ -379,6 +385,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       tags,
       // No shape rule on the id: malformed, unknown and other accounts' ids get the identical 404.
       schema: { params: { type: 'object', properties: { export_id: { type: 'string' } }, required: ['export_id'] }, querystring: query({}) },
+      responses: { 200: file('text/csv', reportDocument('a stored JSON artifact (the media type it was locked with)')) },
+      errors: { 404: ['export_not_found'] },
       handler: async ({ req, reply, call }) => {
         const { export_id: exportId } = req.params as { export_id: string };
         const r = await clients.unionOss.getLockedUnionOssExport({ exportId }, call);

@@ -1,5 +1,6 @@
 import { HttpError } from '../errors';
 import { WIRE } from '../edge/validation';
+import { COMPONENT } from '../openapi/shapes';
 
 /**
  * JSON-schema builders for the route table. `x-error` names the spec code for a value of the wrong
@@ -8,8 +9,10 @@ import { WIRE } from '../edge/validation';
  */
 export const str = (code: string, extra: Record<string, unknown> = {}) => ({ type: 'string', 'x-error': code, ...extra });
 export const date = (code: string, description?: string) => str(code, { maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$', ...(description ? { description } : {}) });
-export const country = (code = 'invalid_country') => str(code, { minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$' });
-export const currency = (code = 'invalid_currency') => str(code, { minLength: 3, maxLength: 3, pattern: '^[A-Z]{3}$' });
+export const country = (code = 'invalid_country') => str(code, { minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', [COMPONENT]: 'Country' });
+export const currency = (code = 'invalid_currency') => str(code, { minLength: 3, maxLength: 3, pattern: '^[A-Z]{3}$', [COMPONENT]: 'Currency' });
+/** The quarter key of Union OSS routes (`YYYY-Qn`); the document shows the shared QuarterKey component. */
+export const quarterKey = (description: string) => str('invalid_period', { pattern: '^\\d{4}-Q[1-4]$', description, [COMPONENT]: 'QuarterKey' });
 
 /**
  * A query parameter carried as an integer RPC field: its wire form is a canonical decimal integer

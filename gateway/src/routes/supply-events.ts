@@ -9,6 +9,7 @@ import { metadataOf, reasonOf } from '@vat/platform/rpc-errors';
 import { HttpError } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
+import { arrayOf, boolean, dateTime, enumOf, integer, nullable, object, page, ref, string } from '../openapi/shapes';
 import { date, intOf, intParam, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
@@ -59,7 +60,81 @@ function noticeJson(n: LateEventNotice | undefined) {
   return n ? { notice: { code: n.code, corrects_period: n.correctsPeriod, reported_in_period: n.reportedInPeriod, detail: n.detail } } : {};
 }
 
-const eventSchema = { type: 'object', additionalProperties: false, properties: Object.fromEntries(Object.entries(SUPPLY_EVENT_FIELDS).map(([k, f]) => [k, { type: [f.kind, 'null'], description: f.doc }])) };
+/** Members every event carries (null counts as absent); the ledger refuses an item without one. */
+const REQUIRED = ['event_id', 'event_type', 'occurred_at', 'supply_kind', 'customer_type', 'country_of_consumption', 'currency', 'net_amount_minor', 'vat_amount_minor', 'vat_rate_bps', 'rate_category', 'classification_status'];
+const EVENT_TYPES = ['sale', 'refund', 'cancellation', 'credit_note', 'adjustment'];
+const SUPPLY_KINDS = ['goods', 'services', 'imported_goods', 'new_means_of_transport', 'installed_goods'];
+const CUSTOMER_TYPES = ['b2c', 'b2b'];
+const RATE_CATEGORIES = ['standard', 'reduced', 'super_reduced', 'parking', 'zero', 'exempt'];
+const CLASSIFICATION_STATUSES = ['classified', 'needs_review', 'excluded'];
+/** Documented value rules of the request (the ledger enforces them and lists every refusal per item). */
+const VALUES: Record<string, Record<string, unknown>> = {
+  event_id: { minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_\\-/.:]+$' },
+  event_type: { enum: EVENT_TYPES },
+  supply_kind: { enum: SUPPLY_KINDS },
+  customer_type: { enum: CUSTOMER_TYPES },
+  rate_category: { enum: RATE_CATEGORIES },
+  classification_status: { enum: CLASSIFICATION_STATUSES },
+  vat_rate_bps: { minimum: 0, maximum: 10000 },
+  country_of_consumption: { pattern: '^[A-Z]{2}$' },
+  currency: { pattern: '^[A-Z]{3}$' },
+};
+const eventSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: REQUIRED,
+  properties: Object.fromEntries(
+    Object.entries(SUPPLY_EVENT_FIELDS).map(([k, f]) => {
+      const values = VALUES[k] ?? {};
+      const type = REQUIRED.includes(k) ? f.kind : [f.kind, 'null'];
+      const allowed = values.enum && !REQUIRED.includes(k) ? { enum: [...(values.enum as string[]), null] } : {};
+      return [k, { type, ...values, ...allowed, description: f.doc }];
+    }),
+  ),
+};
+
+const SUPPLY_EVENT_PROPS = {
+  id: string,
+  sequence: integer,
+  recorded_at: dateTime,
+  event_id: string,
+  event_type: enumOf(EVENT_TYPES),
+  original_event_id: nullable(string),
+  occurred_at: dateTime,
+  supply_kind: enumOf(SUPPLY_KINDS),
+  customer_type: enumOf(CUSTOMER_TYPES),
+  country_of_consumption: ref('Country'),
+  dispatch_country: nullable(string),
+  supplier_establishment_country: nullable(string),
+  currency: ref('Currency'),
+  net_amount_minor: ref('MoneyMinor'),
+  vat_amount_minor: ref('MoneyMinor'),
+  vat_rate_bps: integer,
+  rate_category: enumOf(RATE_CATEGORIES),
+  classification_status: enumOf(CLASSIFICATION_STATUSES),
+  tax_class_id: nullable(string),
+  product_reference: nullable(string),
+  variant_reference: nullable(string),
+  order_reference: nullable(string),
+  integration_id: nullable(integer),
+  source_id: nullable(string),
+  calculation_id: nullable(string),
+  consignment_reference: nullable(string),
+  intrinsic_value_eur_minor: ref('NullableMoneyMinor'),
+  third_country_origin: nullable(string),
+  excise_goods: nullable(boolean),
+  region: nullable(string),
+};
+const SUPPLY_EVENT = object(SUPPLY_EVENT_PROPS);
+const NOTICE = object({ code: string, corrects_period: string, reported_in_period: string, detail: string }, [], 'a new event of a locked quarter: the quarter it corrects and the return that reports it');
+const COMMITTED_EVENT = object({ ...SUPPLY_EVENT_PROPS, notice: NOTICE }, ['notice']);
+const COMMITTED_BATCH = object({
+  committed: integer,
+  existing: integer,
+  items: arrayOf(object({ status: enumOf(['committed', 'existing']), ...SUPPLY_EVENT_PROPS, notice: NOTICE }, ['notice'])),
+});
+/** 201 when the request stored at least one event; 200 when every event was already committed (an identical retry). */
+const COMMIT_ANSWER = { description: 'one event, or the batch answer for { "events": [...] }', oneOf: [COMMITTED_EVENT, COMMITTED_BATCH] };
 
 export function supplyEventRoutes(clients: Clients, integrationOwned: IntegrationOwnership): RouteDef[] {
   return [
@@ -73,6 +148,8 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
       // Items are checked one by one below so every item's errors are listed; the schema documents them.
       schema: { body: { type: 'object', description: 'one event, or { events: [event, ...] }', oneOf: [eventSchema, { type: 'object', additionalProperties: false, properties: { events: { type: 'array', items: eventSchema, minItems: 1, maxItems: 1000 } }, required: ['events'] }] } },
       validate: false,
+      responses: { 201: COMMIT_ANSWER, 200: COMMIT_ANSWER },
+      errors: { 400: ['invalid_supply_events', 'invalid_batch_size'], 409: ['supply_event_conflict'] },
       handler: async ({ req, reply, principal, call }) => {
         const b = req.body;
         if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(400, 'invalid_request', 'The body must be one event object or { "events": [ ... ] }.');
@@ -125,6 +202,8 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
           limit: { ...intParam('invalid_limit'), description: '1-500, default 50' },
         }),
       },
+      responses: { 200: page(SUPPLY_EVENT) },
+      errors: { 400: ['invalid_date_range', 'invalid_limit'] },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const r = await clients.ledger.listSupplyEvents(
@@ -141,6 +220,8 @@ export function supplyEventRoutes(clients: Clients, integrationOwned: Integratio
       summary: "One committed supply event by the ledger's id",
       tags: ['ledger'],
       schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      responses: { 200: SUPPLY_EVENT },
+      errors: { 404: ['supply_event_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         return supplyEventJson((await clients.ledger.getSupplyEvent({ id }, call)).event!);

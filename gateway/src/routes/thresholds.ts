@@ -4,6 +4,116 @@ import type { Clients } from '@vat/platform/clients';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { body, boolParam, date, intOf, intParam, query, str } from './schemas';
+import { arrayOf, boolean, dateTime, integer, nullable, object, page, ref, string, strings } from '../openapi/shapes';
+
+const money = ref('MoneyMinor');
+const COVERAGE = object({ reason: string, disposition: string, evidence_quality: string, materiality: string, currency: string, event_count: integer, net_minor: money });
+const CROSSING = object(
+  {
+    year: integer,
+    event_id: string,
+    sequence: integer,
+    occurred_at: dateTime,
+    recorded_at: dateTime,
+    event_amount_minor: money,
+    cumulative_minor: money,
+    threshold_minor: money,
+    currency: string,
+    establishment_country: string,
+    release_version: string,
+    policy_version: string,
+    proven_at: dateTime,
+    superseded_at: dateTime,
+    superseded_by_event_id: nullable(string),
+  },
+  ['superseded_at', 'superseded_by_event_id'],
+  'a proven crossing; superseded_* only on a crossing a later event replaced',
+);
+const CHECK = object({
+  currency: string,
+  currency_scale: integer,
+  threshold_minor: money,
+  current_minor: money,
+  previous_year_minor: money,
+  current_comparison: string,
+  previous_comparison: string,
+  remaining_minor: money,
+  percentage_used: integer,
+  source_event_count: integer,
+  previous_year_event_count: integer,
+  current_year_crossing: nullable(CROSSING),
+  preceding_year_crossing: nullable(CROSSING),
+  current_year_crossing_history: arrayOf(CROSSING),
+  preceding_year_crossing_history: arrayOf(CROSSING),
+  historical_crossing_proven: boolean,
+  establishment_country: string,
+  release_version: string,
+  policy_version: string,
+  cutoff_at: nullable(dateTime),
+  treatment_triggers: strings,
+  primary_treatment_driver: string,
+});
+const STATUS = object({
+  checks: arrayOf(CHECK),
+  current_year: integer,
+  current_year_candidate_event_count: integer,
+  preceding_year_candidate_event_count: integer,
+  current_year_excluded_event_count: integer,
+  preceding_year_excluded_event_count: integer,
+  current_year_blocking_event_count: integer,
+  preceding_year_blocking_event_count: integer,
+  current_year_coverage: arrayOf(COVERAGE),
+  preceding_year_coverage: arrayOf(COVERAGE),
+  evidence_status: string,
+  article_59c_applicability_status: string,
+  threshold_evidence_status: string,
+  filing_readiness: string,
+  issues: strings,
+  eur_only: boolean,
+  unconverted_currencies: strings,
+  ledger_position: integer,
+  ledger_head: integer,
+  disclaimer: string,
+});
+const OSS_ONLY = ['previous_year_minor', 'previous_comparison', 'release_version', 'policy_version', 'cutoff_at'];
+const CHECK_ANSWER = object(
+  {
+    threshold_type: { type: 'string', enum: ['oss', 'ioss'] },
+    threshold_minor: money,
+    currency: string,
+    currency_scale: integer,
+    current_minor: money,
+    remaining_minor: money,
+    percentage_used: integer,
+    exceeded: boolean,
+    warning: boolean,
+    previous_year_minor: ref('NullableMoneyMinor'),
+    previous_comparison: nullable(string),
+    release_version: nullable(string),
+    policy_version: nullable(string),
+    cutoff_at: nullable(dateTime),
+    evidence_status: string,
+    historical_crossing_proven: boolean,
+    unconverted_currencies: strings,
+    disclaimer: string,
+  },
+  OSS_ONLY,
+  'the oss-only members are absent from an ioss answer',
+);
+const NOTIFICATION = object({
+  id: integer,
+  kind: string,
+  year: integer,
+  event_id: string,
+  cumulative_minor: money,
+  threshold_minor: money,
+  currency: string,
+  occurred_at: dateTime,
+  recorded_at: dateTime,
+  created_at: dateTime,
+  read: boolean,
+  read_at: nullable(dateTime),
+});
 import { READ_SCOPES } from './transactions';
 
 const coverageJson = (r: ThresholdCoverageRow) => ({
@@ -146,6 +256,8 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
       summary: 'Article 59c threshold status of the account (current and preceding calendar year) from committed supply events',
       tags: ['compliance'],
       schema: { querystring: query({}) },
+      responses: { 200: STATUS },
+      errors: {},
       handler: async ({ call }) => statusJson((await clients.thresholds.getThresholdStatus({}, call)).status!),
     },
     {
@@ -165,6 +277,11 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
           ['threshold_type'],
           'invalid_request',
         ),
+      },
+      responses: { 200: CHECK_ANSWER },
+      errors: {
+        400: ['invalid_threshold_type', 'invalid_from', 'invalid_to', 'invalid_threshold_range', 'to_after_today', 'invalid_amount_minor', 'missing_amount_minor', 'unexpected_amount_minor', 'unexpected_date_range'],
+        422: ['article_59c_evidence_incomplete'],
       },
       handler: async ({ req, call }) => {
         const b = req.body as { threshold_type: string; from?: string; to?: string; amount_minor?: number };
@@ -188,6 +305,8 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
           limit: { ...intParam('invalid_limit'), description: '1-100, default 50' },
         }),
       },
+      responses: { 200: page(NOTIFICATION) },
+      errors: { 400: ['invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, call }) => {
         const q = req.query as { cursor?: string; unread?: string; limit?: string };
         const r = await clients.thresholds.listNotifications({ cursor: q.cursor, unread: q.unread === undefined ? undefined : q.unread === 'true', limit: intOf(q.limit) }, call);
@@ -201,6 +320,8 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
       summary: 'Mark a threshold notification read (idempotent; the first read time is kept; scope full)',
       tags: ['compliance'],
       schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      responses: { 200: NOTIFICATION },
+      errors: { 404: ['notification_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         return notificationJson((await clients.thresholds.markNotificationRead({ id }, call)).notification!);

@@ -3,7 +3,8 @@ import type { Clients } from '@vat/platform/clients';
 import type { TransactionFilter } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
 import { calculationResultJson, num, opt, rateProvenanceJson, transactionSummaryJson } from '../json';
 import type { RouteDef } from '../route';
-import { HttpError } from '../errors';
+import { arrayOf, boolean, dateTime, file, integer, nullable, object, page, ref, string, strings } from '../openapi/shapes';
+import { CALCULATION_RESULT_PROPS, RATE_PROVENANCE, TRANSACTION_SUMMARY_PROPS } from './response-shapes';
 import { country, currency, date, intOf, intParam, query, str } from './schemas';
 
 export const READ_SCOPES = ['full', 'read-only'] as const;
@@ -32,6 +33,35 @@ function filterOf(req: FastifyRequest): Omit<TransactionFilter, '$typeName'> {
   };
 }
 
+const FILTER_ERRORS = ['invalid_date', 'invalid_date_range', 'invalid_country', 'invalid_currency', 'invalid_tax_class_id', 'invalid_source_id', 'invalid_api_key_id'];
+const TRANSACTION_DETAIL = object({
+  ...TRANSACTION_SUMMARY_PROPS,
+  rate_source: string,
+  rate_release_version: string,
+  rate_release_digest: string,
+  rate_effective_from: string,
+  rate_effective_to: nullable(string),
+  mapping_version: string,
+  calculation_version: string,
+  execution_digest: string,
+  algorithm_manifest_digest: string,
+  evidence_status: string,
+  idempotency_key_digest: nullable(string),
+  snapshot_references: arrayOf(object({ kind: string, digest: string })),
+  rate_provenance: nullable(RATE_PROVENANCE),
+});
+const money = ref('MoneyMinor');
+const AGGREGATE = object({
+  group_by: string,
+  period: object({ from: string, to: string }),
+  rows: arrayOf(object({ key: string, transaction_count: integer, gross_amount_minor: money, net_amount_minor: money, vat_amount_minor: money, converted_currencies: strings, unconverted_currencies: strings })),
+  converted_currencies: strings,
+  unconverted_currencies: strings,
+  eur_only: boolean,
+  conversion_rule: string,
+  disclaimer: string,
+});
+
 const idParam = { type: 'object', properties: { id: str('invalid_transaction_id', { maxLength: 64 }) }, required: ['id'] };
 
 export function transactionRoutes(clients: Clients): RouteDef[] {
@@ -43,6 +73,8 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       summary: 'List stored calculations, newest first (keyset cursor)',
       tags: ['transactions'],
       schema: { querystring: query({ ...filterProps, cursor: str('invalid_cursor', { maxLength: 64 }), limit: { ...intParam('invalid_limit'), description: '1-500, default 50' } }) },
+      responses: { 200: page(object(TRANSACTION_SUMMARY_PROPS)) },
+      errors: { 400: [...FILTER_ERRORS, 'invalid_cursor', 'invalid_limit'] },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const res = await clients.calculation.listTransactions({ filter: filterOf(req), cursor: q.cursor, limit: intOf(q.limit) }, call);
@@ -56,6 +88,8 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       summary: 'CSV export (from/to required, at most 367 days, capped at 1,000,000 rows)',
       tags: ['transactions'],
       schema: { querystring: query({ ...filterProps, export_version: { ...intParam('invalid_export_version'), description: '1 (default) or 2' } }, ['from', 'to']) },
+      responses: { 200: file('text/csv') },
+      errors: { 400: [...FILTER_ERRORS, 'missing_from', 'missing_to', 'invalid_export_version'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const stream = clients.calculation.exportTransactions({ filter: filterOf(req), exportVersion: intOf(q.export_version) }, call)[Symbol.asyncIterator]();
@@ -82,6 +116,8 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       summary: 'Totals grouped by country, tax class or month, in EUR minor units',
       tags: ['transactions'],
       schema: { querystring: query({ from: filterProps.from, to: filterProps.to, group_by: str('invalid_group_by', { enum: ['country', 'tax_class', 'month'] }), country: filterProps.country, source_id: filterProps.source_id, currency: filterProps.currency, api_key_id: filterProps.api_key_id }) },
+      responses: { 200: AGGREGATE },
+      errors: { 400: [...FILTER_ERRORS, 'invalid_group_by'] },
       handler: async ({ req, call }) => {
         const q = req.query as Record<string, string | undefined>;
         const res = await clients.calculation.aggregateTransactions({ filter: filterOf(req), groupBy: q.group_by }, call);
@@ -112,6 +148,8 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       summary: 'Evidence detail of one stored calculation',
       tags: ['transactions'],
       schema: { params: idParam },
+      responses: { 200: TRANSACTION_DETAIL },
+      errors: { 400: ['invalid_transaction_id'], 404: ['transaction_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
         const t = (await clients.calculation.getTransaction({ id }, call)).transaction!;
@@ -141,14 +179,10 @@ export function transactionRoutes(clients: Clients): RouteDef[] {
       tags: ['transactions'],
       // No shape rule on the id: every unavailable, malformed or foreign id gets the identical 404.
       schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      responses: { 200: object({ exact_match: boolean, ...CALCULATION_RESULT_PROPS }) },
+      errors: { 404: ['calculation_not_found'] },
       handler: async ({ req, call }) => {
         const { id } = req.params as { id: string };
-        // No body, or an empty object: anything else (including null and []) is a body this route does not take.
-        const b = req.body;
-        const empty = b === undefined || (typeof b === 'object' && b !== null && !Array.isArray(b) && Object.keys(b).length === 0);
-        if (!empty) {
-          throw new HttpError(400, 'unexpected_body', 'Replay takes no request body.');
-        }
         const r = await clients.calculation.replayTransaction({ id }, call);
         return { exact_match: r.exactMatch, ...calculationResultJson(r) };
       },
