@@ -193,6 +193,8 @@ describe.skipIf(!backends.ok)('gateway fuzz: every answer is documented, never a
       'PATCH /v1/tax-registrations/:id': { body: REGISTRATION },
       'POST /v1/supply-events': { body: { events: [SAMPLE_EVENT, { ...SAMPLE_EVENT, event_id: 'edge-2' }] } },
       'POST /v1/vat/threshold-check': { body: { threshold_type: 'ioss', from: '2025-01-01', to: '2025-12-31', amount_minor: 1000 } },
+      // A wrong check digit: answered offline (format_invalid), VIES is never asked.
+      'POST /v1/vat-numbers/check': { body: { vat_number: 'DE136695977' } },
     };
     /** Good values for the query parameters a route requires, so that only the spoiled one is wrong. */
     const REQUIRED_QUERY: Record<string, string> = { period: '2025-Q3', format: 'json', from: '2025-01-01', to: '2025-01-31' };

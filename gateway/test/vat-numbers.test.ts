@@ -177,7 +177,7 @@ describe.skipIf(!backends.ok)('VAT-number checks against VIES (REST, PostgreSQL,
   });
 
   it('at most VIES_MAX_CONCURRENT_PER_STATE (2) requests per Member State in flight, other States not held up', async () => {
-    vies.delayMs = 150;
+    vies.delayMs = 300;
     vies.maxInFlight.clear();
     const numbers = Array.from({ length: 6 }, () => nextNumber());
     for (const n of numbers) vies.numbers.set(n, 'valid');
@@ -189,7 +189,7 @@ describe.skipIf(!backends.ok)('VAT-number checks against VIES (REST, PostgreSQL,
   });
 
   it('concurrency refusals by VIES (MS_MAX_CONCURRENT_REQ beyond 1 in flight) are retried: every check ends valid or unavailable, none invalid', async () => {
-    vies.delayMs = 50;
+    vies.delayMs = 250;
     vies.msMaxConcurrent = 1;
     const numbers = Array.from({ length: 4 }, () => nextNumber());
     for (const n of numbers) vies.numbers.set(n, 'valid');

@@ -64,7 +64,7 @@ function errorCode(body: unknown): string | undefined {
 export function readCheckAnswer(status: number, body: unknown): Attempt {
   const code = errorCode(body);
   if (code !== undefined || (body as { actionSucceed?: unknown })?.actionSucceed === false) return { kind: 'error', code: code ?? 'HTTP_ERROR' };
-  if (status !== 200) return { kind: 'error', code: 'HTTP_ERROR' };
+  if (status !== 200 || typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'error', code: 'HTTP_ERROR' };
   const b = body as Record<string, unknown>;
   const valid = typeof b.valid === 'boolean' ? b.valid : typeof b.isValid === 'boolean' ? b.isValid : undefined;
   if (valid === undefined) return { kind: 'error', code: 'HTTP_ERROR' };
