@@ -133,13 +133,14 @@ left join lateral (
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17`;
 
 /**
- * The same scan, one row per event (its id and ledger sequence are grouping columns), in ledger order after
- * a keyset position ($8), optionally of one Member State of consumption ($9): the drill-down and the lock's sealed list.
+ * The same scan, one row per event (no aggregation), in ledger order after a keyset position ($8),
+ * optionally of one Member State of consumption ($9): the drill-down, live or of a lock's sealed scope.
+ * Without a grouping step the rows stream in sequence order, so a page reads only as far as it needs.
  */
-const EVENTS_SQL = `select * from (${GROUPS_SQL
-  .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
-  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23')}
-) e where e.sequence > $8::bigint and ($9::text is null or e.country_of_consumption = $9::text) order by e.sequence`;
+const EVENTS_SQL = GROUPS_SQL.replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
+  .replace('count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum', '1 as n, s.net_amount_minor::text as net_sum, s.vat_amount_minor::text as vat_sum')
+  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17', 'where s.sequence > $8::bigint and ($9::text is null or s.country_of_consumption = $9::text) order by s.sequence');
+if (!EVENTS_SQL.includes('order by s.sequence') || EVENTS_SQL.includes('count(*)')) throw new Error('the per-event statement could not be derived');
 
 /** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
 const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
