@@ -204,7 +204,9 @@ type GroupRow = {
   vat_sum: string;
 };
 
-const FETCH_ROWS = 500;
+/** Rows per fetch: groups in large batches (few round trips; a group row is small), events by the page. */
+const FETCH_GROUPS = 5000;
+const FETCH_EVENTS = 500;
 
 const ts = (date: string) => `${date}T00:00:00Z`;
 
@@ -245,7 +247,7 @@ export class UnionOssFactRepository {
       if (!more) return false;
       more = onBatch(rows.map((r) => ({ key: dispositionKeyOf(r), eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
       return more;
-    });
+    }, FETCH_EVENTS);
   }
 
   #mapper(scope: FactScope) {
@@ -298,7 +300,7 @@ export class UnionOssFactRepository {
    * One short read transaction (hash aggregation, no JIT compile: it costs more than it saves here); the grouped result is fetched through a cursor in batches that the caller folds
    * synchronously, so the transaction lasts the statement plus that pure computation.
    */
-  async #read<R extends GroupRow = GroupRow>(statements: (client: pg.PoolClient) => Promise<{ sql: string; values: unknown[] }[]>, onRows: (rows: R[]) => boolean | void): Promise<void> {
+  async #read<R extends GroupRow = GroupRow>(statements: (client: pg.PoolClient) => Promise<{ sql: string; values: unknown[] }[]>, onRows: (rows: R[]) => boolean | void, fetchRows = FETCH_GROUPS): Promise<void> {
     await inTransaction(
       this.pool,
       async (client) => {
@@ -312,9 +314,9 @@ export class UnionOssFactRepository {
         for (const [i, { sql, values }] of (await statements(client)).entries()) {
           await client.query(`declare union_oss_groups_${i} no scroll cursor for ${sql}`, values);
           for (;;) {
-            const res = await client.query<R>(`fetch ${FETCH_ROWS} from union_oss_groups_${i}`);
+            const res = await client.query<R>(`fetch ${fetchRows} from union_oss_groups_${i}`);
             if (res.rows.length > 0 && onRows(res.rows) === false) return;
-            if (res.rows.length < FETCH_ROWS) break;
+            if (res.rows.length < fetchRows) break;
           }
         }
       },
