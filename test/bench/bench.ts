@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +11,9 @@ import { freshDatabase, requireBackends } from '../support/env';
 import { freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
 import { measureEmbeddedStart } from './embedded-start';
+import { filingPrepBench } from './filing-prep';
 import { ingestBench } from './ingest';
+import { ossSummaryBench } from './oss-summary';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -141,12 +145,40 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
   console.log(`server peak RSS (VmHWM) over the one-process run: ${peakRssMb(server.pid).toFixed(1)} MB (target <= 150 MB)`);
 }
 
+/** One admin CLI command (`keys create`) as `npm run --silent admin` runs it: median wall time of `runs` and the peak RSS sampled while it ran. */
+async function measureAdmin(env: Record<string, string>, runs: number): Promise<{ medianMs: number; peakMb: number }> {
+  const times: number[] = [];
+  let peakMb = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const child = spawn(NODE, ['--import', 'tsx', 'deploy/src/admin.ts', 'keys', 'create', '--account', `bench-cli-${i}`, '--scope', 'full'], { env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' });
+    const sampler = setInterval(() => {
+      try {
+        peakMb = Math.max(peakMb, peakRssMb(child.pid!));
+      } catch {
+        /* exited */
+      }
+    }, 20);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearInterval(sampler);
+    if (code !== 0) throw new Error(`admin keys create exited ${code}`);
+    times.push(performance.now() - t0);
+  }
+  return { medianMs: [...times].sort((a, b) => a - b)[Math.floor(runs / 2)]!, peakMb };
+}
+
 const backends = await requireBackends(['postgres']);
 if (!backends.ok) process.exit(0);
 // `npm run bench -- oss` (issue 9), `-- thresholds` and `-- filing-prep` (issue 10), `-- governed` (issue 12), `-- calculation` (issue 25) run those sections alone.
-const SECTIONS: Record<string, string> = { oss: './oss-summary', thresholds: './threshold-status', 'filing-prep': './filing-prep', governed: './governed', calculation: './calculation-tracing' };
+const SECTIONS: Record<string, () => Promise<unknown>> = {
+  oss: ossSummaryBench,
+  thresholds: () => import('./threshold-status'),
+  'filing-prep': filingPrepBench,
+  governed: () => import('./governed'),
+  calculation: () => import('./calculation-tracing'),
+};
 if (process.argv[2] !== undefined && SECTIONS[process.argv[2]]) {
-  await import(SECTIONS[process.argv[2]]!);
+  await SECTIONS[process.argv[2]]!();
   process.exit(process.exitCode ?? 0);
 }
 // `npm run bench -- ingest` runs only the issue-8 ingestion section.
@@ -177,6 +209,8 @@ try {
   const calcOne = await run('POST /v1/vat/calculate (persisted, Idempotency-Key)', calculate(one.base, key));
   results.push(sources, taxClasses, calcOne);
 
+  const cli = await measureAdmin({ DATABASE_URL: db.url }, 3);
+  const idleOne = peakRssMb(one.proc.pid);
   const dist = await startDistributed(db.url);
   const calcDist = await run('POST /v1/vat/calculate, distributed (gateway → calculation over HTTP/2)', calculate(dist.base, key));
   results.push(calcDist);
@@ -184,6 +218,7 @@ try {
   table(results, helloRps);
 
   await exportBench(db.url, one.base, key, one.proc);
+  const peakOne = peakRssMb(one.proc.pid);
   await stopProcess(one.proc);
 
   // A CPU profile of the persisted calculation alone, in a fresh one-process server.
@@ -197,6 +232,8 @@ try {
   await stopProcess(hello);
 
   const start = await measureEmbeddedStart(3);
+  const oss = await ossSummaryBench();
+  const fp = await filingPrepBench();
 
   const ratio = (r: Result) => (r.rps / helloRps).toFixed(3);
   summary.push(
@@ -209,6 +246,18 @@ try {
     `| same, distributed mode | ${ratio(calcDist)} = ${(calcDist.rps / calcOne.rps).toFixed(2)} × one-process, p99 ${calcDist.p99} ms | ≥ 0.6 × one-process |`,
     `| first start to /ready, embedded, empty data dir (median of 3) | ${(start.firstMs / 1000).toFixed(2)} s | ≤ 3 s |`,
     `| restart to /ready, embedded (median of 3) | ${(start.restartMs / 1000).toFixed(2)} s | ≤ 2 s |`,
+    '',
+    '## Issue 24 targets (same run; the ingestion rows are in the issue-8 table below)\n',
+    '| figure | measured | target |',
+    '|---|---|---|',
+    `| Union OSS summary, one quarter (${oss.events.toLocaleString('en')} events, best of runs) | ${oss.summaryMs} ms | ≤ 300 ms at 1,000,000 |`,
+    `| filing-prep, one quarter (${fp.events.toLocaleString('en')} events, best of runs) | ${fp.filingPrepMs} ms | ≤ 500 ms |`,
+    `| lock with all artifacts | ${oss.lockMs} ms | ≤ 1,000 ms |`,
+    `| npm start to /ready: empty DATA_DIR / restart (median of 3) | ${(start.firstMs / 1000).toFixed(2)} s / ${(start.restartMs / 1000).toFixed(2)} s | ≤ 2 s / ≤ 1 s |`,
+    `| one admin CLI command (keys create, median of 3) | ${(cli.medianMs / 1000).toFixed(2)} s | ≤ 0.7 s |`,
+    `| persisted POST /v1/vat/calculate ÷ bare Fastify: one process / distributed | ${ratio(calcOne)}, p99 ${calcOne.p99} ms / ${ratio(calcDist)}, p99 ${calcDist.p99} ms (${(calcDist.rps / calcOne.rps).toFixed(2)} × one-process) | ≥ 0.10, p99 ≤ 50 ms in both; distributed ≥ 0.6 × one-process |`,
+    `| authenticated GET /v1/sources ÷ bare Fastify | ${ratio(sources)} | ≥ 0.25 |`,
+    `| RSS: one process (PostgreSQL) idle / peak; OSS return server peak; filing-prep server peak; CLI peak | ${idleOne.toFixed(0)} / ${peakOne.toFixed(0)} MB; ${oss.peakRssMb.toFixed(0)} MB; ${fp.peakRssMb.toFixed(0)} MB; ${cli.peakMb.toFixed(0)} MB | ≤ 150 MB idle, ≤ 256 MB peak per service process; npm start ≤ 400 MB peak; CLI ≤ 256 MB |`,
     '',
     '## CPU profile of the persisted calculation (one process)\n',
     profileText,

@@ -138,7 +138,7 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
     expect(seen.corrections).toBeGreaterThan(50);
     expect(seen.relinked).toBeGreaterThan(5);
     expect(seen.changed).toBeGreaterThan(20);
-  });
+  }, 300_000);
 
   it('a locked read up to a position the projection has passed is answered by the scan, not the totals', async () => {
     const accountId = ++account;

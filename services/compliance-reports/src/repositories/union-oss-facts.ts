@@ -145,18 +145,25 @@ left join lateral (
 ) o on true
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18`;
 
-/**
- * The same scan, one row per event (its id and ledger sequence are grouping columns), in ledger order after
- * a keyset position ($9), optionally of one Member State of consumption ($10): the drill-down and the lock's sealed list.
- */
-const EVENTS_SQL = `select * from (${GROUPS_SQL
-  .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
-  .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18', 'group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24')}
-) e where e.sequence > $9::bigint and ($10::text is null or e.country_of_consumption = $10::text) order by e.sequence`;
-
 /** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
 const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
 if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
+
+const eventsSql = (groups: string) => {
+  const sql = groups
+    .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
+    .replace('count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum', '1 as n, s.net_amount_minor::text as net_sum, s.vat_amount_minor::text as vat_sum')
+    .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18', 'where s.sequence > $9::bigint and ($10::text is null or s.country_of_consumption = $10::text) order by s.sequence');
+  if (!sql.includes('order by s.sequence') || sql.includes('count(*)')) throw new Error('the per-event statement could not be derived');
+  return sql;
+};
+/**
+ * The same scan, one row per event (no aggregation), in ledger order after a keyset position ($9),
+ * optionally of one Member State of consumption ($10): the drill-down, live or of a lock's sealed scope.
+ * Without late windows it is one walk of the (account, sequence) index, so a page reads only as far as it needs.
+ */
+const EVENTS_SQL = eventsSql(GROUPS_SQL);
+const CURRENT_EVENTS_SQL = eventsSql(CURRENT_ONLY_SQL);
 
 /** The late branches alone (events of earlier locked quarters), for a return whose own quarter comes from the running totals. */
 const LATE_ONLY_SQL = GROUPS_SQL.replace(`false as late from "${SCHEMA}".supply_fact f\n   where f.account_id = $1`, `false as late from "${SCHEMA}".supply_fact f\n   where false and f.account_id = $1`);
@@ -213,7 +220,9 @@ type GroupRow = {
   vat_sum: string;
 };
 
-const FETCH_ROWS = 500;
+/** Rows per fetch: groups in large batches (few round trips; a group row is small), events by the page. */
+const FETCH_GROUPS = 5000;
+const FETCH_EVENTS = 500;
 
 const ts = (date: string) => `${date}T00:00:00Z`;
 
@@ -250,21 +259,25 @@ export class UnionOssFactRepository {
   async forEachEvent(scope: FactScope, afterSequence: bigint, memberState: string | null, onBatch: (events: ScopedEvent[]) => boolean): Promise<void> {
     const { values, toGroup } = this.#mapper(scope);
     let more = true;
-    await this.#read<EventRow>(async () => [{ sql: EVENTS_SQL, values: [...values, afterSequence.toString(), memberState] }], (rows) => {
+    await this.#read<EventRow>(async () => [{ sql: scope.late.length > 0 ? EVENTS_SQL : CURRENT_EVENTS_SQL, values: [...values, afterSequence.toString(), memberState] }], (rows) => {
       if (!more) return false;
       more = onBatch(rows.map((r) => ({ key: dispositionKeyOf(r), eventId: r.event_id, sequence: BigInt(r.sequence), eventType: r.event_type, occurredAt: new Date(r.occurred_at), netAmountMinor: BigInt(r.event_net), vatAmountMinor: BigInt(r.event_vat), group: toGroup(r) })));
       return more;
-    });
+    }, FETCH_EVENTS);
   }
 
   #mapper(scope: FactScope) {
     const windows = scope.late.map((w) => ({ start: ts(w.start), stop: ts(w.endExclusive), after_seq: w.afterSequence.toString(), up_to: w.upToSequence?.toString() ?? null }));
     const boundaries = boundariesOf(scope);
     const values = [scope.accountId.toString(), ts(scope.start), ts(scope.endExclusive), scope.upToSequence?.toString() ?? null, scope.returnCurrency, JSON.stringify(windows), `{${boundaries.map(ts).join(',')}}`, scope.vatEvidenceDays];
-    const standardOn = (country: string, day: string) => scope.standardRates.find((r) => r.country === country && r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
+    // The windows by country, once per read (a return maps thousands of groups; the EU has hundreds of windows).
+    const byCountry = <W extends { country: string }>(ws: readonly W[]) => ws.reduce((m, w) => m.set(w.country, [...(m.get(w.country) ?? []), w]), new Map<string, W[]>());
+    const standardByCountry = byCountry(scope.standardRates);
+    const inForceByCountry = scope.ratesInForce && byCountry(scope.ratesInForce);
+    const standardOn = (country: string, day: string) => standardByCountry.get(country)?.find((r) => r.validFrom <= day && (r.validTo === null || day < r.validTo))?.rateBps;
     // A sale's rate is in force on its day; a correction carries its original's, in force on some day up to its own.
     const inForce = (r: GroupRow, day: string, type: string) =>
-      scope.ratesInForce?.some((w) => w.country === r.country_of_consumption && w.rateBps === r.vat_rate_bps && w.rateType === type && w.validFrom <= day && (!r.is_sale || w.validTo === null || day < w.validTo));
+      inForceByCountry && (inForceByCountry.get(r.country_of_consumption) ?? []).some((w) => w.rateBps === r.vat_rate_bps && w.rateType === type && w.validFrom <= day && (!r.is_sale || w.validTo === null || day < w.validTo));
     const toGroup = (r: GroupRow): FactGroup => {
       // width_bucket: seg k covers [boundaries[k-1], boundaries[k]); every event lies within a quarter, so k >= 1.
       const day = boundaries[r.seg - 1]!;
@@ -304,7 +317,7 @@ export class UnionOssFactRepository {
    * One short read transaction (hash aggregation, no JIT compile: it costs more than it saves here); the grouped result is fetched through a cursor in batches that the caller folds
    * synchronously, so the transaction lasts the statement plus that pure computation.
    */
-  async #read<R extends GroupRow = GroupRow>(statements: (client: pg.PoolClient) => Promise<{ sql: string; values: unknown[] }[]>, onRows: (rows: R[]) => boolean | void): Promise<void> {
+  async #read<R extends GroupRow = GroupRow>(statements: (client: pg.PoolClient) => Promise<{ sql: string; values: unknown[] }[]>, onRows: (rows: R[]) => boolean | void, fetchRows = FETCH_GROUPS): Promise<void> {
     await inTransaction(
       this.pool,
       async (client) => {
@@ -318,9 +331,9 @@ export class UnionOssFactRepository {
         for (const [i, { sql, values }] of (await statements(client)).entries()) {
           await client.query(`declare union_oss_groups_${i} no scroll cursor for ${sql}`, values);
           for (;;) {
-            const res = await client.query<R>(`fetch ${FETCH_ROWS} from union_oss_groups_${i}`);
+            const res = await client.query<R>(`fetch ${fetchRows} from union_oss_groups_${i}`);
             if (res.rows.length > 0 && onRows(res.rows) === false) return;
-            if (res.rows.length < FETCH_ROWS) break;
+            if (res.rows.length < fetchRows) break;
           }
         }
       },
