@@ -16,6 +16,8 @@ const ACCOUNTS = ['rep-a', 'rep-b', 'rep-c'];
 const EVENTS_PER_ACCOUNT = 48;
 const BATCH = 4;
 type Json = Record<string, any>;
+/** Standard rates in force in 2026 (FR 20 %, AT 20 %, IT 22 %); every net amount is a multiple of 1,000 cents, so the VAT is exact. */
+const STANDARD_BPS: Record<string, number> = { FR: 2000, AT: 2000, IT: 2200 };
 
 /** One account's quarter: sales of goods to three States, refunds of some, IOSS imports; a deterministic mix. */
 function eventsOf(account: string): Json[] {
@@ -31,7 +33,9 @@ function eventsOf(account: string): Json[] {
       out.push({ ...original, event_id: id, event_type: 'refund', original_event_id: original.event_id, occurred_at: day > original.occurred_at ? day : original.occurred_at, net_amount_minor: -1000, vat_amount_minor: -200 });
     } else {
       const net = 40_000 + i * 1_000;
-      out.push({ event_id: id, event_type: 'sale', occurred_at: day, supply_kind: 'goods', customer_type: 'b2c', country_of_consumption: countries[i % 3], dispatch_country: 'DE', supplier_establishment_country: 'DE', currency: 'EUR', net_amount_minor: net, vat_amount_minor: net / 5, vat_rate_bps: 2000, rate_category: 'standard', classification_status: 'classified' });
+      const country = countries[i % 3]!;
+      const bps = STANDARD_BPS[country]!;
+      out.push({ event_id: id, event_type: 'sale', occurred_at: day, supply_kind: 'goods', customer_type: 'b2c', country_of_consumption: country, dispatch_country: 'DE', supplier_establishment_country: 'DE', currency: 'EUR', net_amount_minor: net, vat_amount_minor: (net * bps) / 10_000, vat_rate_bps: bps, rate_category: 'standard', classification_status: 'classified' });
     }
   }
   return out;
