@@ -246,16 +246,7 @@ describe('deploy/k8s', () => {
     expect(security.runAsNonRoot).toBe(true);
   });
 
-  // thresholds runs alone until its Article 59c crossing no longer depends on delivery order (docs/architecture.md).
-  const REPLICATED = PROCESSES.filter((p) => p !== 'thresholds');
-
-  it('runs one thresholds replica (its crossing depends on delivery order) with no budget that would block a drain', () => {
-    const [dep] = find('Deployment', 'thresholds');
-    expect(dep!.spec.replicas).toBe(1);
-    expect(find('PodDisruptionBudget', 'thresholds')).toEqual([]);
-  });
-
-  it.each(REPLICATED)('runs two replicas of %s and keeps one through voluntary disruptions (PodDisruptionBudget)', (p) => {
+  it.each(PROCESSES)('runs two replicas of %s and keeps one through voluntary disruptions (PodDisruptionBudget)', (p) => {
     const [dep] = find('Deployment', p);
     expect(dep!.spec.replicas).toBeGreaterThanOrEqual(2);
     const [pdb, ...extra] = find('PodDisruptionBudget', p);

@@ -295,17 +295,7 @@ export class Article59cRepository {
    * it arrives: the marks are those of the ledger order, whatever the batches, replicas or redeliveries.
    */
   private async advanceMarks(db: Db, accountId: string, release: ThresholdRelease, now: Date, defaultsFor: DefaultsFor): Promise<void> {
-    const res = await db.query(
-      `with w as (select coalesce((select sequence from ${S}.article59c_marks_position where account_id = $1), 0) as s)
-       select w.s::text as from_seq,
-         (case when not exists (select 1 from ${S}.supply_fact where account_id = $1 and sequence = w.s + 1) then w.s
-          else (select min(f.sequence) from ${S}.supply_fact f where f.account_id = $1 and f.sequence > w.s
-                  and not exists (select 1 from ${S}.supply_fact g where g.account_id = $1 and g.sequence = f.sequence + 1)) end)::text as to_seq
-       from w`,
-      [accountId],
-    );
-    const from = BigInt(res.rows[0]!.from_seq);
-    const to = BigInt(res.rows[0]!.to_seq);
+    const { from, to } = await this.contiguousPrefix(db, accountId);
     if (to === from) return;
     await db.query(
       `insert into ${S}.article59c_marks_position (account_id, sequence) values ($1, $2) on conflict (account_id) do update set sequence = excluded.sequence`,
@@ -334,6 +324,22 @@ export class Article59cRepository {
       else if (raw.netMinor > 0n) raise(candidateOf(raw, originals.get(raw.originalEventId!)).year, { prefix: linkedAt, at: raw });
     }
     for (const year of [...raises.keys()].sort()) await this.walkPrefixes(db, BigInt(accountId), year, raises.get(year)!, to, release, now, defaultsFor);
+  }
+
+  /** The account's evaluated prefix, and the longest prefix of its ledger now applied (sequences without a gap). */
+  private async contiguousPrefix(db: Db, accountId: string): Promise<{ from: bigint; to: bigint }> {
+    const res = await db.query(`select sequence::text from ${S}.article59c_marks_position where account_id = $1`, [accountId]);
+    const from = res.rowCount ? BigInt(res.rows[0].sequence) : 0n;
+    let to = from;
+    for (;;) {
+      // Usually only the batch's events lie beyond; events applied ahead of a missing one are read again until it arrives.
+      const page = await db.query(`select f.sequence::text as seq from ${S}.supply_fact f where f.account_id = $1 and f.sequence > $2 order by f.sequence limit 5000`, [accountId, to.toString()]);
+      for (const r of page.rows) {
+        if (BigInt(r.seq) !== to + 1n) return { from, to };
+        to += 1n;
+      }
+      if (page.rows.length < 5000) return { from, to };
+    }
   }
 
   /** After a reclassification or a profile default made more of a year count: its marks at the evaluated prefix. */
