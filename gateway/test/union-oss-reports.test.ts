@@ -298,10 +298,14 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       const r = await post(`${LOCKED}?period=2025-Q4`);
       expect(r.statusCode, r.body).toBe(201);
       locked = r.json();
-      expect(locked).toMatchObject({ scheme_type: 'union_oss', period_key: '2025-Q4', status: 'locked', filing_status: 'ready', nil_return_eligible: false, total_source_event_count: 1, included_source_event_count: 1, excluded_source_event_count: 0, warning_count: 0, jurisdiction_count: 1, export_count: 2, filed_at: null });
+      expect(locked).toMatchObject({ scheme_type: 'union_oss', period_key: '2025-Q4', status: 'locked', filing_status: 'ready', nil_return_eligible: false, total_source_event_count: 1, included_source_event_count: 1, excluded_source_event_count: 0, warning_count: 0, jurisdiction_count: 1, export_count: 5, filed_at: null });
+      // by file name; a German MSI also gets the BZSt upload file and its manifest, every lock the Annex III document (issue 21)
       expect(locked.exports.map((e: Json) => [e.format, e.export_kind])).toEqual([
         ['json', 'union_oss_accountant_report_locked'],
+        ['csv', 'union_oss_bzst_upload_locked'],
+        ['json', 'union_oss_bzst_manifest_locked'],
         ['csv', 'union_oss_quarterly_summary_locked'],
+        ['json', 'union_oss_return_locked'],
       ]);
       const { createHash } = await import('node:crypto');
       for (const e of locked.exports) {
@@ -501,8 +505,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
         ['2025-Q4', 'filed'],
         ['2025-Q1', 'locked'],
       ]);
-      expect(list.current_period).toMatchObject({ period_key: '2025-Q4', status: 'filed', export_count: 2 });
-      expect(list.current_period.exports).toHaveLength(2);
+      expect(list.current_period).toMatchObject({ period_key: '2025-Q4', status: 'filed', export_count: 5 });
+      expect(list.current_period.exports).toHaveLength(5);
       expect((await ok(`${LOCKED}?period=2024-Q1`)).json().current_period).toBeNull();
       expect((await ok(LOCKED, k.b!.key)).json()).toEqual({ items: [] });
     });
