@@ -42,15 +42,6 @@ const context: ReturnContext = {
   filingRecord: null,
 };
 
-const tool = (name: string) => {
-  try {
-    execFileSync(name, ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('printable accountant report (PDF)', () => {
   it('the same locked data gives the same bytes', async () => {
     const a = await accountantPdf(context, 'Accountant report');
@@ -59,7 +50,8 @@ describe('printable accountant report (PDF)', () => {
     expect(a.equals(b)).toBe(true);
   });
 
-  it.runIf(tool('pdftotext'))('pdftotext finds the totals, balances, the correction, the exclusions and the rate; pdffonts shows the fonts embedded', async () => {
+  // Needs poppler-utils (pdftotext, pdffonts); .ci/run installs it when missing.
+  it('pdftotext finds the totals, balances, the correction, the exclusions and the rate; pdffonts shows the fonts embedded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'oss-pdf-'));
     const file = join(dir, 'report.pdf');
     writeFileSync(file, await accountantPdf(context, 'Accountant report'));
