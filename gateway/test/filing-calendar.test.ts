@@ -109,11 +109,11 @@ describe.skipIf(!backends.ok)('from return to filing: BZSt file, filing record, 
     expect(lock.statusCode, lock.body).toBe(201);
     const exports = lock.json().exports as Json[];
     const byKind = Object.fromEntries(exports.map((e) => [e.export_kind, e]));
-    expect(Object.keys(byKind).sort()).toEqual(['union_oss_accountant_report_locked', 'union_oss_bzst_manifest_locked', 'union_oss_bzst_upload_locked', 'union_oss_quarterly_summary_locked', 'union_oss_return_locked']);
+    expect(Object.keys(byKind).sort()).toEqual(['union_oss_accountant_report_locked', 'union_oss_accountant_report_pdf_locked', 'union_oss_bzst_manifest_locked', 'union_oss_bzst_upload_locked', 'union_oss_quarterly_summary_locked', 'union_oss_return_locked']);
     expect((await ok(byKind.union_oss_bzst_upload_locked.download_path)).body).toBe(expected);
     const manifest = (await ok(byKind.union_oss_bzst_manifest_locked.download_path)).json();
     expect(manifest).toMatchObject({ format: 'bzst-csv', format_version: '2.0', file_stored: true, row_count: 8, manual_corrections: [{ member_state_of_consumption: 'FR', original_period: '2024-Q4', vat_amount: '-10.00' }] });
-    const before = Object.fromEntries(await Promise.all(exports.map(async (e) => [e.export_id, (await ok(e.download_path)).body] as const)));
+    const before = Object.fromEntries(await Promise.all(exports.map(async (e) => [e.export_id, (await ok(e.download_path)).rawPayload] as const)));
 
     // Filed with a reference
     const filed = await post(`${LOCKED}/filed?period=2025-Q1`, k.de!.key, { submission_reference: 'BOP-2025-Q1-4711', filed_on: '2025-04-28' });
@@ -122,7 +122,7 @@ describe.skipIf(!backends.ok)('from return to filing: BZSt file, filing record, 
 
     // A later event of 2025-Q1 changes no stored artifact
     await commit(k.de!.key, k.de!.accountId, [sale('late-q1', { occurred_at: '2025-03-01' })]);
-    for (const e of exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+    for (const e of exports) expect((await ok(e.download_path)).rawPayload.equals(before[e.export_id]!)).toBe(true);
 
     const cal = (await ok(`${R}/filing-calendar?from=2024-10-01&to=2025-12-31`)).json();
     const status = Object.fromEntries(cal.periods.map((p: Json) => [`${p.scheme_type} ${p.period_key}`, p]));

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 
 /** Shared by the report suites (Union OSS, filing-prep): fixtures and assertions over REST. */
 export type Json = Record<string, any>;
-export type Res = { statusCode: number; body: string; headers: Record<string, unknown>; json(): any };
+export type Res = { statusCode: number; body: string; rawPayload: Buffer; headers: Record<string, unknown>; json(): any };
 
 /** A classified B2C EUR sale of services from DE (the MSI) to FR at 20 %: 100.00 net, 20.00 VAT, on `occurred_at`. */
 export function servicesSale(event_id: string, occurred_at: string, over: Json = {}): Json {

@@ -292,26 +292,31 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
 
   describe('locks, late events and filing', () => {
     let locked: Json;
-    let before: Record<string, string> = {};
+    let before: Record<string, Buffer> = {};
 
     it('locks 2025-Q4 at the ledger head and stores JSON and CSV artifacts with their SHA-256', async () => {
       await commit(k.a!.key, k.a!.accountId, [ev('q4-sale', { occurred_at: '2025-11-05' })]);
       const r = await post(`${LOCKED}?period=2025-Q4`);
       expect(r.statusCode, r.body).toBe(201);
       locked = r.json();
-      expect(locked).toMatchObject({ scheme_type: 'union_oss', period_key: '2025-Q4', status: 'locked', filing_status: 'ready', nil_return_eligible: false, total_source_event_count: 1, included_source_event_count: 1, excluded_source_event_count: 0, warning_count: 0, jurisdiction_count: 1, export_count: 2, filed_at: null });
+      expect(locked).toMatchObject({ scheme_type: 'union_oss', period_key: '2025-Q4', status: 'locked', filing_status: 'ready', nil_return_eligible: false, total_source_event_count: 1, included_source_event_count: 1, excluded_source_event_count: 0, warning_count: 0, jurisdiction_count: 1, export_count: 6, filed_at: null });
+      // by file name; a German MSI also gets the BZSt upload file and its manifest, every lock the Annex III document (issue 21)
       expect(locked.exports.map((e: Json) => [e.format, e.export_kind])).toEqual([
         ['json', 'union_oss_accountant_report_locked'],
+        ['pdf', 'union_oss_accountant_report_pdf_locked'],
+        ['csv', 'union_oss_bzst_upload_locked'],
+        ['json', 'union_oss_bzst_manifest_locked'],
         ['csv', 'union_oss_quarterly_summary_locked'],
+        ['json', 'union_oss_return_locked'],
       ]);
       const { createHash } = await import('node:crypto');
       for (const e of locked.exports) {
         const d = await ok(e.download_path, k.aRead!.key);
-        expect(createHash('sha256').update(Buffer.from(d.body, 'utf8')).digest('hex')).toBe(e.sha256);
-        expect(Buffer.byteLength(d.body)).toBe(e.byte_size);
-        before[e.export_id] = d.body;
+        expect(createHash('sha256').update(d.rawPayload).digest('hex')).toBe(e.sha256);
+        expect(d.rawPayload.length).toBe(e.byte_size);
+        before[e.export_id] = d.rawPayload;
       }
-      const report = JSON.parse(before[locked.exports[0].export_id]!);
+      const report = JSON.parse(before[locked.exports[0].export_id]!.toString('utf8'));
       expect(report.filing_context).toMatchObject({ period_status: 'locked', filing_due_date: '2026-01-31' });
       expect(report.summary.totals).toEqual({ taxable_amount: '100.00', current_vat: '20.00', correction_vat: '0.00', payable_vat: '20.00' });
     });
@@ -384,7 +389,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       // the locked quarter's preview still shows the frozen position; its artifacts are unchanged
       const q4 = (await ok(`${R}/oss-quarterly-summary?period=2025-Q4`)).json();
       expect(q4).toMatchObject({ period_status: 'locked', ledger_position: locked.ledger_position, totals: { current_vat_minor: 2000, payable_vat_minor: 2000 } });
-      for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+      for (const e of locked.exports) expect((await ok(e.download_path)).rawPayload.equals(before[e.export_id]!), e.filename).toBe(true);
     });
 
     it('a new event of a locked quarter is answered with a notice naming the quarter it corrects and the earliest open return', async () => {
@@ -466,7 +471,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       expect((await ok(`${LOCKED}?period=2025-Q4`)).json().current_period.filing_record).toEqual(f.filing_record);
       const report = (await ok(`${R}/oss-accountant-report?period=2025-Q4`)).json();
       expect(report.filing_context).toMatchObject({ period_status: 'filed', overdue: false, filing_record: { ...f.filing_record, filed_at: f.filed_at } });
-      for (const e of locked.exports) expect((await ok(e.download_path)).body).toBe(before[e.export_id]);
+      for (const e of locked.exports) expect((await ok(e.download_path)).rawPayload.equals(before[e.export_id]!), e.filename).toBe(true);
     });
 
     it('after a restart (a fresh instance on the same database) the artifacts are the same bytes', async () => {
@@ -477,7 +482,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
         for (const e of locked.exports) {
           const r = await app.inject({ method: 'GET', url: e.download_path, headers: { 'x-api-key': k.aRead!.key } });
           expect(r.statusCode, r.body).toBe(200);
-          expect(r.body).toBe(before[e.export_id]);
+          expect(r.rawPayload.equals(before[e.export_id]!), e.filename).toBe(true);
         }
       } finally {
         await second.stop();
@@ -493,7 +498,7 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       const [x, y] = await Promise.all([post(`${LOCKED}?period=2025-Q1`), post(`${LOCKED}?period=2025-Q1`)]);
       expect([x.statusCode, y.statusCode].sort()).toEqual([201, 409]);
       expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_locked_period where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(1);
-      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_export where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(2);
+      expect((await db.query(`select count(*)::int as n from compliance_reports.union_oss_export where account_id = $1 and period_key = '2025-Q1'`, [k.a!.accountId])).rows[0].n).toBe(6);
     });
 
     it('lists locked quarters latest first, with current_period and its exports when asked', async () => {
@@ -505,8 +510,8 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
         ['2025-Q4', 'filed'],
         ['2025-Q1', 'locked'],
       ]);
-      expect(list.current_period).toMatchObject({ period_key: '2025-Q4', status: 'filed', export_count: 2 });
-      expect(list.current_period.exports).toHaveLength(2);
+      expect(list.current_period).toMatchObject({ period_key: '2025-Q4', status: 'filed', export_count: 6 });
+      expect(list.current_period.exports).toHaveLength(6);
       expect((await ok(`${LOCKED}?period=2024-Q1`)).json().current_period).toBeNull();
       expect((await ok(LOCKED, k.b!.key)).json()).toEqual({ items: [] });
     });
@@ -629,7 +634,7 @@ describe('Union OSS reports on the embedded database (npm start)', () => {
     for (const e of lock.json().exports) {
       const d = await send('GET', e.download_path);
       expect(d.statusCode).toBe(200);
-      expect(Buffer.byteLength(d.body)).toBe(e.byte_size);
+      expect(d.rawPayload.length).toBe(e.byte_size);
     }
   }, 60_000);
 });

@@ -217,7 +217,21 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     preview('/v1/reports/country-vat-breakdown', 'country_breakdown', 'Union OSS breakdown per Member State of consumption (minor units)'),
     exportRoute('/v1/reports/oss-quarterly-summary/export', 'summary', 'Quarterly summary export package (major units; CSV or JSON with manifest)'),
     exportRoute('/v1/reports/country-vat-breakdown/export', 'country_breakdown', 'Country breakdown export package (major units; CSV or JSON with manifest)'),
-    preview('/v1/reports/oss-accountant-report', 'accountant_report', 'Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units'),
+    {
+      method: 'GET',
+      url: '/v1/reports/oss-accountant-report',
+      access: { scopes: READ_SCOPES },
+      summary: 'Accountant report: manifest, filing context (due date, overdue, nil return, status, filing record), summary and breakdown in major units; format=pdf for the printable report',
+      tags,
+      schema: { querystring: query({ period, format: str('invalid_format', { enum: ['json', 'pdf'], description: 'json (default) or pdf (printable, fonts embedded)' }) }, ['period']) },
+      responses: { 200: { mediaType: 'application/pdf', description: 'format=pdf; format=json (the default) answers the report as application/json' } },
+      errors: { 400: ['invalid_period', 'invalid_format', 'unknown_parameter'], 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] },
+      handler: async ({ req, reply, call }) => {
+        const q = req.query as { period: string; format?: string };
+        const r = await reportCall(clients.unionOss.getUnionOssReport({ periodKey: q.period, view: 'accountant_report', format: q.format }, call));
+        return send(reply, r.document, q.format === 'pdf');
+      },
+    },
     {
       method: 'GET',
       url: '/v1/reports/oss-quarterly-summary/events',

@@ -305,8 +305,39 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
           limit: { ...intParam('invalid_limit'), description: '1-100, default 50' },
         }),
       },
-      responses: { 200: page(NOTIFICATION) },
-      errors: { 400: ['invalid_cursor', 'invalid_limit'] },
+      responses: {
+        200: {
+          type: 'object',
+          properties: {
+            items: {
+              type: 'array',
+              items: {
+                type: 'object',
+                description: 'Article 59c kinds carry event_id, cumulative_minor, threshold_minor, currency, occurred_at, recorded_at; return_period_overdue carries scheme_type, period_key, due_date',
+                properties: {
+                  id: { type: 'integer' },
+                  kind: { type: 'string', enum: ['article_59c_warning_band_entered', 'article_59c_threshold_crossed', 'return_period_overdue'] },
+                  year: { type: 'integer' },
+                  event_id: { type: 'string' },
+                  cumulative_minor: { type: 'integer' },
+                  threshold_minor: { type: 'integer' },
+                  currency: { type: 'string' },
+                  occurred_at: { type: 'string', format: 'date-time' },
+                  recorded_at: { type: 'string', format: 'date-time' },
+                  scheme_type: { type: 'string', enum: ['union_oss', 'ioss'] },
+                  period_key: { type: 'string' },
+                  due_date: { type: 'string', format: 'date' },
+                  created_at: { type: 'string', format: 'date-time' },
+                  read: { type: 'boolean' },
+                  read_at: { type: ['string', 'null'], format: 'date-time' },
+                },
+              },
+            },
+            next_cursor: { type: ['string', 'null'] },
+          },
+        },
+      },
+      errors: { 400: ['invalid_cursor', 'invalid_unread', 'invalid_limit', 'unknown_parameter'] },
       handler: async ({ req, call }) => {
         const q = req.query as { cursor?: string; unread?: string; limit?: string };
         const r = await clients.thresholds.listNotifications({ cursor: q.cursor, unread: q.unread === undefined ? undefined : q.unread === 'true', limit: intOf(q.limit) }, call);

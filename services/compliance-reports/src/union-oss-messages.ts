@@ -6,6 +6,7 @@ import type { ExportMeta, LockedPeriodRecord } from './repositories/union-oss-lo
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
+export const PDF_TYPE = 'application/pdf';
 
 /** A finished document as the RPCs answer it. */
 export function reportDocument(mediaType: string, content: string | Uint8Array, filename: string): ReportDocument {

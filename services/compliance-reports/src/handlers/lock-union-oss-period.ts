@@ -9,14 +9,17 @@ import type { ComplianceReportsDeps } from '../context';
 import { accountantReport, exportCsv, filingStatusOf, type ReturnContext } from '../domain/union-oss-documents';
 import { bzstFileOf, bzstManifestText, returnDocumentText, UPLOAD_FORMATS } from '../filing-files';
 import type { NewArtifact } from '../repositories/union-oss-locks';
-import { CSV_TYPE, JSON_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
+import { CSV_TYPE, JSON_TYPE, PDF_TYPE, jsonDocument, lockedPeriodJson } from '../union-oss-messages';
+import { accountantPdf } from '../domain/accountant-pdf';
 import { buildReturn, fencePeriod, requireEndedQuarter } from '../union-oss-report';
 
 const alreadyLocked = (period: string) => rpcError(Code.AlreadyExists, 'period_already_locked', `${period} is already locked; a locked quarter never changes (later events are reported in the next open quarter).`);
 
-function artifact(exportKind: string, format: 'json' | 'csv', filename: string, text: string): NewArtifact {
-  const content = Buffer.from(text, 'utf8');
-  return { id: randomUUID(), exportKind, format, mediaType: format === 'json' ? JSON_TYPE : CSV_TYPE, filename, content, sha256: createHash('sha256').update(content).digest('hex') };
+const MEDIA_TYPES = { json: JSON_TYPE, csv: CSV_TYPE, pdf: PDF_TYPE } as const;
+
+function artifact(exportKind: string, format: keyof typeof MEDIA_TYPES, filename: string, body: string | Buffer): NewArtifact {
+  const content = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  return { id: randomUUID(), exportKind, format, mediaType: MEDIA_TYPES[format], filename, content, sha256: createHash('sha256').update(content).digest('hex') };
 }
 
 /** The upload file of the MSI (Germany: the BZSt CSV, when the portal would accept it) and its manifest. */
@@ -62,6 +65,7 @@ export async function lockUnionOssPeriod(deps: ComplianceReportsDeps, req: LockU
   const status = filingStatusOf(ret);
   const artifacts = [
     artifact('union_oss_accountant_report_locked', 'json', `oss-accountant-report-${req.periodKey}.json`, accountantReport(locked, 'union_oss_accountant_report_locked', true)),
+    artifact('union_oss_accountant_report_pdf_locked', 'pdf', `oss-accountant-report-${req.periodKey}.pdf`, await accountantPdf(locked, 'Accountant report (locked)')),
     artifact('union_oss_quarterly_summary_locked', 'csv', `oss-quarterly-summary-${req.periodKey}.csv`, exportCsv(locked, 'summary', 'union_oss_quarterly_summary_locked', true)),
     artifact('union_oss_return_locked', 'json', `oss-return-${req.periodKey}.json`, returnDocumentText(locked)),
     ...memberStateFiles(locked, req.periodKey),
