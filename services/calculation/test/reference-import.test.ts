@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
+import type { ReferenceProjection } from '@vat/platform/reference-projection';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { importEcbFile } from '../src/reference/ecb-import';
 import { FxStore } from '../src/reference/fx-store';
@@ -48,13 +49,15 @@ describe.skipIf(!backends.ok)('operator imports a newer ECB file', () => {
     const table = await fx.current();
     expect(table.rateOn('USD', '2026-04-14')?.decimal).toBe('1.1734');
     expect(table.lastPublicationDate()).toBe('2026-04-14');
-    // Through the RPC every other service uses: the service's own store re-checks at most every
-    // 10 s, after which the Art. 366(2) rule finds the new day (never a substitute rate before that).
-    const clients = (h.built.services.find((s) => s.module.name === 'compliance-reports')!.deps as ServiceDeps<'calculation'>).clients;
+    // Through the projection the other services read (compliance-reports'): the import's days travel as
+    // ExchangeRatesPublished from calculation's outbox, after which the Art. 366(2) rule finds the new day
+    // (never a substitute rate before that).
+    const reference = (h.built.services.find((s) => s.module.name === 'compliance-reports')!.deps as ServiceDeps & { reference: ReferenceProjection }).reference;
     const deadline = Date.now() + 15_000;
     let answer;
     do {
-      answer = (await clients.exchangeRates.getExchangeRates({ queries: [{ currency: 'USD', date: '2026-04-14', nextPublicationDay: true }] })).answers[0]!;
+      const [hit] = await reference.ratesOnOrNextPublication([{ currency: 'USD', date: '2026-04-14' }]);
+      answer = hit ? { found: true, rate: hit.rate.decimal, rateDate: hit.rateDate } : { found: false };
       if (!answer.found) await new Promise((r) => setTimeout(r, 250));
     } while (!answer.found && Date.now() < deadline);
     expect(answer).toMatchObject({ found: true, rate: '1.1734', rateDate: '2026-04-14' });

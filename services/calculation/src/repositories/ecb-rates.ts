@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { insertRows, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
 import { planEcbImport, type EcbDay } from '../reference/ecb-days';
-import { publishEcbDays } from './reference-publications';
+import { recordEcbImport } from './reference-publications';
 
 const DAYS = '"calculation".ecb_rate_day';
 const RELEASES = '"calculation".reference_release';
@@ -63,12 +63,9 @@ export async function storeEcbImport(pool: pg.Pool, days: readonly EcbDay[], rel
       done += plan.inserted + plan.updated + plan.unchanged;
       onProgress?.(done, release.rowCount);
     }
-    const inserted = await client.query<{ id: string }>(
-      `insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing returning id::text as id`,
-      [release.digest, release.version, release.rowCount],
-    );
-    // The changed days (merged with what was stored) reach the other services' projections with this import.
-    if (inserted.rows[0]) await publishEcbDays(client, BigInt(inserted.rows[0].id), changed, [inserted.rows[0].id], new Date());
+    // One statement records the import and, when it is new, publishes the changed days (merged with what was
+    // stored) to the other services' projections and records that publication.
+    await recordEcbImport(client, release, changed, new Date());
     return result;
   });
 }

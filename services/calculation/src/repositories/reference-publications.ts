@@ -38,10 +38,32 @@ async function record(db: Db, kind: Kind, ids: readonly (bigint | string)[], now
   await db.query(`insert into ${PUBLICATION} (kind, release_id, published_at) select $1, unnest($2::bigint[]), $3 on conflict do nothing`, [kind, ids.map(String), now]);
 }
 
-/** Inside an ECB import's transaction: its changed days (as stored), and the import recorded as published. */
-export async function publishEcbDays(client: Db, importId: bigint, days: readonly EcbDay[], imports: readonly (bigint | string)[], now: Date): Promise<void> {
-  await writeOutbox(client, 'calculation', exchangeRatesPublishedEvents(importId, days), now);
+/**
+ * The publication order of ECB days (`ExchangeRatesPublished.import_id`): the clock in milliseconds. Imports
+ * are serialized by their table lock, so a later import publishes with a larger number, and a replay of the
+ * stored days is newer than every import it repeats.
+ */
+const publicationOrder = (now: Date) => BigInt(now.getTime());
+
+async function publishEcbDays(client: Db, days: readonly EcbDay[], imports: readonly (bigint | string)[], now: Date): Promise<void> {
+  await writeOutbox(client, 'calculation', exchangeRatesPublishedEvents(publicationOrder(now), days), now);
   await record(client, 'ecb', imports, now);
+}
+
+/**
+ * Inside an ECB import's transaction, in one statement: the import's release row and, when the file is new,
+ * its changed days (as stored) in the outbox and the import recorded as published.
+ */
+export async function recordEcbImport(client: Db, release: { digest: string; version: string; rowCount: number }, changed: readonly EcbDay[], now: Date): Promise<void> {
+  const events = exchangeRatesPublishedEvents(publicationOrder(now), changed);
+  await client.query(
+    `with r as (
+       insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing returning id),
+     p as (insert into ${PUBLICATION} (kind, release_id, published_at) select 'ecb', id, $7 from r)
+     insert into "calculation".outbox (id, subject, payload, created_at, attempts)
+     select e.id, e.subject, e.payload, $7, 0 from unnest($4::uuid[], $5::text[], $6::bytea[]) as e(id, subject, payload) where exists (select 1 from r)`,
+    [release.digest, release.version, release.rowCount, events.map((e) => e.id), events.map((e) => e.subject), events.map((e) => Buffer.from(e.payload)), now],
+  );
 }
 
 export class ReferencePublications {
@@ -59,17 +81,16 @@ export class ReferencePublications {
   }
 
   /**
-   * ECB imports stored before their days were published (an upgrade): every stored day is published once,
-   * as of the newest such import, and every import is recorded. Returns how many days.
+   * ECB imports stored before their days were published (an upgrade): every stored day is published once
+   * (newer than every import it repeats), and every import is recorded. Returns how many days.
    */
   async publishUnpublishedEcb(now: Date): Promise<number> {
     return inTransaction(this.pool, async (client) => {
       await lockPublications(client);
       const res = await client.query<{ id: string }>(`select r.id::text as id from ${RELEASES} r where r.kind = 'ecb' and not exists (select 1 from ${PUBLICATION} p where p.kind = 'ecb' and p.release_id = r.id) order by r.id`);
       if (!res.rows.length) return 0;
-      const newest = (await client.query<{ id: string }>(`select max(id)::text as id from ${RELEASES} where kind = 'ecb'`)).rows[0]!.id;
       const days = await client.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date::text as rate_date, rates from ${DAYS} order by rate_date`);
-      await publishEcbDays(client, BigInt(newest), days.rows.map((d) => ({ date: d.rate_date, rates: d.rates })), res.rows.map((r) => r.id), now);
+      await publishEcbDays(client, days.rows.map((d) => ({ date: d.rate_date, rates: d.rates })), res.rows.map((r) => r.id), now);
       return days.rows.length;
     });
   }

@@ -242,8 +242,9 @@ export const ReleaseRateWindowSchema: GenMessage<ReleaseRateWindow> = /*@__PURE_
 /**
  * ECB publication days as calculation stores them after an import (every currency of the day, merged with
  * what was stored), in chunks; an import's days go out in the transaction that stores them, and days stored
- * before this event existed are published once at start. import_id orders imports: a consumer replaces a
- * day only with one of the same or a later import.
+ * before this event existed are published once at start. import_id orders the publications (the clock in
+ * milliseconds at the import; imports are serialized): a consumer replaces a day only with one of the same or
+ * a later publication.
  *
  * @generated from message vat.calculation.v1.ExchangeRatesPublished
  */
