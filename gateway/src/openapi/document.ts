@@ -82,6 +82,7 @@ export function errorsOf(def: RouteDef): Map<number, Set<string>> {
   for (const part of [def.schema?.body, def.schema?.querystring, def.schema?.params, def.schema?.headers]) schemaCodes(part, fromSchemas);
   if (def.schema?.querystring) fromSchemas.add('invalid_query');
   if (def.schema?.params) fromSchemas.add('invalid_path');
+  if (def.schema?.headers) fromSchemas.add('invalid_header');
   // A control character in a path or query parameter without its own code.
   if (def.schema?.params || def.schema?.querystring) fromSchemas.add('invalid_request');
   if (fromSchemas.size) add(map, 400, ...fromSchemas);

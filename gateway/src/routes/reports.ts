@@ -71,14 +71,14 @@ async function reportCall<T>(call: Promise<T>): Promise<T> {
 }
 
 export function reportRoutes(clients: Clients): RouteDef[] {
-  const preview = (url: string, view: string, summary: string): RouteDef => ({
+  const preview = (url: string, view: string, summary: string, document = QUARTER_DOCUMENT(summary)): RouteDef => ({
     method: 'GET',
     url,
     access: { scopes: READ_SCOPES },
     summary,
     tags,
     schema: { querystring: withPeriod },
-    responses: { 200: QUARTER_DOCUMENT(summary) },
+    responses: { 200: document },
     errors: ELIGIBILITY,
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string };
@@ -106,7 +106,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     preview('/v1/reports/country-vat-breakdown', 'country_breakdown', 'Union OSS breakdown per Member State of consumption (minor units)'),
     exportRoute('/v1/reports/oss-quarterly-summary/export', 'summary', 'Quarterly summary export package (major units; CSV or JSON with manifest)'),
     exportRoute('/v1/reports/country-vat-breakdown/export', 'country_breakdown', 'Country breakdown export package (major units; CSV or JSON with manifest)'),
-    preview('/v1/reports/oss-accountant-report', 'accountant_report', 'Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units'),
+    preview('/v1/reports/oss-accountant-report', 'accountant_report', 'Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units', reportDocument('the accountant report', { manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates') })),
     {
       method: 'GET',
       url: '/v1/reports/oss-quarterly-summary/events',

@@ -2946,7 +2946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, idempotency_requires_v2_key, invalid_amount, invalid_country, invalid_currency, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_transaction_date, invalid_url, malformed_request, missing_price_includes_vat, transaction_date_required_for_idempotency, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, idempotency_requires_v2_key, invalid_amount, invalid_country, invalid_currency, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_source_id, invalid_tax_class_id, invalid_transaction_date, invalid_url, malformed_request, missing_price_includes_vat, transaction_date_required_for_idempotency, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2954,7 +2954,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_country" | "invalid_currency" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_transaction_date" | "invalid_url" | "malformed_request" | "missing_price_includes_vat" | "transaction_date_required_for_idempotency" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_country" | "invalid_currency" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_source_id" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_url" | "malformed_request" | "missing_price_includes_vat" | "transaction_date_required_for_idempotency" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };
@@ -3167,7 +3167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,7 +3175,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };
@@ -7302,7 +7302,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
+                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
+                        manifest: {
+                            [key: string]: unknown;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
