@@ -76,6 +76,8 @@ export function errorsOf(def: RouteDef): Map<number, Set<string>> {
   add(map, 500, 'internal_error');
   if (def.method !== 'GET') add(map, 415, 'unsupported_media_type');
   if (def.method !== 'GET') add(map, 413, 'payload_too_large');
+  // A POST, PATCH or DELETE body is parsed as JSON before the route decides whether it takes one.
+  if (def.method !== 'GET') add(map, 400, 'invalid_json');
   if (takesBody(def)) add(map, 400, 'invalid_json', 'invalid_request', 'unknown_field');
   else add(map, 400, 'unexpected_body');
   const fromSchemas = new Set<string>();

@@ -2253,7 +2253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2261,7 +2261,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -2425,7 +2425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2433,7 +2433,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -4193,7 +4193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,7 +4201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -6699,7 +6699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6707,7 +6707,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -7959,7 +7959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,7 +7967,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -8106,7 +8106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8114,7 +8114,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
