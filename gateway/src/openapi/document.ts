@@ -76,12 +76,15 @@ export function errorsOf(def: RouteDef): Map<number, Set<string>> {
   add(map, 500, 'internal_error');
   if (def.method !== 'GET') add(map, 415, 'unsupported_media_type');
   if (def.method !== 'GET') add(map, 413, 'payload_too_large');
+  // A POST, PATCH or DELETE body is parsed as JSON before the route decides whether it takes one.
+  if (def.method !== 'GET') add(map, 400, 'invalid_json');
   if (takesBody(def)) add(map, 400, 'invalid_json', 'invalid_request', 'unknown_field');
   else add(map, 400, 'unexpected_body');
   const fromSchemas = new Set<string>();
   for (const part of [def.schema?.body, def.schema?.querystring, def.schema?.params, def.schema?.headers]) schemaCodes(part, fromSchemas);
   if (def.schema?.querystring) fromSchemas.add('invalid_query');
   if (def.schema?.params) fromSchemas.add('invalid_path');
+  if (def.schema?.headers) fromSchemas.add('invalid_header');
   // A control character in a path or query parameter without its own code.
   if (def.schema?.params || def.schema?.querystring) fromSchemas.add('invalid_request');
   if (fromSchemas.size) add(map, 400, ...fromSchemas);

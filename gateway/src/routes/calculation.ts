@@ -36,7 +36,7 @@ export function calculationRoutes(clients: Clients): RouteDef[] {
       },
       responses: { 200: CALCULATION_RESULT },
       errors: {
-        400: ['invalid_idempotency_key', 'transaction_date_required_for_idempotency', 'idempotency_requires_v2_key', 'unknown_tax_class', 'invalid_country', 'invalid_currency', 'invalid_amount'],
+        400: ['invalid_idempotency_key', 'transaction_date_required_for_idempotency', 'idempotency_requires_v2_key', 'unknown_tax_class', 'invalid_tax_class_id', 'invalid_source_id', 'invalid_country', 'invalid_currency', 'invalid_amount'],
         409: ['idempotency_conflict'],
         422: ['rate_unavailable', 'conditional_rate', 'rate_unreviewed'],
         503: ['transient_conflict'],

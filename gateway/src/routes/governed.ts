@@ -144,7 +144,7 @@ export function governedRoutes(clients: Clients): RouteDef[] {
       responses: { 200: object(DECISION_PROPS) },
       // A 409 or 422 decision is stored: its body is the error code and detail plus the whole decision.
       errors: {
-        400: ['missing_idempotency_key', 'invalid_idempotency_key', 'idempotency_requires_v2_key', 'missing_transaction_date', 'missing_treatment_context', 'missing_destination_country', 'missing_tax_selector', 'unknown_tax_class', 'evidence_profile_unavailable', 'invalid_source_id'],
+        400: ['missing_idempotency_key', 'invalid_idempotency_key', 'idempotency_requires_v2_key', 'missing_transaction_date', 'missing_treatment_context', 'missing_destination_country', 'missing_tax_selector', 'unknown_tax_class', 'invalid_tax_class_id', 'evidence_profile_unavailable', 'invalid_source_id'],
         404: ['decision_not_found'],
         409: ['idempotency_conflict', 'classification_conflict', 'jurisdiction_conflict', 'decision_conflicting'],
         422: ['evidence_profile_unavailable', 'treatment_coverage_unavailable', 'decision_incomplete', 'decision_unsupported'],

@@ -180,14 +180,14 @@ function filingRecordOf(b: unknown): { submission_reference?: string; filed_on?:
 }
 
 export function reportRoutes(clients: Clients): RouteDef[] {
-  const preview = (url: string, view: string, summary: string): RouteDef => ({
+  const preview = (url: string, view: string, summary: string, document = QUARTER_DOCUMENT(summary)): RouteDef => ({
     method: 'GET',
     url,
     access: { scopes: READ_SCOPES },
     summary,
     tags,
     schema: { querystring: withPeriod },
-    responses: { 200: QUARTER_DOCUMENT(summary) },
+    responses: { 200: document },
     errors: ELIGIBILITY,
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string };
@@ -224,8 +224,8 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Accountant report: manifest, filing context (due date, overdue, nil return, status, filing record), summary and breakdown in major units; format=pdf for the printable report',
       tags,
       schema: { querystring: query({ period, format: str('invalid_format', { enum: ['json', 'pdf'], description: 'json (default) or pdf (printable, fonts embedded)' }) }, ['period']) },
-      responses: { 200: { mediaType: 'application/pdf', description: 'format=pdf; format=json (the default) answers the report as application/json' } },
-      errors: { 400: ['invalid_period', 'invalid_format', 'unknown_parameter'], 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] },
+      responses: { 200: file('application/pdf', reportDocument('the accountant report (format=json, the default; format=pdf answers the printable report)', { manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates') })) },
+      errors: { ...ELIGIBILITY, 400: ['invalid_format'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string; format?: string };
         const r = await reportCall(clients.unionOss.getUnionOssReport({ periodKey: q.period, view: 'accountant_report', format: q.format }, call));

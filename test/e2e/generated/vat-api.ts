@@ -2253,7 +2253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2261,7 +2261,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -2425,7 +2425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2433,7 +2433,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -2946,7 +2946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, idempotency_requires_v2_key, invalid_amount, invalid_country, invalid_currency, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_transaction_date, invalid_url, malformed_request, missing_price_includes_vat, transaction_date_required_for_idempotency, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, idempotency_requires_v2_key, invalid_amount, invalid_country, invalid_currency, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_source_id, invalid_tax_class_id, invalid_transaction_date, invalid_url, malformed_request, missing_price_includes_vat, transaction_date_required_for_idempotency, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2954,7 +2954,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_country" | "invalid_currency" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_transaction_date" | "invalid_url" | "malformed_request" | "missing_price_includes_vat" | "transaction_date_required_for_idempotency" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_country" | "invalid_currency" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_source_id" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_url" | "malformed_request" | "missing_price_includes_vat" | "transaction_date_required_for_idempotency" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };
@@ -3167,7 +3167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,7 +3175,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };
@@ -4193,7 +4193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4201,7 +4201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -6699,7 +6699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6707,7 +6707,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -7302,7 +7302,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
+                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
+                        manifest: {
+                            [key: string]: unknown;
+                        };
                     } & {
                         [key: string]: unknown;
                     };
@@ -7956,7 +7959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7964,7 +7967,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -8103,7 +8106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8111,7 +8114,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
