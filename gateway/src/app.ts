@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import type { Clients } from '@vat/platform/clients';
 import { principalHeaders } from '@vat/platform/principal';
 import { Authenticator } from './auth';
+import { loadDashboardAssets, type Asset } from './dashboard-assets';
 import { answerClientError, answerUnservedRequests } from './edge/before-fastify';
 import { useJsonBodyParser } from './edge/body-parsing';
 import { onEveryRequest, requestLogView } from './edge/on-request';
@@ -20,6 +22,7 @@ import type { Limiter } from './limiter';
 import type { RouteDef, RouteTable } from './route';
 import { healthRoutes, type ReadinessReport } from './routes/health';
 import { allRoutes } from './routes/index';
+import type { SessionStore } from './sessions';
 
 type GatewayDeps = {
   clients: Clients;
@@ -30,6 +33,9 @@ type GatewayDeps = {
   rateLimitPerMinute: number;
   readiness: () => Promise<ReadinessReport>;
   authCacheMs?: number;
+  sessions: SessionStore;
+  /** The built dashboard; by default read from dashboard/dist at start. */
+  dashboardAssets?: Map<string, Asset>;
 };
 
 declare module 'fastify' {
@@ -68,7 +74,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   app.setReplySerializer(replyJson);
   // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
   app.setValidatorCompiler(wireValidatorCompiler);
-  const auth = new Authenticator(deps.keys, deps.authCacheMs);
+  await app.register(cookie);
+  const auth = new Authenticator(deps.keys, deps.authCacheMs, deps.sessions);
 
   app.addHook('onRequest', onEveryRequest);
 
@@ -106,7 +113,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
-  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId))];
+  const table: RouteTable = [
+    ...healthRoutes(deps.readiness),
+    ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId), {
+      sessions: deps.sessions,
+      auth,
+      assets: deps.dashboardAssets ?? loadDashboardAssets(),
+    }),
+  ];
   for (const def of table) registerRoute(app, def, auth, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

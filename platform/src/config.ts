@@ -27,6 +27,9 @@ const envSchema = z.object({
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
   DATA_ENCRYPTION_KEY: z.string().optional(),
   DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  SESSION_COOKIE_SECURE: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -52,6 +55,12 @@ export type Config = {
    * session held by another connection, before it fails with SQLSTATE 55P03 (answered 503).
    */
   databaseWaitMs: number;
+  /** Dashboard sessions end after this long unused (SESSION_IDLE_MINUTES, default 30)… */
+  sessionIdleMinutes: number;
+  /** …and this long after sign-in in any case (SESSION_MAX_HOURS, default 12). */
+  sessionMaxHours: number;
+  /** `Secure` on the session cookie: set SESSION_COOKIE_SECURE=true when clients reach the gateway over TLS. */
+  sessionCookieSecure: boolean;
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -86,6 +95,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     databaseWaitMs: e.DATABASE_WAIT_MS,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
+    sessionCookieSecure: e.SESSION_COOKIE_SECURE === 'true',
   };
 }
 

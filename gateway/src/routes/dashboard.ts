@@ -1,0 +1,92 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Asset } from '../dashboard-assets';
+import { HttpError } from '../errors';
+import type { RouteDef } from '../route';
+import type { WebDeps } from './index';
+import { query, str } from './schemas';
+
+export const DASHBOARD_PREFIX = '/app/';
+
+/** Only this origin's own files: no inline script or style, no CDN, no frames, forms post nowhere else. */
+export const DASHBOARD_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+/** Query parameters the dashboard's pages keep in their (bookmarkable) URLs; the page itself reads them. */
+const PAGE_PARAMETERS = ['period', 'month', 'year', 'reason', 'disposition', 'member_state', 'cursor', 'integration_id', 'from', 'to', 'status'];
+const pageQuery = query(Object.fromEntries(PAGE_PARAMETERS.map((name) => [name, str('invalid_request', { maxLength: 200 })])));
+const tags = ['dashboard'];
+const html = { mediaType: 'text/html' };
+
+function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
+  reply.headers(DASHBOARD_HEADERS);
+  reply.header('content-type', asset.mediaType);
+  reply.header('etag', asset.etag);
+  reply.header('vary', 'accept-encoding');
+  reply.header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+  if (req.headers['if-none-match'] === asset.etag) return reply.status(304).send();
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  if (/\bgzip\b/.test(accepts)) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(asset.gzip);
+  }
+  return reply.send(asset.body);
+}
+
+/** `/` and `/app/…`: the dashboard's page (every page path answers index.html; the page routes itself) and its assets. */
+export function dashboardRoutes(web: Pick<WebDeps, 'assets'>): RouteDef[] {
+  const built = () => {
+    const assets = web.assets;
+    if (!assets) throw new HttpError(503, 'dashboard_not_built', 'The dashboard was not built: run `npm install` or `npm run build:dashboard`.');
+    return assets;
+  };
+  const redirect = (url: string, summary: string): RouteDef => ({
+    method: 'GET',
+    url,
+    access: 'public',
+    summary,
+    tags,
+    schema: { querystring: query({}) },
+    responses: { 302: { description: `Location: ${DASHBOARD_PREFIX}` } },
+    errors: { 400: ['unknown_parameter'] },
+    handler: async ({ reply }) => reply.redirect(DASHBOARD_PREFIX, 302),
+  });
+  return [
+    redirect('/', 'The service root: redirects to the dashboard'),
+    redirect('/app', 'Redirects to the dashboard (/app/)'),
+    {
+      method: 'GET',
+      url: DASHBOARD_PREFIX,
+      access: 'public',
+      summary: 'The dashboard (sign in with an API key)',
+      tags,
+      schema: { querystring: pageQuery },
+      responses: { 200: html, 304: {} },
+      errors: { 400: ['unknown_parameter', 'invalid_request'], 503: ['dashboard_not_built'] },
+      handler: async ({ req, reply }) => sendAsset(req, reply, built().get('index.html')!),
+    },
+    {
+      method: 'GET',
+      url: `${DASHBOARD_PREFIX}*`,
+      access: 'public',
+      summary: "A dashboard page (answers the dashboard's index.html) or one of its built assets",
+      tags,
+      schema: { querystring: pageQuery },
+      responses: { 200: { mediaType: 'text/html, text/javascript or text/css' }, 304: {} },
+      errors: { 400: ['unknown_parameter', 'invalid_request'], 404: ['not_found'], 503: ['dashboard_not_built'] },
+      handler: async ({ req, reply }) => {
+        const files = built();
+        const rest = (req.params as { '*': string })['*'];
+        const asset = files.get(rest);
+        if (asset) return sendAsset(req, reply, asset);
+        // A page path has no file extension; anything else that is not a built file is a 404.
+        if (rest.startsWith('assets/') || /\.[A-Za-z0-9]+$/.test(rest)) throw new HttpError(404, 'not_found', `No dashboard file ${DASHBOARD_PREFIX}${rest}.`);
+        return sendAsset(req, reply, files.get('index.html')!);
+      },
+    },
+  ];
+}
