@@ -10,7 +10,8 @@ import { ProductCodesPage } from './pages/product-codes';
 import { EventsPage, QuarterPage } from './pages/quarter';
 import { RegistrationsPage } from './pages/registrations';
 import { ThresholdPage } from './pages/threshold';
-import { href, Link, navigate, useRoute } from './router';
+import { lastEndedQuarter } from './format';
+import { href, Link, useRoute } from './router';
 import { ErrorBox } from './ui';
 
 export type Session = { account_id: number; scope: 'full' | 'read-only'; csrf_token: string; expires_at: string; idle_expires_at: string };
@@ -97,10 +98,7 @@ function SignIn(props: { onSignedIn: (s: Session) => void }) {
 function Shell(props: { session: Session; onSignedOut: () => void }) {
   const route = useRoute();
   const canWrite = props.session.scope === 'full';
-  useEffect(() => {
-    if (route.page === '') navigate(href('quarter'), true);
-  }, [route.page]);
-  const section = route.page.split('/')[0];
+  const section = route.page.split('/')[0] || 'quarter';
   return (
     <>
       <a class="skip" href="#main">
@@ -140,11 +138,22 @@ function Shell(props: { session: Session; onSignedOut: () => void }) {
   );
 }
 
+/** A page's URL with its defaults written in (the quarter that last ended), so what is shown is what is bookmarked. */
+function withDefaults(page: string, params: URLSearchParams): { page: string; params: URLSearchParams } {
+  const target = page === '' ? 'quarter' : page;
+  const wantsPeriod = target === 'quarter' || (target === 'ioss' && !params.has('month'));
+  if (page !== '' && !(wantsPeriod && !/^\d{4}-Q[1-4]$/.test(params.get('period') ?? ''))) return { page, params };
+  const next = new URLSearchParams(params);
+  if (wantsPeriod) next.set('period', lastEndedQuarter());
+  history.replaceState(null, '', href(target, Object.fromEntries(next)));
+  return { page: target, params: next };
+}
+
 function Page(props: { page: string; params: URLSearchParams; canWrite: boolean }) {
-  const { page, params, canWrite } = props;
+  const { page, params } = withDefaults(props.page, props.params);
+  const canWrite = props.canWrite;
   const key = `${page}?${params.toString()}`;
   switch (page) {
-    case '':
     case 'quarter':
       return <QuarterPage key={key} params={params} canWrite={canWrite} />;
     case 'quarter/events':

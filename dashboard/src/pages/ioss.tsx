@@ -1,6 +1,6 @@
 import { api, ok } from '../api/client';
-import { formatMinor, isoDate, lastEndedQuarter, shiftQuarter } from '../format';
-import { href, Link, navigate } from '../router';
+import { formatMinor, isoDate, shiftQuarter } from '../format';
+import { href, Link } from '../router';
 import { Loaded, PageTitle, Pager, Table, useLoad } from '../ui';
 
 type Month = {
@@ -20,10 +20,6 @@ export function IossPage(props: { params: URLSearchParams }) {
   const period = props.params.get('period') ?? '';
   const month = props.params.get('month');
   if (month) return <IossEvents params={props.params} />;
-  if (!/^\d{4}-Q[1-4]$/.test(period)) {
-    navigate(href('ioss', { period: lastEndedQuarter() }), true);
-    return null;
-  }
   const [state] = useLoad(() => ok<Prep>(api.GET('/v1/reports/filing-prep', { params: { query: { period } } })), period);
   return (
     <>

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, ok } from '../api/client';
-import { formatBps, formatMinor, isoDate, isoDateTime, lastEndedQuarter, shiftQuarter } from '../format';
+import { formatBps, formatMinor, isoDate, isoDateTime, shiftQuarter } from '../format';
 import { href, Link, navigate } from '../router';
 import { ErrorBox, Loaded, PageTitle, Pager, Table, useLoad } from '../ui';
 
@@ -42,10 +42,6 @@ const PERIOD = /^\d{4}-Q[1-4]$/;
 
 export function QuarterPage(props: { params: URLSearchParams; canWrite: boolean }) {
   const period = props.params.get('period') ?? '';
-  if (!PERIOD.test(period)) {
-    navigate(href('quarter', { period: lastEndedQuarter() }), true);
-    return null;
-  }
   const [summary, reloadSummary] = useLoad(() => ok<Summary>(api.GET('/v1/reports/oss-quarterly-summary', { params: { query: { period } } })), period);
   const [locked, reloadLocked] = useLoad(
     () => ok<{ items: Locked[] }>(api.GET('/v1/reports/locked-return-periods/union-oss', { params: { query: { period } } })).then((r) => r.items.find((i) => i.period_key === period) ?? null),
