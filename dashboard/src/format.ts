@@ -1,21 +1,19 @@
-const scaleCache = new Map<string, number>();
+/** ISO 4217 minor units where they are not 2 (Intl's display digits differ for some, e.g. HUF 0 — the API counts ISO's). */
+const ISO_SCALE: Record<string, number> = {
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+};
 
-/** The number of minor-unit digits of a currency (EUR 2, JPY 0), as Intl knows it. */
+/** The number of minor-unit digits of a currency (ISO 4217): EUR 2, HUF 2, JPY 0. */
 export function currencyScale(currency: string): number {
-  let scale = scaleCache.get(currency);
-  if (scale === undefined) {
-    scale = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    scaleCache.set(currency, scale);
-  }
-  return scale;
+  return ISO_SCALE[currency] ?? 2;
 }
 
 /**
  * An integer amount in minor units, shown in its currency with the locale's separators. Exact: the
  * digits are split as text, never divided as a float, so the figure is the API's to the last cent.
  */
-export function formatMinor(minor: number | bigint, currency: string, locale?: string): string {
-  const scale = currencyScale(currency);
+export function formatMinor(minor: number | bigint, currency: string, locale?: string, scale = currencyScale(currency)): string {
   const digits = BigInt(minor);
   const negative = digits < 0n;
   const text = (negative ? -digits : digits).toString().padStart(scale + 1, '0');

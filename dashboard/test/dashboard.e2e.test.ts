@@ -39,7 +39,7 @@ function seedEvents() {
 /** Words of every control that changes something; a read-only session must show none of them. */
 const WRITE_ACTIONS = /^(lock|mark filed|create registration|end \d|exclude \d|apply|dismiss|validate|archive|mark read)/i;
 
-describe.sequential('dashboard in a browser (npm start, embedded PGlite; one server, one Chromium)', () => {
+describe('dashboard in a browser (npm start, embedded PGlite; one server, one Chromium)', { timeout: 120_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vat-dashboard-e2e-'));
   let base: string;
   let full: string;
