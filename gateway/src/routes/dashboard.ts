@@ -41,7 +41,7 @@ function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
 export function dashboardRoutes(web: Pick<WebDeps, 'assets'>): RouteDef[] {
   const built = () => {
     const assets = web.assets;
-    if (!assets) throw new HttpError(503, 'dashboard_not_built', 'The dashboard was not built: run `npm install` or `npm run build:dashboard`.');
+    if (!assets?.has('index.html')) throw new HttpError(503, 'dashboard_not_built', 'The dashboard was not built: run `npm install` or `npm run build:dashboard`.');
     return assets;
   };
   const redirect = (url: string, summary: string): RouteDef => ({
