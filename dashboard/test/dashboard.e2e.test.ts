@@ -82,7 +82,7 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     const reg = await http('POST', `${base}/v1/tax-registrations`, { headers, body: { scheme_type: 'union_oss', member_state_identification: 'DE', vat_registration_number: 'DE123456789', effective_from: '2025-01-01', status: 'active' } });
     expect(reg.status, reg.text).toBe(201);
     const events = await http('POST', `${base}/v1/supply-events`, { headers, body: { events: seedEvents() } });
-    expect(events.status, events.text).toBe(200);
+    expect(events.status, events.text.slice(0, 300)).toBe(201);
     // The quarter's projection catches up with the ledger asynchronously.
     for (let i = 0; ; i++) {
       const s = await http('GET', `${base}/v1/reports/oss-quarterly-summary?period=${PERIOD}`, { headers });

@@ -70,7 +70,7 @@ describe('the gateway serves the dashboard under /app/', () => {
     expect(gunzipSync(res.rawPayload).toString()).toBe('console.log(1)');
     const again = await app.inject({ method: 'GET', url: '/app/assets/main-ABC.js', headers: { 'if-none-match': String(res.headers.etag) } });
     expect(again.statusCode).toBe(304);
-    for (const url of ['/app/assets/other.js', '/app/favicon.ico']) {
+    for (const url of ['/app/assets/other.js', '/app/favicon.ico', '/app/quarter/x.js']) {
       const missing = await app.inject({ method: 'GET', url });
       expect(missing.statusCode, url).toBe(404);
       expect(missing.json().error).toBe('not_found');

@@ -114,14 +114,14 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/app/{*}": {
+    "/app/{page}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** A dashboard page (answers the dashboard's index.html) or one of its built assets */
+        /** A dashboard page (quarter, registrations, ioss, article-59c, corrections, product-codes, calendar, notifications): the dashboard, which shows the page */
         get: {
             parameters: {
                 query?: {
@@ -139,7 +139,97 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    "*": string;
+                    /** @description lower-case words joined by - */
+                    page: string;
+                    /** @description lower-case words joined by - */
+                    view: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/{page}/{view}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dashboard page below another (quarter/events): the dashboard, which shows the page */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    disposition?: string;
+                    from?: string;
+                    integration_id?: string;
+                    member_state?: string;
+                    month?: string;
+                    period?: string;
+                    reason?: string;
+                    status?: string;
+                    to?: string;
+                    year?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description lower-case words joined by - */
+                    page: string;
+                    /** @description lower-case words joined by - */
+                    view: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the dashboard's built files (content-hashed name, cached for a year) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file: string;
                 };
                 cookie?: never;
             };

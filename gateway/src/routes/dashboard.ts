@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Asset } from '../dashboard-assets';
-import { HttpError } from '../errors';
+import { HttpError, printable } from '../errors';
 import type { RouteDef } from '../route';
 import type { WebDeps } from './index';
 import { query, str } from './schemas';
@@ -20,6 +20,7 @@ export const DASHBOARD_HEADERS = {
 const PAGE_PARAMETERS = ['period', 'month', 'year', 'reason', 'disposition', 'member_state', 'cursor', 'integration_id', 'from', 'to', 'status'];
 const pageQuery = query(Object.fromEntries(PAGE_PARAMETERS.map((name) => [name, str('invalid_request', { maxLength: 200 })])));
 const tags = ['dashboard'];
+const PAGE_NAME = { type: 'string', maxLength: 40, description: 'lower-case words joined by -' };
 const html = { mediaType: 'text/html' };
 
 function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
@@ -55,6 +56,22 @@ export function dashboardRoutes(web: Pick<WebDeps, 'assets'>): RouteDef[] {
     errors: { 400: ['unknown_parameter'] },
     handler: async ({ reply }) => reply.redirect(DASHBOARD_PREFIX, 302),
   });
+  const page = (url: string, summary: string): RouteDef => ({
+    method: 'GET',
+    url,
+    access: 'public',
+    summary,
+    tags,
+    schema: { params: { type: 'object', properties: { page: PAGE_NAME, view: PAGE_NAME } }, querystring: pageQuery },
+    responses: { 200: html, 304: {} },
+    errors: { 400: ['unknown_parameter', 'invalid_request'], 404: ['not_found'], 503: ['dashboard_not_built'] },
+    handler: async ({ req, reply }) => {
+      const names = Object.values(req.params as Record<string, string>);
+      // A page name is lower-case words; anything else (a file name, a typo'd asset path) is a plain 404.
+      if (!names.every((n) => /^[a-z0-9-]{1,40}$/.test(n))) throw new HttpError(404, 'not_found', 'No such dashboard page or file.');
+      return sendAsset(req, reply, built().get('index.html')!);
+    },
+  });
   return [
     redirect('/', 'The service root: redirects to the dashboard'),
     redirect('/app', 'Redirects to the dashboard (/app/)'),
@@ -71,22 +88,21 @@ export function dashboardRoutes(web: Pick<WebDeps, 'assets'>): RouteDef[] {
     },
     {
       method: 'GET',
-      url: `${DASHBOARD_PREFIX}*`,
+      url: `${DASHBOARD_PREFIX}assets/:file`,
       access: 'public',
-      summary: "A dashboard page (answers the dashboard's index.html) or one of its built assets",
+      summary: "One of the dashboard's built files (content-hashed name, cached for a year)",
       tags,
-      schema: { querystring: pageQuery },
-      responses: { 200: { mediaType: 'text/html, text/javascript or text/css' }, 304: {} },
+      schema: { params: { type: 'object', properties: { file: { type: 'string', maxLength: 200 } }, required: ['file'] }, querystring: query({}) },
+      responses: { 200: { mediaType: 'text/javascript, text/css' }, 304: {} },
       errors: { 400: ['unknown_parameter', 'invalid_request'], 404: ['not_found'], 503: ['dashboard_not_built'] },
       handler: async ({ req, reply }) => {
-        const files = built();
-        const rest = (req.params as { '*': string })['*'];
-        const asset = files.get(rest);
-        if (asset) return sendAsset(req, reply, asset);
-        // A page path has no file extension; anything else that is not a built file is a 404.
-        if (rest.startsWith('assets/') || /\.[A-Za-z0-9]+$/.test(rest)) throw new HttpError(404, 'not_found', `No dashboard file ${DASHBOARD_PREFIX}${rest}.`);
-        return sendAsset(req, reply, files.get('index.html')!);
+        const { file } = req.params as { file: string };
+        const asset = built().get(`assets/${file}`);
+        if (!asset) throw new HttpError(404, 'not_found', `No dashboard file ${DASHBOARD_PREFIX}assets/${printable(file)}.`);
+        return sendAsset(req, reply, asset);
       },
     },
+    page(`${DASHBOARD_PREFIX}:page`, 'A dashboard page (quarter, registrations, ioss, article-59c, corrections, product-codes, calendar, notifications): the dashboard, which shows the page'),
+    page(`${DASHBOARD_PREFIX}:page/:view`, 'A dashboard page below another (quarter/events): the dashboard, which shows the page'),
   ];
 }
