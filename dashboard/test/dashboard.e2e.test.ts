@@ -39,7 +39,7 @@ function seedEvents() {
 /** Words of every control that changes something; a read-only session must show none of them. */
 const WRITE_ACTIONS = /^(lock|mark filed|create registration|end \d|exclude \d|apply|dismiss|validate|archive|mark read)/i;
 
-describe('dashboard in a browser (npm start, embedded PGlite; one server, one Chromium)', { timeout: 120_000 }, () => {
+describe('dashboard in a browser (npm start, embedded PGlite; one server, one Chromium)', { timeout: 300_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vat-dashboard-e2e-'));
   let base: string;
   let full: string;
@@ -49,12 +49,16 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
   let page: Page;
   const cspViolations: string[] = [];
 
+  /** Text as shown, with the locale's no-break spaces (1.734,56\u00a0€) as plain spaces. */
+  const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
   async function shot(name: string): Promise<void> {
     await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   }
 
   /** axe-core over the page as shown: no serious or critical violation. */
   async function accessible(p: Page, name: string): Promise<void> {
+    await p.waitForLoadState('networkidle');
     const results = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
@@ -134,8 +138,8 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
   it('opens the seeded quarter: totals, balances, rows and corrections in the return currency with de-DE separators', async () => {
     await open(page, `/app/quarter?period=${PERIOD}`, `Union OSS return ${PERIOD}`);
     const totals = page.locator('.totals');
-    await expect.poll(() => totals.innerText()).toContain('1.734,56 €');
-    const text = await page.locator('main').innerText();
+    await expect.poll(async () => plain(await totals.innerText())).toContain('1.734,56 €');
+    const text = plain(await page.locator('main').innerText());
     for (const figure of ['356,91 €', '-10,00 €', '346,91 €', '236,91 €', '110,00 €', '1.234,56 €', '246,91 €', '500,00 €', '2026-Q2']) expect(text).toContain(figure);
     expect(text).toContain('2026-07-01 to 2026-09-30');
     await shot('quarter-preview');
@@ -149,7 +153,7 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     expect(page.url()).toContain('disposition=excluded');
     const rows = page.locator('table tbody tr');
     await expect.poll(() => rows.count()).toBe(1);
-    const row = await rows.first().innerText();
+    const row = plain(await rows.first().innerText());
     expect(row).toContain('e2');
     expect(row).toContain('excluded');
     expect(row).toContain('100,00 €');
@@ -163,8 +167,8 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     await open(page, `/app/quarter?period=${PERIOD}`, `Union OSS return ${PERIOD}`);
     await page.getByRole('button', { name: `Lock ${PERIOD}…` }).click();
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.innerText()).toContain('346,91 €');
-    const sealed = await dialog.innerText();
+    await expect.poll(async () => plain(await dialog.innerText())).toContain('346,91 €');
+    const sealed = plain(await dialog.innerText());
     for (const fact of [PERIOD, 'DE', 'registration 1', '3 included', '2 excluded', '2 Member States']) expect(sealed).toContain(fact);
     await shot('quarter-lock-confirmation');
     await accessible(page, 'lock dialog');
@@ -206,25 +210,28 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     await accessible(page, 'registrations');
   });
 
-  it('every other page loads (keyboard-reachable, accessible, screenshot)', async () => {
-    for (const [path, heading] of [
-      ['/app/ioss?period=2026-Q3', 'IOSS months of 2026-Q3'],
-      ['/app/article-59c', 'Article 59c threshold'],
-      ['/app/corrections', 'Correction reviews'],
-      ['/app/product-codes', 'Product-code assignments'],
-      ['/app/calendar', 'Filing calendar'],
-      ['/app/notifications', 'Notifications'],
-    ] as const) {
-      await open(page, path, heading);
-      await shot(path.slice(5).split('?')[0]!);
-      await accessible(page, path);
-    }
+  it.each([
+    ['/app/ioss?period=2026-Q3', 'IOSS months of 2026-Q3'],
+    ['/app/article-59c', 'Article 59c threshold'],
+    ['/app/corrections', 'Correction reviews'],
+    ['/app/product-codes', 'Product-code assignments'],
+    ['/app/calendar', 'Filing calendar'],
+    ['/app/notifications', 'Notifications'],
+  ] as const)('%s loads, passes axe-core, screenshot', async (path, heading) => {
+    await open(page, path, heading);
+    await shot(path.slice(5).split('?')[0]!);
+    await accessible(page, path);
+  });
+
+  it('the Article 59c chart names the cumulative amount and the threshold; the skip link comes first', async () => {
     // The Article 59c chart: the year's cumulative amount (4 counted events: 1,234.56 + 500.00 + 200.00 - 50.00 = 1,884.56) against 10,000.00.
     await open(page, '/app/article-59c', 'Article 59c threshold');
-    expect(await page.locator('figure figcaption').innerText()).toContain('1.884,56 € against the threshold 10.000,00 €');
-    // Keyboard: the skip link is the first stop and moves to the content.
+    expect(plain(await page.locator('figure figcaption').innerText())).toContain('1.884,56 € against the threshold 10.000,00 €');
+    // Keyboard: after navigation the page heading has focus (Tab continues in the content); the skip link is the first stop of the page.
+    expect(await page.evaluate<string>('document.activeElement?.tagName')).toBe('H1');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe('Skip to content');
+    expect(await page.evaluate<boolean>("document.querySelector('main').contains(document.activeElement)")).toBe(true);
+    expect(await page.evaluate<string>("document.querySelector('a[href], button, input, select')?.textContent")).toBe('Skip to content');
   });
 
   it('is usable 360 px wide: nothing but the tables scrolls sideways', async () => {
