@@ -141,8 +141,6 @@ export interface paths {
                 path: {
                     /** @description lower-case words joined by - */
                     page: string;
-                    /** @description lower-case words joined by - */
-                    view: string;
                 };
                 cookie?: never;
             };

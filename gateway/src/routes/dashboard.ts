@@ -62,7 +62,7 @@ export function dashboardRoutes(web: Pick<WebDeps, 'assets'>): RouteDef[] {
     access: 'public',
     summary,
     tags,
-    schema: { params: { type: 'object', properties: { page: PAGE_NAME, view: PAGE_NAME } }, querystring: pageQuery },
+    schema: { params: { type: 'object', properties: Object.fromEntries([...url.matchAll(/:([a-z]+)/g)].map((m) => [m[1]!, PAGE_NAME])) }, querystring: pageQuery },
     responses: { 200: html, 304: {} },
     errors: { 400: ['unknown_parameter', 'invalid_request'], 404: ['not_found'], 503: ['dashboard_not_built'] },
     handler: async ({ req, reply }) => {
