@@ -21,6 +21,7 @@ import type { KeyStore } from './keys';
 import type { Limiter } from './limiter';
 import type { RouteDef, RouteTable } from './route';
 import { healthRoutes, type ReadinessReport } from './routes/health';
+import { dashboardRoutes } from './routes/dashboard';
 import { allRoutes } from './routes/index';
 import type { SessionStore } from './sessions';
 
@@ -113,14 +114,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
-  const table: RouteTable = [
-    ...healthRoutes(deps.readiness),
-    ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId), {
-      sessions: deps.sessions,
-      auth,
-      assets: deps.dashboardAssets ?? loadDashboardAssets(),
-    }),
-  ];
+  const web = { sessions: deps.sessions, auth, assets: deps.dashboardAssets ?? loadDashboardAssets() };
+  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId), web)];
+  // The dashboard's page and asset routes: RouteDefs like the rest, but not API operations (left out of the OpenAPI document).
+  table.push(...dashboardRoutes(web).map((def) => ({ ...def, schema: { ...def.schema, hide: true } })));
   for (const def of table) registerRoute(app, def, auth, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

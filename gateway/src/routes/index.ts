@@ -3,7 +3,6 @@ import type { Authenticator } from '../auth';
 import type { Asset } from '../dashboard-assets';
 import type { RouteTable } from '../route';
 import type { SessionStore } from '../sessions';
-import { dashboardRoutes } from './dashboard';
 import { calculationRoutes } from './calculation';
 import { classificationCodeRoutes } from './classification-codes';
 import { correctionReviewRoutes } from './correction-reviews';
@@ -18,7 +17,7 @@ import { supplyEventRoutes, type IntegrationOwnership } from './supply-events';
 import { thresholdRoutes } from './thresholds';
 import { transactionRoutes } from './transactions';
 
-/** What the dashboard's routes use: its sessions, the key check and its built files (read by the handlers only). */
+/** What the dashboard's routes use: its sessions, the key check and its built files (read by the handlers only). The page and asset routes (`dashboardRoutes`) are registered beside this table: they are not API operations. */
 export type WebDeps = { sessions: SessionStore; auth: Authenticator; assets: Map<string, Asset> | undefined };
 
 /** Every resource's route table, in one list the gateway registers. */
@@ -37,6 +36,5 @@ export function allRoutes(clients: Clients, integrationOwned: IntegrationOwnersh
     ...thresholdRoutes(clients),
     ...reportRoutes(clients),
     ...sessionRoutes(web),
-    ...dashboardRoutes(web),
   ];
 }
