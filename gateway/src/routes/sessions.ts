@@ -1,3 +1,4 @@
+import { hasControlCharacter } from '@vat/platform/control-characters';
 import { requestSession } from '../auth';
 import { HttpError } from '../errors';
 import type { RouteDef } from '../route';
@@ -53,6 +54,7 @@ export function sessionRoutes(web: Pick<WebDeps, 'sessions' | 'auth'>): RouteDef
       errors: { 400: ['invalid_json', 'invalid_api_key', 'unknown_field', 'unknown_parameter'], 401: ['invalid_api_key'], 403: ['insufficient_scope'], 429: ['rate_limited'], 503: ['service_unavailable'] },
       handler: async ({ req, reply }) => {
         const { api_key: raw } = req.body as { api_key: string };
+        if (hasControlCharacter(raw)) throw new HttpError(400, 'invalid_api_key', 'api_key contains a control character.');
         const key = await web.auth.verifyKey(raw);
         if (key.kind !== 'v2' || !(SESSION_SCOPES as readonly string[]).includes(key.scope)) {
           throw new HttpError(403, 'insufficient_scope', `The dashboard needs a key with scope ${SESSION_SCOPES.join(' or ')}.`);
