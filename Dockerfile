@@ -31,12 +31,15 @@ COPY --chown=node:node services/ledger/package.json services/ledger/
 COPY --chown=node:node gateway/package.json gateway/
 COPY --chown=node:node seeds/package.json seeds/
 COPY --chown=node:node deploy/package.json deploy/
+COPY --chown=node:node dashboard/package.json dashboard/
 # Dev dependencies are needed at runtime: the processes run the TypeScript sources through tsx.
 RUN npm ci --include=dev && npm cache clean --force
 
 COPY --chown=node:node . .
 # The embedded database's template cluster (postinstall could not build it before the sources were here).
 RUN mkdir -p /app/data && npx tsx deploy/src/embedded-template.ts
+# The dashboard's bundle (postinstall could not build it before the sources were here either).
+RUN npx tsx dashboard/scripts/build.ts
 
 # Gateway HTTP; service RPC ports 9101-9105 and their health ports 10101-10105.
 EXPOSE 8080 9101 9102 9103 9104 9105 10101 10102 10103 10104 10105

@@ -8,6 +8,8 @@ step() { printf '\n==== %s ====\n' "$*"; }
 
 step "1/3 typecheck (tsc --noEmit)"
 npx tsc --noEmit -p tsconfig.json
+# The dashboard's browser code (DOM types, Preact JSX).
+npx tsc --noEmit -p dashboard/tsconfig.json
 echo "typecheck ok"
 
 step "2/3 buf lint and generated code up to date"

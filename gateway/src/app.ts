@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import type { Clients } from '@vat/platform/clients';
 import { countHttpRequests, serveMetrics } from '@vat/platform/http-telemetry';
 import { principalHeaders } from '@vat/platform/principal';
 import { tracingEnabled } from '@vat/platform/tracing';
 import { Authenticator } from './auth';
+import { loadDashboardAssets, type Asset } from './dashboard-assets';
 import { answerClientError, answerUnservedRequests } from './edge/before-fastify';
 import { useJsonBodyParser } from './edge/body-parsing';
 import { onEveryRequest, requestLogView } from './edge/on-request';
@@ -23,7 +25,9 @@ import { checkResponsesWhenObserved } from './openapi/conformance';
 import { openApiDocument, takesBody } from './openapi/document';
 import type { RouteDef, RouteTable } from './route';
 import { healthRoutes, type ReadinessReport } from './routes/health';
+import { dashboardRoutes } from './routes/dashboard';
 import { allRoutes } from './routes/index';
+import type { SessionStore } from './sessions';
 
 type GatewayDeps = {
   clients: Clients;
@@ -36,6 +40,9 @@ type GatewayDeps = {
   authCacheMs?: number;
   /** `/metrics` on the gateway port (off: not served), behind a bearer token when one is given. */
   metrics?: { serve: boolean; token?: string };
+  sessions: SessionStore;
+  /** The built dashboard; by default read from dashboard/dist at start. */
+  dashboardAssets?: Map<string, Asset>;
 };
 
 declare module 'fastify' {
@@ -81,7 +88,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   app.setReplySerializer(replyJson);
   // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
   app.setValidatorCompiler(wireValidatorCompiler);
-  const auth = new Authenticator(deps.keys, deps.authCacheMs);
+  await app.register(cookie);
+  const auth = new Authenticator(deps.keys, deps.authCacheMs, deps.sessions);
 
   app.addHook('onRequest', onEveryRequest);
 
@@ -110,12 +118,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     void reply.status(404).send({ error: 'not_found', detail: `No route ${req.method} ${req.url.split('?')[0]}.` });
   });
 
-  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId))];
-  // The document is built from the route table itself; the docs UI and /openapi.json serve it as it is.
+  const web = { sessions: deps.sessions, auth, assets: deps.dashboardAssets ?? loadDashboardAssets() };
+  const table: RouteTable = [...healthRoutes(deps.readiness), ...allRoutes(deps.clients, (integrationId, accountId) => deps.keys.integrationOwnedBy(integrationId, accountId), web)];
+  // The document is built from the API route table itself; the docs UI and /openapi.json serve it as it is.
   const document = openApiDocument(table);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
   checkResponsesWhenObserved(app, document);
+  // The dashboard's page and asset routes: RouteDefs like the rest, but not API operations (left out of the OpenAPI document).
+  table.push(...dashboardRoutes(web).map((def) => ({ ...def, schema: { ...def.schema, hide: true } })));
 
   for (const def of table) registerRoute(app, def, auth, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);

@@ -40,6 +40,21 @@ export const Integration = defineEntity({
   },
 });
 
+/** A dashboard sign-in: only the SHA-256 of the cookie's token is stored; revocation is a timestamp. */
+export const WebSession = defineEntity({
+  name: 'WebSession',
+  tableName: 'web_session',
+  properties: {
+    tokenHash: p.string().length(64).primary(),
+    accountId: p.bigint().index(),
+    apiKeyId: p.bigint().index(),
+    createdAt: p.datetime(),
+    lastSeenAt: p.datetime(),
+    expiresAt: p.datetime(),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+
 export const ProcessedEvent = defineInboxEntity();
 
-export const gatewayEntities = [Account, ApiKey, Integration, ProcessedEvent];
+export const gatewayEntities = [Account, ApiKey, Integration, WebSession, ProcessedEvent];

@@ -29,7 +29,7 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-type KeyRecord = { id: bigint; accountId: bigint; kind: 'v2' | 'legacy'; scope: string; revoked: boolean; secretHash: string };
+export type KeyRecord = { id: bigint; accountId: bigint; kind: 'v2' | 'legacy'; scope: string; revoked: boolean; secretHash: string };
 
 /** Key administration; used by the admin CLI in both run modes. */
 export class KeyStore {
@@ -104,6 +104,12 @@ export class KeyStore {
 
   async findByPublicId(publicId: string): Promise<KeyRecord | undefined> {
     const row = await this.orm.em.fork().findOne(ApiKey, { publicId });
+    if (!row) return undefined;
+    return { id: row.id, accountId: row.accountId, kind: row.kind === 'legacy' ? 'legacy' : 'v2', scope: row.scope, revoked: row.revokedAt !== null, secretHash: row.secretHash };
+  }
+
+  async findById(id: bigint): Promise<KeyRecord | undefined> {
+    const row = await this.orm.em.fork().findOne(ApiKey, { id });
     if (!row) return undefined;
     return { id: row.id, accountId: row.accountId, kind: row.kind === 'legacy' ? 'legacy' : 'v2', scope: row.scope, revoked: row.revokedAt !== null, secretHash: row.secretHash };
   }

@@ -11,6 +11,7 @@ import { buildGateway } from './app';
 import { gatewayEntities } from './entities';
 import { KeyStore } from './keys';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limiter';
+import { SessionStore } from './sessions';
 import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from './migrations/index';
 import type { ReadinessReport } from './routes/health';
 import { usageConsumer } from './usage-consumer';
@@ -23,7 +24,7 @@ export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockW
   return orm;
 }
 
-export type RunningGateway = { app: FastifyInstance; keys: KeyStore; stop(): Promise<void> };
+export type RunningGateway = { app: FastifyInstance; keys: KeyStore; sessions: SessionStore; stop(): Promise<void> };
 
 /** Builds the gateway with its own schema (accounts, keys, integrations, usage) and its consumers. */
 export async function startGateway(o: { config: Config; databaseUrl: string; bus: EventBus; log: Logger; clients: Clients; poolMax: number; authCacheMs?: number }): Promise<RunningGateway> {
@@ -52,10 +53,12 @@ export async function startGateway(o: { config: Config; databaseUrl: string; bus
     checks.push(...(await services).flat());
     return { ready: checks.every((c) => c.ok), checks };
   };
-  const app = await buildGateway({ clients: o.clients, keys, limiter, log: o.log, bodyLimitBytes: o.config.bodyLimitBytes, rateLimitPerMinute: o.config.rateLimitPerMinute, readiness, authCacheMs: o.authCacheMs, metrics: { serve: o.config.gatewayMetrics, token: o.config.metricsToken } });
+  const sessions = new SessionStore(orm, { idleMs: o.config.sessionIdleMinutes * 60_000, absoluteMs: o.config.sessionMaxHours * 3_600_000, secureCookie: o.config.sessionCookieSecure });
+  const app = await buildGateway({ clients: o.clients, keys, limiter, log: o.log, bodyLimitBytes: o.config.bodyLimitBytes, rateLimitPerMinute: o.config.rateLimitPerMinute, readiness, authCacheMs: o.authCacheMs, sessions, metrics: { serve: o.config.gatewayMetrics, token: o.config.metricsToken } });
   return {
     app,
     keys,
+    sessions,
     async stop() {
       await app.close();
       await limiter.close();

@@ -192,6 +192,7 @@ describe.skipIf(!backends.ok)('gateway fuzz: every answer is documented, never a
       'POST /v1/tax-registrations': { body: { scheme_type: 'ioss', ...REGISTRATION } },
       'PATCH /v1/tax-registrations/:id': { body: REGISTRATION },
       'POST /v1/supply-events': { body: { events: [SAMPLE_EVENT, { ...SAMPLE_EVENT, event_id: 'edge-2' }] } },
+      'POST /v1/sessions': { body: { api_key: `vat_0000000000000000_${'A'.repeat(43)}` } },
       'POST /v1/vat/threshold-check': { body: { threshold_type: 'ioss', from: '2025-01-01', to: '2025-12-31', amount_minor: 1000 } },
       // A wrong check digit: answered offline (format_invalid), VIES is never asked.
       'POST /v1/vat-numbers/check': { body: { vat_number: 'DE136695977' } },

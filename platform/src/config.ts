@@ -39,6 +39,9 @@ const envSchema = z.object({
   // The standard OpenTelemetry switches (the SDK reads the rest of OTEL_* itself).
   OTEL_TRACES_EXPORTER: z.string().optional(),
   OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  SESSION_COOKIE_SECURE: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -86,6 +89,12 @@ export type Config = {
    * is not `true`: off by default, and then no SDK is even loaded.
    */
   tracing: boolean;
+  /** Dashboard sessions end after this long unused (SESSION_IDLE_MINUTES, default 30)… */
+  sessionIdleMinutes: number;
+  /** …and this long after sign-in in any case (SESSION_MAX_HOURS, default 12). */
+  sessionMaxHours: number;
+  /** `Secure` on the session cookie: set SESSION_COOKIE_SECURE=true when clients reach the gateway over TLS. */
+  sessionCookieSecure: boolean;
 };
 
 /** Parses the environment once at start; nothing else reads process.env. */
@@ -132,6 +141,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     gatewayMetrics: e.GATEWAY_METRICS === 'on',
     tracing: e.OTEL_SDK_DISABLED !== 'true' && !!e.OTEL_TRACES_EXPORTER && e.OTEL_TRACES_EXPORTER.split(',').some((x) => x.trim() !== '' && x.trim() !== 'none'),
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
+    sessionCookieSecure: e.SESSION_COOKIE_SECURE === 'true',
   };
 }
 

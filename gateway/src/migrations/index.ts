@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { Migration20261122131150 } from './Migration20261122131150';
 import { Migration20261123233818 } from './Migration20261123233818';
+import { Migration20261128080647 } from './Migration20261128080647';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131150, Migration20261123233818];
+export const migrations = [Migration20261122131150, Migration20261123233818, Migration20261128080647];

@@ -1,0 +1,107 @@
+import { api, ok } from '../api/client';
+import { formatMinor, isoDate, shiftQuarter } from '../format';
+import { href, Link } from '../router';
+import { Loaded, PageTitle, Pager, Table, useLoad } from '../ui';
+
+type Month = {
+  period_key: string;
+  due_date: string;
+  status: string;
+  registration_ids: number[];
+  return_currency: string;
+  totals: { taxable_amount_minor: number; payable_vat_minor: number };
+  warnings: { code: string; reason?: string; review?: string; count: number }[];
+  source_event_counts: { total: number; included: number; excluded: number };
+};
+type Prep = { ioss: { months: Month[] } | null };
+
+/** The three IOSS months of a quarter (from the filing-prep workspace) with nil-return candidates and exclusions. */
+export function IossPage(props: { params: URLSearchParams }) {
+  const period = props.params.get('period') ?? '';
+  const month = props.params.get('month');
+  if (month) return <IossEvents params={props.params} />;
+  const [state] = useLoad(() => ok<Prep>(api.GET('/v1/reports/filing-prep', { params: { query: { period } } })), period);
+  return (
+    <>
+      <PageTitle>IOSS months of {period}</PageTitle>
+      <nav class="period-nav" aria-label="Quarters">
+        <Link to={href('ioss', { period: shiftQuarter(period, -1) })}>← {shiftQuarter(period, -1)}</Link>
+        <Link to={href('ioss', { period: shiftQuarter(period, 1) })}>{shiftQuarter(period, 1)} →</Link>
+      </nav>
+      <Loaded state={state} what="the IOSS months">
+        {(p) => (
+          <Table caption={`IOSS months of ${period}`} head={['Month', 'Due', 'Status', 'Events', 'Taxable amount', 'Payable', 'Exclusions']} numeric={[3, 4, 5]}>
+            {(p.ioss?.months ?? []).map((m) => {
+              const nil = m.status !== 'not_covered' && m.source_event_counts.included === 0;
+              return (
+                <tr>
+                  <th scope="row">
+                    <Link to={href('ioss', { month: m.period_key })}>{m.period_key}</Link>
+                  </th>
+                  <td>{isoDate(m.due_date)}</td>
+                  <td>
+                    <span class={`badge ${m.status}`}>{m.status.replace(/_/g, ' ')}</span> {nil && <span class="badge nil_return_due">nil return candidate</span>}
+                  </td>
+                  <td class="num">
+                    {m.source_event_counts.included} / {m.source_event_counts.total}
+                  </td>
+                  <td class="num">{formatMinor(m.totals.taxable_amount_minor, m.return_currency)}</td>
+                  <td class="num">{formatMinor(m.totals.payable_vat_minor, m.return_currency)}</td>
+                  <td>
+                    {m.warnings.length === 0
+                      ? '—'
+                      : m.warnings.map((w) => (
+                          <div>
+                            <Link to={href('ioss', { month: m.period_key, reason: w.code, disposition: 'excluded' })}>
+                              {w.code} ({w.count})
+                            </Link>
+                          </div>
+                        ))}
+                  </td>
+                </tr>
+              );
+            })}
+          </Table>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+type IossEvent = { event_id: string; occurred_at: string; member_state_of_consumption: string; currency: string; net_amount_minor: number; vat_amount_minor: number; disposition: string; exclusion_code?: string | null; warning_code?: string | null; reason?: string | null };
+
+function IossEvents(props: { params: URLSearchParams }) {
+  const p = props.params;
+  const month = p.get('month')!;
+  const filters = { month, reason: p.get('reason') ?? undefined, disposition: (p.get('disposition') ?? undefined) as 'included' | 'excluded' | undefined };
+  const cursor = p.get('cursor') ?? undefined;
+  const [state] = useLoad(() => ok<{ items: IossEvent[]; next_cursor: string | null }>(api.GET('/v1/reports/ioss-monthly/events', { params: { query: { ...filters, cursor, limit: '50' } } })), p.toString());
+  return (
+    <>
+      <PageTitle>IOSS events of {month}</PageTitle>
+      <Loaded state={state} what="the events">
+        {(r) => (
+          <>
+            <Table caption={`IOSS events of ${month}`} head={['Event', 'Occurred', 'Member State', 'Net', 'VAT', 'Disposition', 'Exclusion']} numeric={[3, 4]}>
+              {r.items.map((e) => (
+                <tr>
+                  <td>
+                    <code>{e.event_id}</code>
+                  </td>
+                  <td>{isoDate(e.occurred_at)}</td>
+                  <td>{e.member_state_of_consumption}</td>
+                  <td class="num">{formatMinor(e.net_amount_minor, e.currency)}</td>
+                  <td class="num">{formatMinor(e.vat_amount_minor, e.currency)}</td>
+                  <td>{e.disposition}</td>
+                  <td>{e.exclusion_code ?? e.warning_code ?? e.reason ?? '—'}</td>
+                </tr>
+              ))}
+            </Table>
+            {r.items.length === 0 && <p>No events match.</p>}
+            <Pager next={r.next_cursor} hasCursor={cursor !== undefined} link={(c) => href('ioss', { ...filters, cursor: c })} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
