@@ -8,29 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -47,24 +25,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: database, migrations, reference data and (distributed) NATS */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -81,33 +42,7 @@ export interface paths {
             cookie?: never;
         };
         /** Validate an exact CN or CPA code against an approved catalog */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description CN year (2022) or CPA version (2.1); must be approved and cover legal_date */
-                    catalog_version?: string;
-                    /** @description default today (UTC) */
-                    legal_date?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description CN: 2, 4, 6 or 8 digits (or the display form 0101 21 00); CPA: dot-separated digit groups */
-                    code: string;
-                    scheme: "cn" | "cpa";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ClassificationCodesBySchemeByCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -124,34 +59,7 @@ export interface paths {
             cookie?: never;
         };
         /** The correction-review list: reclassifications the ledger did not apply (locked or filed Union OSS quarter, oversized order, manual decision), oldest first (keyset cursor) */
-        get: {
-            parameters: {
-                query?: {
-                    cursor?: string;
-                    /** @description 1-200, default 50 */
-                    limit?: string;
-                    order_reference?: string;
-                    product_reference?: string;
-                    reason?: "union_oss_period_locked" | "order_too_large" | "manual_decision";
-                    status?: "open" | "applied" | "dismissed";
-                    /** @description the ledger id (UUID) of a supply event */
-                    supply_event_id?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ClassificationCorrectionReviews"];
         put?: never;
         post?: never;
         delete?: never;
@@ -170,36 +78,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Resolve a correction-review entry: apply (its proposal, with the open entries routed with it for the same order, becomes a manual decision) or dismiss; an identical retry answers the stored resolution */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description the entry id (UUID) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        action: "apply" | "dismiss";
-                        /** @description required, 1-1000 characters, not only spaces, no control characters */
-                        note: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1ClassificationCorrectionReviewsByIdResolve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -213,30 +92,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Threshold notifications of the account (warning band entered, threshold crossed), oldest first */
-        get: {
-            parameters: {
-                query?: {
-                    cursor?: string;
-                    /** @description 1-100, default 50 */
-                    limit?: string;
-                    unread?: "true" | "false";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** Notifications of the account (Article 59c warning band entered, threshold crossed; a return period overdue), oldest first */
+        get: operations["getV1ComplianceNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -255,26 +112,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark a threshold notification read (idempotent; the first read time is kept; scope full) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1ComplianceNotificationsByIdRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -289,24 +127,7 @@ export interface paths {
             cookie?: never;
         };
         /** Article 59c threshold status of the account (current and preceding calendar year) from committed supply events */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ComplianceThresholdStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -323,76 +144,10 @@ export interface paths {
             cookie?: never;
         };
         /** Current assignment heads of an integration (keyset cursor; filters product_reference, state) */
-        get: {
-            parameters: {
-                query?: {
-                    cursor?: string;
-                    /** @description 1-200, default 50 */
-                    limit?: string;
-                    product_reference?: string;
-                    state?: "submitted" | "validated" | "archived";
-                };
-                header?: never;
-                path: {
-                    /** @description an integration of the key's account */
-                    integration_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1IntegrationsByIntegrationIdProductCodeAssignments"];
         put?: never;
         /** Submit a product-code assignment: a new head revision (201), or the unchanged head for an identical retry (200) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description an integration of the key's account */
-                    integration_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description required when requested_valid_from is before today */
-                        attestation?: {
-                            attested_by?: string;
-                            statement?: string;
-                        } | null;
-                        /** @description an 8-digit CN subheading or a 6-digit CPA subcategory */
-                        exact_code: string;
-                        product_reference: string;
-                        /** @description a date before today needs an attestation */
-                        requested_valid_from: string;
-                        /** @description exclusive; null or omitted = the catalog edition's end */
-                        requested_valid_to?: string | null;
-                        /** @enum {string} */
-                        scheme: "cn" | "cpa";
-                        variant_reference?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1IntegrationsByIntegrationIdProductCodeAssignments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -407,28 +162,7 @@ export interface paths {
             cookie?: never;
         };
         /** One assignment: its head and every revision, oldest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID */
-                    assignment_id: string;
-                    integration_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1IntegrationsByIntegrationIdProductCodeAssignmentsByAssignmentId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -447,28 +181,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Archive: a tombstone successor revision, reprocessing enqueued */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID */
-                    assignment_id: string;
-                    integration_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1IntegrationsByIntegrationIdProductCodeAssignmentsByAssignmentIdArchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -485,28 +198,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Validate the head: a validated successor revision (the code is checked again), reprocessing enqueued */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description UUID */
-                    assignment_id: string;
-                    integration_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1IntegrationsByIntegrationIdProductCodeAssignmentsByAssignmentIdValidate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -521,27 +213,7 @@ export interface paths {
             cookie?: never;
         };
         /** Union OSS breakdown per Member State of consumption (minor units) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsCountryVatBreakdown"];
         put?: never;
         post?: never;
         delete?: never;
@@ -558,31 +230,24 @@ export interface paths {
             cookie?: never;
         };
         /** Country breakdown export package (major units; CSV or JSON with manifest) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description 1 (the default and only version) */
-                    export_version?: string;
-                    /** @description csv: manifest repeated on every row; json: { manifest, report } */
-                    format: "csv" | "json";
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        get: operations["getV1ReportsCountryVatBreakdownExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/filing-calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /** Filing calendar: each Union OSS quarter and IOSS month the registrations cover, with due date and status (not_due, due, overdue, locked, filed, nil_return_due); a period found overdue is notified once */
+        get: operations["getV1ReportsFilingCalendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -599,27 +264,7 @@ export interface paths {
             cookie?: never;
         };
         /** OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsFilingPrep"];
         put?: never;
         post?: never;
         delete?: never;
@@ -636,35 +281,7 @@ export interface paths {
             cookie?: never;
         };
         /** Drill-down: the imported-goods events of one IOSS month with their disposition (included/excluded), exclusion code and review (keyset cursor) */
-        get: {
-            parameters: {
-                query: {
-                    cursor?: string;
-                    disposition?: "included" | "excluded";
-                    /** @description 1-500, default 100 */
-                    limit?: string;
-                    /** @description Member State of consumption (EL for Greece) */
-                    member_state?: string;
-                    /** @description IOSS month YYYY-MM, from 2021-07 (when IOSS began) */
-                    month: string;
-                    /** @description an IOSS exclusion code (e.g. consignment_above_150_eur_excluded) */
-                    reason?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsIossMonthlyEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -681,50 +298,10 @@ export interface paths {
             cookie?: never;
         };
         /** Locked Union OSS quarters, latest first; with `period`, `current_period` and its stored exports */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsLockedReturnPeriodsUnionOss"];
         put?: never;
         /** Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 period_already_locked; 409 period_not_ended until the quarter's last day has passed) */
-        post: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1ReportsLockedReturnPeriodsUnionOss"];
         delete?: never;
         options?: never;
         head?: never;
@@ -739,26 +316,7 @@ export interface paths {
             cookie?: never;
         };
         /** Download one stored artifact of a locked quarter, byte-identical to when it was locked */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    export_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsLockedReturnPeriodsUnionOssExportsByExportId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -776,28 +334,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a locked quarter as filed; repeats keep the first filing audit (409 period_not_locked; 409 period_not_ended before the quarter's end) */
-        post: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** Mark a locked quarter as filed, with an optional filing record (submission_reference, filed_on, note); repeats keep the first filing audit and record (409 period_not_locked; 409 period_not_ended before the quarter's end) */
+        post: operations["postV1ReportsLockedReturnPeriodsUnionOssFiled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -812,27 +350,7 @@ export interface paths {
             cookie?: never;
         };
         /** Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsMultiJurisdiction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -848,28 +366,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** Accountant report: manifest, filing context (due date, overdue, nil return, status, filing record), summary and breakdown in major units; format=pdf for the printable report */
+        get: operations["getV1ReportsOssAccountantReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -886,27 +384,7 @@ export interface paths {
             cookie?: never;
         };
         /** Union OSS quarterly summary preview (sections 2a-2d, corrections, balances; minor units) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsOssQuarterlySummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -923,35 +401,7 @@ export interface paths {
             cookie?: never;
         };
         /** Drill-down: the source events of one quarter's return with their disposition (included/excluded), warning code, reason and review; a locked quarter lists what its lock sealed (keyset cursor) */
-        get: {
-            parameters: {
-                query: {
-                    cursor?: string;
-                    disposition?: "included" | "excluded";
-                    /** @description 1-500, default 100 */
-                    limit?: string;
-                    /** @description Member State of consumption (EL for Greece) */
-                    member_state?: string;
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                    /** @description a warning code (e.g. unsupported_supply_kind_excluded) or a reason (e.g. domestic_supply) */
-                    reason?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsOssQuarterlySummaryEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -968,31 +418,7 @@ export interface paths {
             cookie?: never;
         };
         /** Quarterly summary export package (major units; CSV or JSON with manifest) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description 1 (the default and only version) */
-                    export_version?: string;
-                    /** @description csv: manifest repeated on every row; json: { manifest, report } */
-                    format: "csv" | "json";
-                    /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
-                    period: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1ReportsOssQuarterlySummaryExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1011,30 +437,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Dashboard sign-in: exchange an API key (scope full or read-only) for a session cookie (HttpOnly, SameSite=Strict); the key is not kept by the browser */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        api_key: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1Sessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1049,45 +452,11 @@ export interface paths {
             cookie?: never;
         };
         /** The dashboard session of the cookie: scope, CSRF token, expiry (404 no_session for an X-API-Key request) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1SessionsCurrent"];
         put?: never;
         post?: never;
         /** Dashboard sign-out: revokes the session (also for every replica and after a restart) and clears the cookie */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        delete: operations["deleteV1SessionsCurrent"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1101,65 +470,10 @@ export interface paths {
             cookie?: never;
         };
         /** Source profiles of the account with the profile caps */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1Sources"];
         put?: never;
         /** Create a source profile */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        active?: boolean | null;
-                        /** @enum {string} */
-                        channel_type: "owned_store" | "marketplace" | "subscription" | "pos" | "wholesale" | "test" | "other";
-                        /** @description empty string clears; null or omitted keeps */
-                        default_country?: string | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        default_currency?: string | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        dispatch_country?: string | null;
-                        display_name: string;
-                        marketplace_deemed_supplier?: boolean | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        platform?: string | null;
-                        source_key: string;
-                        /** @description empty string clears; null or omitted keeps */
-                        supplier_establishment_country?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1Sources"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1180,47 +494,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Update labels, channel metadata or archive state (source_key is immutable) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        active?: boolean | null;
-                        /** @enum {string|null} */
-                        channel_type?: "owned_store" | "marketplace" | "subscription" | "pos" | "wholesale" | "test" | "other" | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        default_country?: string | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        default_currency?: string | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        dispatch_country?: string | null;
-                        display_name?: string | null;
-                        marketplace_deemed_supplier?: boolean | null;
-                        /** @description empty string clears; null or omitted keeps */
-                        platform?: string | null;
-                        source_key?: string;
-                        /** @description empty string clears; null or omitted keeps */
-                        supplier_establishment_country?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        patch: operations["patchV1SourcesById"];
         trace?: never;
     };
     "/v1/sources/unknown": {
@@ -1231,27 +505,7 @@ export interface paths {
             cookie?: never;
         };
         /** Raw X-Source-ID tags seen in transactions that have no profile */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 1-500, default 50 */
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1SourcesUnknown"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1268,174 +522,10 @@ export interface paths {
             cookie?: never;
         };
         /** Committed supply events in ledger order (keyset cursor) */
-        get: {
-            parameters: {
-                query?: {
-                    classification_status?: string;
-                    country_of_consumption?: string;
-                    cursor?: string;
-                    event_type?: string;
-                    /** @description inclusive, UTC date of occurred_at */
-                    from?: string;
-                    /** @description 1-500, default 50 */
-                    limit?: string;
-                    source_id?: string;
-                    supply_kind?: string;
-                    /** @description inclusive, UTC date of occurred_at */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1SupplyEvents"];
         put?: never;
         /** Commit one supply event, or { "events": [...] } (1-1,000, all-or-nothing, per-item errors on 400; a new event of a locked quarter carries a `notice`) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description one event, or { events: [event, ...] } */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description optional: commits this v1 calculation of the account (its country, currency, amounts and rate must match or be omitted) */
-                        calculation_id?: string | null;
-                        /** @description classified, needs_review, excluded */
-                        classification_status?: string | null;
-                        /** @description imported_goods only */
-                        consignment_reference?: string | null;
-                        /** @description ISO 3166-1 alpha-2 (GR for Greece) */
-                        country_of_consumption?: string | null;
-                        /** @description ISO 4217 with minor units */
-                        currency?: string | null;
-                        /** @description b2c or b2b */
-                        customer_type?: string | null;
-                        /** @description goods: where the dispatch begins */
-                        dispatch_country?: string | null;
-                        /** @description caller's id, 1-100 of letters, digits, _ - / . :; unique per account */
-                        event_id?: string | null;
-                        /** @description sale, refund, cancellation, credit_note, adjustment */
-                        event_type?: string | null;
-                        /** @description imported_goods only */
-                        excise_goods?: boolean | null;
-                        /** @description optional: one of the account's integrations */
-                        integration_id?: number | null;
-                        /** @description imported_goods only */
-                        intrinsic_value_eur_minor?: number | null;
-                        /** @description signed minor units: a sale >= 0; refund, cancellation, credit note <= 0 */
-                        net_amount_minor?: number | null;
-                        /** @description the tax point: YYYY-MM-DD (midnight UTC) or RFC 3339 */
-                        occurred_at?: string | null;
-                        /** @description optional, 1-200 characters */
-                        order_reference?: string | null;
-                        /** @description for every non-sale: the event_id of the sale it corrects; null or absent on a sale */
-                        original_event_id?: string | null;
-                        /** @description optional, 1-200 characters */
-                        product_reference?: string | null;
-                        /** @description standard, reduced, super_reduced, parking, zero, exempt */
-                        rate_category?: string | null;
-                        /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
-                        region?: string | null;
-                        /** @description optional raw source tag (as X-Source-ID) */
-                        source_id?: string | null;
-                        /** @description where the supplying establishment is */
-                        supplier_establishment_country?: string | null;
-                        /** @description goods, services, imported_goods, new_means_of_transport, installed_goods */
-                        supply_kind?: string | null;
-                        /** @description optional: a class of GET /v1/tax-classes (else unknown_tax_class) */
-                        tax_class_id?: string | null;
-                        /** @description imported_goods only: non-EU country */
-                        third_country_origin?: string | null;
-                        /** @description optional, 1-200 characters */
-                        variant_reference?: string | null;
-                        /** @description half-up(net x bps / 10000) within one minor unit */
-                        vat_amount_minor?: number | null;
-                        /** @description 0 to 10000 */
-                        vat_rate_bps?: number | null;
-                    } | {
-                        events: {
-                            /** @description optional: commits this v1 calculation of the account (its country, currency, amounts and rate must match or be omitted) */
-                            calculation_id?: string | null;
-                            /** @description classified, needs_review, excluded */
-                            classification_status?: string | null;
-                            /** @description imported_goods only */
-                            consignment_reference?: string | null;
-                            /** @description ISO 3166-1 alpha-2 (GR for Greece) */
-                            country_of_consumption?: string | null;
-                            /** @description ISO 4217 with minor units */
-                            currency?: string | null;
-                            /** @description b2c or b2b */
-                            customer_type?: string | null;
-                            /** @description goods: where the dispatch begins */
-                            dispatch_country?: string | null;
-                            /** @description caller's id, 1-100 of letters, digits, _ - / . :; unique per account */
-                            event_id?: string | null;
-                            /** @description sale, refund, cancellation, credit_note, adjustment */
-                            event_type?: string | null;
-                            /** @description imported_goods only */
-                            excise_goods?: boolean | null;
-                            /** @description optional: one of the account's integrations */
-                            integration_id?: number | null;
-                            /** @description imported_goods only */
-                            intrinsic_value_eur_minor?: number | null;
-                            /** @description signed minor units: a sale >= 0; refund, cancellation, credit note <= 0 */
-                            net_amount_minor?: number | null;
-                            /** @description the tax point: YYYY-MM-DD (midnight UTC) or RFC 3339 */
-                            occurred_at?: string | null;
-                            /** @description optional, 1-200 characters */
-                            order_reference?: string | null;
-                            /** @description for every non-sale: the event_id of the sale it corrects; null or absent on a sale */
-                            original_event_id?: string | null;
-                            /** @description optional, 1-200 characters */
-                            product_reference?: string | null;
-                            /** @description standard, reduced, super_reduced, parking, zero, exempt */
-                            rate_category?: string | null;
-                            /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
-                            region?: string | null;
-                            /** @description optional raw source tag (as X-Source-ID) */
-                            source_id?: string | null;
-                            /** @description where the supplying establishment is */
-                            supplier_establishment_country?: string | null;
-                            /** @description goods, services, imported_goods, new_means_of_transport, installed_goods */
-                            supply_kind?: string | null;
-                            /** @description optional: a class of GET /v1/tax-classes (else unknown_tax_class) */
-                            tax_class_id?: string | null;
-                            /** @description imported_goods only: non-EU country */
-                            third_country_origin?: string | null;
-                            /** @description optional, 1-200 characters */
-                            variant_reference?: string | null;
-                            /** @description half-up(net x bps / 10000) within one minor unit */
-                            vat_amount_minor?: number | null;
-                            /** @description 0 to 10000 */
-                            vat_rate_bps?: number | null;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1SupplyEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1450,26 +540,7 @@ export interface paths {
             cookie?: never;
         };
         /** One committed supply event by the ledger's id */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1SupplyEventsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1488,36 +559,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Resolve the governed mapping of an exact code to a tax class (fails closed to needs_review) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        catalog_version: string;
-                        /** @description CN: 2, 4, 6 or 8 digits (or the display form 0101 21 00); CPA: dot-separated digit groups */
-                        exact_code: string;
-                        jurisdiction: string;
-                        legal_date: string;
-                        /** @enum {string} */
-                        scheme: "cn" | "cpa";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1TaxClassResolve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1532,31 +574,7 @@ export interface paths {
             cookie?: never;
         };
         /** List tax classes (optionally with the rate preview for a country) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description RFC 3339 timestamp or YYYY-MM-DD; default now (UTC) */
-                    at?: string;
-                    country?: string;
-                    group?: string;
-                    q?: string;
-                    tag?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1TaxClasses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1573,30 +591,7 @@ export interface paths {
             cookie?: never;
         };
         /** One tax class with its rates in force at `at` */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description RFC 3339 timestamp or YYYY-MM-DD; default now (UTC) */
-                    at?: string;
-                    country?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1TaxClassesById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1613,65 +608,10 @@ export interface paths {
             cookie?: never;
         };
         /** OSS/IOSS registrations of the account, most recent effective window first (masked identifiers only) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1TaxRegistrations"];
         put?: never;
         /** Create an OSS/IOSS registration (the full identifiers are encrypted at rest and only shown masked) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description first day in force */
-                        effective_from: string;
-                        /** @description last day in force (inclusive); absent = open-ended */
-                        effective_to?: string;
-                        /** @description ioss only */
-                        ioss_intermediary_name?: string;
-                        /** @description ioss only; IN + 10 digits; never returned */
-                        ioss_intermediary_number?: string;
-                        /** @description EU Member State of identification, ISO 3166-1 alpha-2 (Greece is GR) */
-                        member_state_identification: string;
-                        /** @enum {string} */
-                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                        /** @enum {string} */
-                        status: "active" | "pending" | "ended" | "excluded";
-                        /** @description Full identifier, never returned: union_oss the VAT number of the Member State of identification (prefix EL for Greece); non_union_oss EU + 9 digits; ioss the IOSS number IM + 10 digits. Spaces, dots and hyphens are ignored. */
-                        vat_registration_number?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1TaxRegistrations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1692,50 +632,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Update a registration: omitted fields keep their value, "" clears an optional one; scheme_type is immutable */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description first day in force. Omit to keep, "" to clear; null is refused. */
-                        effective_from?: string;
-                        /** @description last day in force (inclusive); absent = open-ended. Omit to keep, "" to clear; null is refused. */
-                        effective_to?: string;
-                        /** @description ioss only. Omit to keep, "" to clear; null is refused. */
-                        ioss_intermediary_name?: string;
-                        /** @description ioss only; IN + 10 digits; never returned. Omit to keep, "" to clear; null is refused. */
-                        ioss_intermediary_number?: string;
-                        /** @description EU Member State of identification, ISO 3166-1 alpha-2 (Greece is GR). Omit to keep, "" to clear; null is refused. */
-                        member_state_identification?: string;
-                        /** @description refused: scheme_type cannot change */
-                        scheme_type?: string;
-                        /**
-                         * @description Omit to keep, "" to clear; null is refused.
-                         * @enum {string}
-                         */
-                        status?: "active" | "pending" | "ended" | "excluded";
-                        /** @description Full identifier, never returned: union_oss the VAT number of the Member State of identification (prefix EL for Greece); non_union_oss EU + 9 digits; ioss the IOSS number IM + 10 digits. Spaces, dots and hyphens are ignored.. Omit to keep, "" to clear; null is refused. */
-                        vat_registration_number?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        patch: operations["patchV1TaxRegistrationsById"];
         trace?: never;
     };
     "/v1/transactions": {
@@ -1746,37 +643,7 @@ export interface paths {
             cookie?: never;
         };
         /** List stored calculations, newest first (keyset cursor) */
-        get: {
-            parameters: {
-                query?: {
-                    api_key_id?: string;
-                    country?: string;
-                    currency?: string;
-                    cursor?: string;
-                    /** @description inclusive, UTC transaction date */
-                    from?: string;
-                    /** @description 1-500, default 50 */
-                    limit?: string;
-                    source_id?: string;
-                    tax_class_id?: string;
-                    /** @description inclusive, UTC transaction date */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1Transactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1793,26 +660,7 @@ export interface paths {
             cookie?: never;
         };
         /** Evidence detail of one stored calculation */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1TransactionsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1831,26 +679,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Recalculate from the sealed canonical input, pinned rate and calculator version */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1TransactionsByIdReplay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1865,34 +694,7 @@ export interface paths {
             cookie?: never;
         };
         /** Totals grouped by country, tax class or month, in EUR minor units */
-        get: {
-            parameters: {
-                query?: {
-                    api_key_id?: string;
-                    country?: string;
-                    currency?: string;
-                    /** @description inclusive, UTC transaction date */
-                    from?: string;
-                    group_by?: "country" | "tax_class" | "month";
-                    source_id?: string;
-                    /** @description inclusive, UTC transaction date */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1TransactionsAggregated"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1909,36 +711,41 @@ export interface paths {
             cookie?: never;
         };
         /** CSV export (from/to required, at most 367 days, capped at 1,000,000 rows) */
-        get: {
-            parameters: {
-                query: {
-                    api_key_id?: string;
-                    country?: string;
-                    currency?: string;
-                    /** @description 1 (default) or 2 */
-                    export_version?: string;
-                    /** @description inclusive, UTC transaction date */
-                    from: string;
-                    source_id?: string;
-                    tax_class_id?: string;
-                    /** @description inclusive, UTC transaction date */
-                    to: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        get: operations["getV1TransactionsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vat-numbers/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /** Check a customer's VAT number: format and check digits, then VIES; every answer is kept as evidence (an outage answers unavailable, never invalid) */
+        post: operations["postV1VatNumbersCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vat-numbers/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAT-number checks of the account, newest first (keyset cursor; numbers masked) */
+        get: operations["getV1VatNumbersChecks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1957,42 +764,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Calculate VAT for one amount and tax class in one EU Member State */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description 1-255 visible ASCII; requires transaction_date */
-                    "idempotency-key"?: string;
-                    /** @description 1-100 of letters, digits, _, -, /; reporting tag only */
-                    "x-source-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        country: string;
-                        currency: string;
-                        /** @description minor units; gross when price_includes_vat, else net */
-                        gross_amount_minor: number;
-                        price_includes_vat: boolean;
-                        tax_class_id: string;
-                        /** @description YYYY-MM-DD (midnight UTC) or RFC 3339; default now */
-                        transaction_date?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1VatCalculate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2007,30 +779,7 @@ export interface paths {
             cookie?: never;
         };
         /** Rates of a country at a date, or one class's full history in a country */
-        get: {
-            parameters: {
-                query: {
-                    /** @description RFC 3339 timestamp or YYYY-MM-DD; default now (UTC) */
-                    at?: string;
-                    country: string;
-                    history?: "true" | "false";
-                    tax_class_id?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV1VatRates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2049,38 +798,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** SME exemption eligibility against the national Art. 284 threshold */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description minor units of the national currency */
-                        annual_turnover_nac: number;
-                        country: string;
-                        currency: string;
-                        /**
-                         * Format: date
-                         * @description default today (UTC)
-                         */
-                        reference_date?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1VatSmeEligibility"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2097,37 +815,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Article 59c (oss) threshold check, or one IOSS consignment against EUR 150 (ioss) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description ioss only (required): consignment intrinsic value in EUR cents */
-                        amount_minor?: number;
-                        /** @description oss only: must be 1 January of the cutoff year (400 invalid_threshold_range otherwise); default that date */
-                        from?: string;
-                        /** @enum {string} */
-                        threshold_type: "oss" | "ioss";
-                        /** @description oss only: UTC cutoff date, not after today (400 to_after_today); default today */
-                        to?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV1VatThresholdCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2142,29 +830,7 @@ export interface paths {
             cookie?: never;
         };
         /** The account's stored governed decisions, newest first (keyset cursor) */
-        get: {
-            parameters: {
-                query?: {
-                    cursor?: string;
-                    /** @description 1-200, default 50 */
-                    limit?: string;
-                    status?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV2Decisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2181,26 +847,7 @@ export interface paths {
             cookie?: never;
         };
         /** One stored governed decision of the account, as it was sealed */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getV2DecisionsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2219,59 +866,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Governed, component-aware calculation: a durable decision with exactly four components */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description required; 1-255 visible ASCII */
-                    "idempotency-key"?: string;
-                    /** @description id or source_key of one active source profile of the account; its revision is sealed */
-                    "x-evidence-profile"?: string;
-                    /** @description reporting tag only; part of the idempotent identity */
-                    "x-source-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description minor units; gross when price_includes_vat, else net */
-                        amount_minor: number;
-                        classification?: {
-                            catalog_version: string;
-                            code: string;
-                            /** @enum {string} */
-                            scheme: "cn" | "cpa";
-                        };
-                        country: string;
-                        currency: string;
-                        price_includes_vat: boolean;
-                        /** Format: uuid */
-                        supersedes_decision_id?: string;
-                        tax_class_id?: string;
-                        /** @description YYYY-MM-DD (midnight UTC) or RFC 3339; required */
-                        transaction_date?: string;
-                        treatment_context?: {
-                            /** @enum {string} */
-                            customer_type?: "b2c" | "b2b";
-                            destination_country?: string;
-                            dispatch_country?: string;
-                            supplier_establishment_country?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["postV2VatCalculate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2281,12 +876,8582 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description ISO 3166-1 alpha-2 (Greece: EL or GR as the field says) */
+        Country: string;
+        /** @description ISO 4217 alphabetic code */
+        Currency: string;
+        /** @description Every error answer: a stable machine code and a human text; some codes add documented members. */
+        Error: {
+            /** @description 422 eligibility refusals of Union OSS reports */
+            blocking_registration_ids?: number[];
+            /** @description 409 registration_overlap */
+            conflicting_registration_id?: number;
+            /** @description human-readable explanation; never carries internals */
+            detail: string;
+            /** @description stable machine-readable code; the operation lists the codes of each status */
+            error: string;
+            /** @description 400 invalid_supply_events: every refused item */
+            errors?: components["schemas"]["ItemError"][];
+            guidance?: string;
+            /** @description 429 rate_limited: seconds to wait (also the Retry-After header) */
+            retry_after_seconds?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One refused item of a batch */
+        ItemError: {
+            detail: string;
+            error: string;
+            event_id: string | null;
+            field: string | null;
+            index: number;
+        };
+        /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
+        MoneyMinor: number;
+        /** @description Opaque keyset cursor: send it as `cursor` for the next page; null on the last page */
+        NextCursor: string | null;
+        /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
+        NullableMoneyMinor: number | null;
+        /** @description Quarter key YYYY-Qn */
+        QuarterKey: string;
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Seconds to wait before retrying */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            detail: string;
+                            name: string;
+                            ok: boolean;
+                        }[];
+                        /** @enum {string} */
+                        status: "ready";
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            detail: string;
+                            name: string;
+                            ok: boolean;
+                        }[];
+                        missing: string[];
+                        /** @enum {string} */
+                        status: "not_ready";
+                    };
+                };
+            };
+        };
+    };
+    getV1ClassificationCodesBySchemeByCode: {
+        parameters: {
+            query?: {
+                /** @description CN year (2022) or CPA version (2.1); must be approved and cover legal_date */
+                catalog_version?: string;
+                /** @description default today (UTC) */
+                legal_date?: string;
+            };
+            header?: never;
+            path: {
+                /** @description CN: 2, 4, 6 or 8 digits (or the display form 0101 21 00); CPA: dot-separated digit groups */
+                code: string;
+                scheme: "cn" | "cpa";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applicable_from: string;
+                        applicable_to: string | null;
+                        approved_at: string;
+                        catalog_digest: string;
+                        catalog_revision: number;
+                        catalog_version: string;
+                        display_code: string;
+                        excludes: string | null;
+                        includes: string | null;
+                        legal_act: string;
+                        legal_text: string;
+                        level: string;
+                        normalized_code: string;
+                        parent_code: string | null;
+                        recorded_at: string;
+                        scheme: string;
+                        self_explanatory_text: string;
+                        source_concept_id: string;
+                        source_url: string;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_catalog_version, invalid_code, invalid_legal_date, invalid_path, invalid_query, invalid_request, invalid_scheme, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_catalog_version" | "invalid_code" | "invalid_legal_date" | "invalid_path" | "invalid_query" | "invalid_request" | "invalid_scheme" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Not Found: catalog_unavailable, code_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "catalog_unavailable" | "code_not_found";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: catalog_version_outside_legal_date */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "catalog_version_outside_legal_date";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ClassificationCorrectionReviews: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-200, default 50 */
+                limit?: string;
+                order_reference?: string;
+                product_reference?: string;
+                reason?: "union_oss_period_locked" | "order_too_large" | "manual_decision";
+                status?: "open" | "applied" | "dismissed";
+                /** @description the ledger id (UUID) of a supply event */
+                supply_event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description RFC 3339 timestamp */
+                            created_at: string;
+                            event_id: string;
+                            id: string;
+                            integration_id: number | null;
+                            /** @description RFC 3339 timestamp */
+                            occurred_at: string;
+                            order_reference: string | null;
+                            product_reference: string | null;
+                            /** @description the classification the reprocessing proposed (as the ledger recorded it) */
+                            proposed: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            reason: "union_oss_period_locked" | "order_too_large" | "manual_decision";
+                            resolution: {
+                                /** @enum {string} */
+                                action: "apply" | "dismiss";
+                                decision_id: string | null;
+                                note: string;
+                                /** @description RFC 3339 timestamp */
+                                resolved_at: string;
+                                resolved_by_api_key_id: number;
+                            } | null;
+                            /** @enum {string} */
+                            status: "open" | "applied" | "dismissed";
+                            supply_event_id: string;
+                        }[];
+                        next_cursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_order_reference, invalid_product_reference, invalid_query, invalid_reason, invalid_request, invalid_status, invalid_supply_event_id, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_order_reference" | "invalid_product_reference" | "invalid_query" | "invalid_reason" | "invalid_request" | "invalid_status" | "invalid_supply_event_id" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1ClassificationCorrectionReviewsByIdResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the entry id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "apply" | "dismiss";
+                    /** @description required, 1-1000 characters, not only spaces, no control characters */
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        event_id: string;
+                        id: string;
+                        integration_id: number | null;
+                        /** @description RFC 3339 timestamp */
+                        occurred_at: string;
+                        order_reference: string | null;
+                        product_reference: string | null;
+                        /** @description the classification the reprocessing proposed (as the ledger recorded it) */
+                        proposed: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        reason: "union_oss_period_locked" | "order_too_large" | "manual_decision";
+                        resolution: {
+                            /** @enum {string} */
+                            action: "apply" | "dismiss";
+                            decision_id: string | null;
+                            note: string;
+                            /** @description RFC 3339 timestamp */
+                            resolved_at: string;
+                            resolved_by_api_key_id: number;
+                        } | null;
+                        resolved_with: string[];
+                        /** @enum {string} */
+                        status: "open" | "applied" | "dismissed";
+                        supply_event_id: string;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_action, invalid_json, invalid_note, invalid_path, invalid_request, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_action" | "invalid_json" | "invalid_note" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: correction_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "correction_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: correction_already_resolved, correction_stale, period_locked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "correction_already_resolved" | "correction_stale" | "period_locked";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ComplianceNotifications: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-100, default 50 */
+                limit?: string;
+                unread?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items?: {
+                            /** Format: date-time */
+                            created_at?: string;
+                            cumulative_minor?: number;
+                            currency?: string;
+                            /** Format: date */
+                            due_date?: string;
+                            event_id?: string;
+                            id?: number;
+                            /** @enum {string} */
+                            kind?: "article_59c_warning_band_entered" | "article_59c_threshold_crossed" | "return_period_overdue";
+                            /** Format: date-time */
+                            occurred_at?: string;
+                            period_key?: string;
+                            read?: boolean;
+                            /** Format: date-time */
+                            read_at?: string | null;
+                            /** Format: date-time */
+                            recorded_at?: string;
+                            /** @enum {string} */
+                            scheme_type?: "union_oss" | "ioss";
+                            threshold_minor?: number;
+                            year?: number;
+                        }[];
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_query, invalid_request, invalid_unread, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_unread" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1ComplianceNotificationsByIdRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        cumulative_minor: components["schemas"]["MoneyMinor"];
+                        currency: string;
+                        event_id: string;
+                        id: number;
+                        kind: string;
+                        /** @description RFC 3339 timestamp */
+                        occurred_at: string;
+                        read: boolean;
+                        /** @description RFC 3339 timestamp */
+                        read_at: string | null;
+                        /** @description RFC 3339 timestamp */
+                        recorded_at: string;
+                        threshold_minor: components["schemas"]["MoneyMinor"];
+                        year: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: notification_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "notification_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ComplianceThresholdStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        article_59c_applicability_status: string;
+                        checks: {
+                            currency: string;
+                            currency_scale: number;
+                            current_comparison: string;
+                            current_minor: components["schemas"]["MoneyMinor"];
+                            /** @description a proven crossing; superseded_* only on a crossing a later event replaced */
+                            current_year_crossing: {
+                                cumulative_minor: components["schemas"]["MoneyMinor"];
+                                currency: string;
+                                establishment_country: string;
+                                event_amount_minor: components["schemas"]["MoneyMinor"];
+                                event_id: string;
+                                /** @description RFC 3339 timestamp */
+                                occurred_at: string;
+                                policy_version: string;
+                                /** @description RFC 3339 timestamp */
+                                proven_at: string;
+                                /** @description RFC 3339 timestamp */
+                                recorded_at: string;
+                                release_version: string;
+                                sequence: number;
+                                /** @description RFC 3339 timestamp */
+                                superseded_at?: string;
+                                superseded_by_event_id?: string | null;
+                                threshold_minor: components["schemas"]["MoneyMinor"];
+                                year: number;
+                            } | null;
+                            current_year_crossing_history: {
+                                cumulative_minor: components["schemas"]["MoneyMinor"];
+                                currency: string;
+                                establishment_country: string;
+                                event_amount_minor: components["schemas"]["MoneyMinor"];
+                                event_id: string;
+                                /** @description RFC 3339 timestamp */
+                                occurred_at: string;
+                                policy_version: string;
+                                /** @description RFC 3339 timestamp */
+                                proven_at: string;
+                                /** @description RFC 3339 timestamp */
+                                recorded_at: string;
+                                release_version: string;
+                                sequence: number;
+                                /** @description RFC 3339 timestamp */
+                                superseded_at?: string;
+                                superseded_by_event_id?: string | null;
+                                threshold_minor: components["schemas"]["MoneyMinor"];
+                                year: number;
+                            }[];
+                            /** @description RFC 3339 timestamp */
+                            cutoff_at: string | null;
+                            establishment_country: string;
+                            historical_crossing_proven: boolean;
+                            percentage_used: number;
+                            policy_version: string;
+                            /** @description a proven crossing; superseded_* only on a crossing a later event replaced */
+                            preceding_year_crossing: {
+                                cumulative_minor: components["schemas"]["MoneyMinor"];
+                                currency: string;
+                                establishment_country: string;
+                                event_amount_minor: components["schemas"]["MoneyMinor"];
+                                event_id: string;
+                                /** @description RFC 3339 timestamp */
+                                occurred_at: string;
+                                policy_version: string;
+                                /** @description RFC 3339 timestamp */
+                                proven_at: string;
+                                /** @description RFC 3339 timestamp */
+                                recorded_at: string;
+                                release_version: string;
+                                sequence: number;
+                                /** @description RFC 3339 timestamp */
+                                superseded_at?: string;
+                                superseded_by_event_id?: string | null;
+                                threshold_minor: components["schemas"]["MoneyMinor"];
+                                year: number;
+                            } | null;
+                            preceding_year_crossing_history: {
+                                cumulative_minor: components["schemas"]["MoneyMinor"];
+                                currency: string;
+                                establishment_country: string;
+                                event_amount_minor: components["schemas"]["MoneyMinor"];
+                                event_id: string;
+                                /** @description RFC 3339 timestamp */
+                                occurred_at: string;
+                                policy_version: string;
+                                /** @description RFC 3339 timestamp */
+                                proven_at: string;
+                                /** @description RFC 3339 timestamp */
+                                recorded_at: string;
+                                release_version: string;
+                                sequence: number;
+                                /** @description RFC 3339 timestamp */
+                                superseded_at?: string;
+                                superseded_by_event_id?: string | null;
+                                threshold_minor: components["schemas"]["MoneyMinor"];
+                                year: number;
+                            }[];
+                            previous_comparison: string;
+                            previous_year_event_count: number;
+                            previous_year_minor: components["schemas"]["MoneyMinor"];
+                            primary_treatment_driver: string;
+                            release_version: string;
+                            remaining_minor: components["schemas"]["MoneyMinor"];
+                            source_event_count: number;
+                            threshold_minor: components["schemas"]["MoneyMinor"];
+                            treatment_triggers: string[];
+                        }[];
+                        current_year: number;
+                        current_year_blocking_event_count: number;
+                        current_year_candidate_event_count: number;
+                        current_year_coverage: {
+                            currency: string;
+                            disposition: string;
+                            event_count: number;
+                            evidence_quality: string;
+                            materiality: string;
+                            net_minor: components["schemas"]["MoneyMinor"];
+                            reason: string;
+                        }[];
+                        current_year_excluded_event_count: number;
+                        disclaimer: string;
+                        eur_only: boolean;
+                        evidence_status: string;
+                        filing_readiness: string;
+                        issues: string[];
+                        ledger_head: number;
+                        ledger_position: number;
+                        preceding_year_blocking_event_count: number;
+                        preceding_year_candidate_event_count: number;
+                        preceding_year_coverage: {
+                            currency: string;
+                            disposition: string;
+                            event_count: number;
+                            evidence_quality: string;
+                            materiality: string;
+                            net_minor: components["schemas"]["MoneyMinor"];
+                            reason: string;
+                        }[];
+                        preceding_year_excluded_event_count: number;
+                        threshold_evidence_status: string;
+                        unconverted_currencies: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1IntegrationsByIntegrationIdProductCodeAssignments: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-200, default 50 */
+                limit?: string;
+                product_reference?: string;
+                state?: "submitted" | "validated" | "archived";
+            };
+            header?: never;
+            path: {
+                /** @description an integration of the key's account */
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            assignment_id: string;
+                            attestation: {
+                                attested_by: string;
+                                statement: string;
+                            } | null;
+                            backdated: boolean;
+                            catalog_digest: string;
+                            catalog_version: string;
+                            /** @description RFC 3339 timestamp */
+                            created_at: string;
+                            display_code: string;
+                            exact_code: string;
+                            head: boolean;
+                            impact_review: string | null;
+                            integration_id: number;
+                            product_reference: string;
+                            revision: number;
+                            /** @enum {string} */
+                            scheme: "cn" | "cpa";
+                            /** @enum {string} */
+                            state: "submitted" | "validated" | "archived";
+                            valid_from: string;
+                            valid_to: string | null;
+                            valid_to_source: string;
+                            variant_reference: string | null;
+                        }[];
+                        next_cursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_path, invalid_product_reference, invalid_query, invalid_request, invalid_state, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_path" | "invalid_product_reference" | "invalid_query" | "invalid_request" | "invalid_state" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "integration_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1IntegrationsByIntegrationIdProductCodeAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an integration of the key's account */
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description required when requested_valid_from is before today */
+                    attestation?: {
+                        attested_by?: string;
+                        statement?: string;
+                    } | null;
+                    /** @description an 8-digit CN subheading or a 6-digit CPA subcategory */
+                    exact_code: string;
+                    product_reference: string;
+                    /** @description a date before today needs an attestation */
+                    requested_valid_from: string;
+                    /** @description exclusive; null or omitted = the catalog edition's end */
+                    requested_valid_to?: string | null;
+                    /** @enum {string} */
+                    scheme: "cn" | "cpa";
+                    variant_reference?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment_id: string;
+                        attestation: {
+                            attested_by: string;
+                            statement: string;
+                        } | null;
+                        backdated: boolean;
+                        catalog_digest: string;
+                        catalog_version: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        display_code: string;
+                        exact_code: string;
+                        head: boolean;
+                        impact_review: string | null;
+                        integration_id: number;
+                        product_reference: string;
+                        revision: number;
+                        /** @enum {string} */
+                        scheme: "cn" | "cpa";
+                        /** @enum {string} */
+                        state: "submitted" | "validated" | "archived";
+                        valid_from: string;
+                        valid_to: string | null;
+                        valid_to_source: string;
+                        variant_reference: string | null;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment_id: string;
+                        attestation: {
+                            attested_by: string;
+                            statement: string;
+                        } | null;
+                        backdated: boolean;
+                        catalog_digest: string;
+                        catalog_version: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        display_code: string;
+                        exact_code: string;
+                        head: boolean;
+                        impact_review: string | null;
+                        integration_id: number;
+                        product_reference: string;
+                        revision: number;
+                        /** @enum {string} */
+                        scheme: "cn" | "cpa";
+                        /** @enum {string} */
+                        state: "submitted" | "validated" | "archived";
+                        valid_from: string;
+                        valid_to: string | null;
+                        valid_to_source: string;
+                        variant_reference: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_attestation, invalid_catalog_version, invalid_code, invalid_json, invalid_path, invalid_product_reference, invalid_request, invalid_requested_valid_from, invalid_requested_valid_to, invalid_scheme, invalid_url, invalid_variant_reference, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_attestation" | "invalid_catalog_version" | "invalid_code" | "invalid_json" | "invalid_path" | "invalid_product_reference" | "invalid_request" | "invalid_requested_valid_from" | "invalid_requested_valid_to" | "invalid_scheme" | "invalid_url" | "invalid_variant_reference" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "integration_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: assignment_outside_catalog_interval, assignment_revision_limit_reached, attestation_required, catalog_unavailable, code_not_found */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "assignment_outside_catalog_interval" | "assignment_revision_limit_reached" | "attestation_required" | "catalog_unavailable" | "code_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1IntegrationsByIntegrationIdProductCodeAssignmentsByAssignmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                assignment_id: string;
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment_id: string;
+                        attestation: {
+                            attested_by: string;
+                            statement: string;
+                        } | null;
+                        backdated: boolean;
+                        catalog_digest: string;
+                        catalog_version: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        display_code: string;
+                        exact_code: string;
+                        head: boolean;
+                        impact_review: string | null;
+                        integration_id: number;
+                        product_reference: string;
+                        revision: number;
+                        revisions: {
+                            assignment_id: string;
+                            attestation: {
+                                attested_by: string;
+                                statement: string;
+                            } | null;
+                            backdated: boolean;
+                            catalog_digest: string;
+                            catalog_version: string;
+                            /** @description RFC 3339 timestamp */
+                            created_at: string;
+                            display_code: string;
+                            exact_code: string;
+                            head: boolean;
+                            impact_review: string | null;
+                            integration_id: number;
+                            product_reference: string;
+                            revision: number;
+                            /** @enum {string} */
+                            scheme: "cn" | "cpa";
+                            /** @enum {string} */
+                            state: "submitted" | "validated" | "archived";
+                            valid_from: string;
+                            valid_to: string | null;
+                            valid_to_source: string;
+                            variant_reference: string | null;
+                        }[];
+                        /** @enum {string} */
+                        scheme: "cn" | "cpa";
+                        /** @enum {string} */
+                        state: "submitted" | "validated" | "archived";
+                        valid_from: string;
+                        valid_to: string | null;
+                        valid_to_source: string;
+                        variant_reference: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: assignment_not_found, integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "assignment_not_found" | "integration_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1IntegrationsByIntegrationIdProductCodeAssignmentsByAssignmentIdArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                assignment_id: string;
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment_id: string;
+                        attestation: {
+                            attested_by: string;
+                            statement: string;
+                        } | null;
+                        backdated: boolean;
+                        catalog_digest: string;
+                        catalog_version: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        display_code: string;
+                        exact_code: string;
+                        head: boolean;
+                        impact_review: string | null;
+                        integration_id: number;
+                        product_reference: string;
+                        revision: number;
+                        /** @enum {string} */
+                        scheme: "cn" | "cpa";
+                        /** @enum {string} */
+                        state: "submitted" | "validated" | "archived";
+                        valid_from: string;
+                        valid_to: string | null;
+                        valid_to_source: string;
+                        variant_reference: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: assignment_not_found, integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "assignment_not_found" | "integration_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: assignment_already_validated, assignment_archived, assignment_revision_limit_reached, code_not_found */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "assignment_already_validated" | "assignment_archived" | "assignment_revision_limit_reached" | "code_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1IntegrationsByIntegrationIdProductCodeAssignmentsByAssignmentIdValidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                assignment_id: string;
+                integration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment_id: string;
+                        attestation: {
+                            attested_by: string;
+                            statement: string;
+                        } | null;
+                        backdated: boolean;
+                        catalog_digest: string;
+                        catalog_version: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        display_code: string;
+                        exact_code: string;
+                        head: boolean;
+                        impact_review: string | null;
+                        integration_id: number;
+                        product_reference: string;
+                        revision: number;
+                        /** @enum {string} */
+                        scheme: "cn" | "cpa";
+                        /** @enum {string} */
+                        state: "submitted" | "validated" | "archived";
+                        valid_from: string;
+                        valid_to: string | null;
+                        valid_to_source: string;
+                        variant_reference: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: assignment_not_found, integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "assignment_not_found" | "integration_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: assignment_already_validated, assignment_archived, assignment_revision_limit_reached, code_not_found */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "assignment_already_validated" | "assignment_archived" | "assignment_revision_limit_reached" | "code_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsCountryVatBreakdown: {
+        parameters: {
+            query: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period_key: components["schemas"]["QuarterKey"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsCountryVatBreakdownExport: {
+        parameters: {
+            query: {
+                /** @description 1 (the default and only version) */
+                export_version?: string;
+                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                format: "csv" | "json" | "oss-return" | "bzst-csv";
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
+                        manifest: {
+                            [key: string]: unknown;
+                        };
+                        /** @description the report payload in major units */
+                        report: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_export_version, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_export_version" | "invalid_format" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: bzst_file_refused, format_unavailable, registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "bzst_file_refused" | "format_unavailable" | "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsFilingCalendar: {
+        parameters: {
+            query?: {
+                /** @description first day (inclusive): periods ending on or after it; default the earliest active or ended OSS/IOSS registration */
+                from?: string;
+                /** @description last day (inclusive): periods starting on or before it; default today (UTC); at most ten years after from */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from?: string;
+                        periods?: {
+                            /**
+                             * Format: date
+                             * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
+                             */
+                            due_date?: string;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                            locked?: boolean;
+                            /** @description not filed by its due date (also for nil_return_due) */
+                            overdue?: boolean;
+                            /** Format: date */
+                            period_end?: string;
+                            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+                            period_key?: string;
+                            /** Format: date */
+                            period_start?: string;
+                            registration_ids?: number[];
+                            /** @enum {string} */
+                            scheme_type?: "union_oss" | "ioss";
+                            source_event_count?: number;
+                            /** @enum {string} */
+                            status?: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
+                            submission_reference?: string | null;
+                        }[];
+                        /** Format: date */
+                        to?: string;
+                        /** Format: date */
+                        today?: string;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_date_range, invalid_from, invalid_query, invalid_request, invalid_to, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_date_range" | "invalid_from" | "invalid_query" | "invalid_request" | "invalid_to" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsFilingPrep: {
+        parameters: {
+            query: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsIossMonthlyEvents: {
+        parameters: {
+            query: {
+                cursor?: string;
+                disposition?: "included" | "excluded";
+                /** @description 1-500, default 100 */
+                limit?: string;
+                /** @description Member State of consumption (EL for Greece) */
+                member_state?: string;
+                /** @description IOSS month YYYY-MM, from 2021-07 (when IOSS began) */
+                month: string;
+                /** @description an IOSS exclusion code (e.g. consignment_above_150_eur_excluded) */
+                reason?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_disposition, invalid_limit, invalid_member_state, invalid_month, invalid_query, invalid_reason, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_disposition" | "invalid_limit" | "invalid_member_state" | "invalid_month" | "invalid_query" | "invalid_reason" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsLockedReturnPeriodsUnionOss: {
+        parameters: {
+            query?: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period?: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current_period?: {
+                            excluded_source_event_count?: number;
+                            export_count?: number;
+                            exports?: {
+                                byte_size?: number;
+                                /** Format: date-time */
+                                created_at?: string;
+                                download_path?: string;
+                                /** Format: uuid */
+                                export_id?: string;
+                                export_kind?: string;
+                                filename?: string;
+                                format?: string;
+                                media_type?: string;
+                                sha256?: string;
+                            }[];
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            filed_by_api_key_id?: number | null;
+                            /** Format: date */
+                            filing_due_date?: string;
+                            filing_record?: {
+                                /** Format: date */
+                                filed_on?: string | null;
+                                note?: string | null;
+                                submission_reference?: string | null;
+                            } | null;
+                            filing_status?: string;
+                            filing_status_detail?: string;
+                            included_source_event_count?: number;
+                            jurisdiction_count?: number;
+                            ledger_position?: number;
+                            /** Format: date-time */
+                            locked_at?: string;
+                            locked_by_api_key_id?: number;
+                            member_state_identification?: string;
+                            nil_return_eligible?: boolean;
+                            /** @description not filed and past its due date (today, UTC) */
+                            overdue?: boolean;
+                            period_key?: string;
+                            registration_id?: number;
+                            return_currency?: string;
+                            /** @enum {string} */
+                            scheme_type?: "union_oss";
+                            /** @enum {string} */
+                            status?: "locked" | "filed";
+                            total_source_event_count?: number;
+                            warning_count?: number;
+                        } | null;
+                        items?: {
+                            excluded_source_event_count?: number;
+                            export_count?: number;
+                            exports?: {
+                                byte_size?: number;
+                                /** Format: date-time */
+                                created_at?: string;
+                                download_path?: string;
+                                /** Format: uuid */
+                                export_id?: string;
+                                export_kind?: string;
+                                filename?: string;
+                                format?: string;
+                                media_type?: string;
+                                sha256?: string;
+                            }[];
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            filed_by_api_key_id?: number | null;
+                            /** Format: date */
+                            filing_due_date?: string;
+                            filing_record?: {
+                                /** Format: date */
+                                filed_on?: string | null;
+                                note?: string | null;
+                                submission_reference?: string | null;
+                            } | null;
+                            filing_status?: string;
+                            filing_status_detail?: string;
+                            included_source_event_count?: number;
+                            jurisdiction_count?: number;
+                            ledger_position?: number;
+                            /** Format: date-time */
+                            locked_at?: string;
+                            locked_by_api_key_id?: number;
+                            member_state_identification?: string;
+                            nil_return_eligible?: boolean;
+                            /** @description not filed and past its due date (today, UTC) */
+                            overdue?: boolean;
+                            period_key?: string;
+                            registration_id?: number;
+                            return_currency?: string;
+                            /** @enum {string} */
+                            scheme_type?: "union_oss";
+                            /** @enum {string} */
+                            status?: "locked" | "filed";
+                            total_source_event_count?: number;
+                            warning_count?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1ReportsLockedReturnPeriodsUnionOss: {
+        parameters: {
+            query: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        excluded_source_event_count?: number;
+                        export_count?: number;
+                        exports?: {
+                            byte_size?: number;
+                            /** Format: date-time */
+                            created_at?: string;
+                            download_path?: string;
+                            /** Format: uuid */
+                            export_id?: string;
+                            export_kind?: string;
+                            filename?: string;
+                            format?: string;
+                            media_type?: string;
+                            sha256?: string;
+                        }[];
+                        /** Format: date-time */
+                        filed_at?: string | null;
+                        filed_by_api_key_id?: number | null;
+                        /** Format: date */
+                        filing_due_date?: string;
+                        filing_record?: {
+                            /** Format: date */
+                            filed_on?: string | null;
+                            note?: string | null;
+                            submission_reference?: string | null;
+                        } | null;
+                        filing_status?: string;
+                        filing_status_detail?: string;
+                        included_source_event_count?: number;
+                        jurisdiction_count?: number;
+                        ledger_position?: number;
+                        /** Format: date-time */
+                        locked_at?: string;
+                        locked_by_api_key_id?: number;
+                        member_state_identification?: string;
+                        nil_return_eligible?: boolean;
+                        /** @description not filed and past its due date (today, UTC) */
+                        overdue?: boolean;
+                        period_key?: string;
+                        registration_id?: number;
+                        return_currency?: string;
+                        /** @enum {string} */
+                        scheme_type?: "union_oss";
+                        /** @enum {string} */
+                        status?: "locked" | "filed";
+                        total_source_event_count?: number;
+                        warning_count?: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Conflict: period_already_locked, period_not_ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "period_already_locked" | "period_not_ended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: ledger_unavailable, projection_lagging, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "ledger_unavailable" | "projection_lagging" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsLockedReturnPeriodsUnionOssExportsByExportId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_path, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_path" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: export_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "export_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1ReportsLockedReturnPeriodsUnionOssFiled: {
+        parameters: {
+            query: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the day the return was submitted: from the day after the quarter to today (UTC) */
+                    filed_on?: string;
+                    /** @description a note of the filer (one line) */
+                    note?: string;
+                    /** @description the reference the tax office's portal gave the submission */
+                    submission_reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        excluded_source_event_count?: number;
+                        export_count?: number;
+                        exports?: {
+                            byte_size?: number;
+                            /** Format: date-time */
+                            created_at?: string;
+                            download_path?: string;
+                            /** Format: uuid */
+                            export_id?: string;
+                            export_kind?: string;
+                            filename?: string;
+                            format?: string;
+                            media_type?: string;
+                            sha256?: string;
+                        }[];
+                        /** Format: date-time */
+                        filed_at?: string | null;
+                        filed_by_api_key_id?: number | null;
+                        /** Format: date */
+                        filing_due_date?: string;
+                        filing_record?: {
+                            /** Format: date */
+                            filed_on?: string | null;
+                            note?: string | null;
+                            submission_reference?: string | null;
+                        } | null;
+                        filing_status?: string;
+                        filing_status_detail?: string;
+                        included_source_event_count?: number;
+                        jurisdiction_count?: number;
+                        ledger_position?: number;
+                        /** Format: date-time */
+                        locked_at?: string;
+                        locked_by_api_key_id?: number;
+                        member_state_identification?: string;
+                        nil_return_eligible?: boolean;
+                        /** @description not filed and past its due date (today, UTC) */
+                        overdue?: boolean;
+                        period_key?: string;
+                        registration_id?: number;
+                        return_currency?: string;
+                        /** @enum {string} */
+                        scheme_type?: "union_oss";
+                        /** @enum {string} */
+                        status?: "locked" | "filed";
+                        total_source_event_count?: number;
+                        warning_count?: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_body, invalid_filed_on, invalid_json, invalid_note, invalid_period, invalid_query, invalid_request, invalid_submission_reference, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_body" | "invalid_filed_on" | "invalid_json" | "invalid_note" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_submission_reference" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Conflict: period_not_ended, period_not_locked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "period_not_ended" | "period_not_locked";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsMultiJurisdiction: {
+        parameters: {
+            query: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsOssAccountantReport: {
+        parameters: {
+            query: {
+                /** @description json (default) or pdf (printable, fonts embedded) */
+                format?: "json" | "pdf";
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
+                        manifest: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_format" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsOssQuarterlySummary: {
+        parameters: {
+            query: {
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period_key: components["schemas"]["QuarterKey"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsOssQuarterlySummaryEvents: {
+        parameters: {
+            query: {
+                cursor?: string;
+                disposition?: "included" | "excluded";
+                /** @description 1-500, default 100 */
+                limit?: string;
+                /** @description Member State of consumption (EL for Greece) */
+                member_state?: string;
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+                /** @description a warning code (e.g. unsupported_supply_kind_excluded) or a reason (e.g. domestic_supply) */
+                reason?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period_key: components["schemas"]["QuarterKey"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_disposition, invalid_limit, invalid_member_state, invalid_period, invalid_query, invalid_reason, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_disposition" | "invalid_limit" | "invalid_member_state" | "invalid_period" | "invalid_query" | "invalid_reason" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ReportsOssQuarterlySummaryExport: {
+        parameters: {
+            query: {
+                /** @description 1 (the default and only version) */
+                export_version?: string;
+                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                format: "csv" | "json" | "oss-return" | "bzst-csv";
+                /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
+                period: components["schemas"]["QuarterKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
+                        manifest: {
+                            [key: string]: unknown;
+                        };
+                        /** @description the report payload in major units */
+                        report: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_export_version, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_export_version" | "invalid_format" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: bzst_file_refused, format_unavailable, registration_conflict, registration_required, vat_rate_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "bzst_file_refused" | "format_unavailable" | "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1Sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account_id: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Send as the X-CSRF-Token header on every write made with this session's cookie */
+                        csrf_token: string;
+                        /**
+                         * Format: date-time
+                         * @description absolute expiry
+                         */
+                        expires_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ends earlier when unused until then
+                         */
+                        idle_expires_at: string;
+                        idle_timeout_seconds: number;
+                        /** @enum {string} */
+                        scope: "full" | "read-only";
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_api_key, invalid_json, invalid_query, invalid_request, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_api_key" | "invalid_json" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1SessionsCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account_id: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Send as the X-CSRF-Token header on every write made with this session's cookie */
+                        csrf_token: string;
+                        /**
+                         * Format: date-time
+                         * @description absolute expiry
+                         */
+                        expires_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ends earlier when unused until then
+                         */
+                        idle_expires_at: string;
+                        idle_timeout_seconds: number;
+                        /** @enum {string} */
+                        scope: "full" | "read-only";
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: no_session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "no_session";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteV1SessionsCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
+                    };
+                };
+            };
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "csrf_token_invalid" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: no_session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "no_session";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1Sources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activeCount: number;
+                        items: {
+                            active: boolean;
+                            channel_type: string;
+                            /** @description RFC 3339 timestamp */
+                            created_at: string;
+                            default_country: string | null;
+                            default_currency: string | null;
+                            dispatch_country: string | null;
+                            display_name: string;
+                            id: number;
+                            marketplace_deemed_supplier: boolean;
+                            platform: string | null;
+                            source_key: string;
+                            supplier_establishment_country: string | null;
+                            /** @description RFC 3339 timestamp */
+                            updated_at: string;
+                        }[];
+                        maxProfiles: number;
+                        maxStoredProfiles: number;
+                        storedCount: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1Sources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean | null;
+                    /** @enum {string} */
+                    channel_type: "owned_store" | "marketplace" | "subscription" | "pos" | "wholesale" | "test" | "other";
+                    /** @description empty string clears; null or omitted keeps */
+                    default_country?: string | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    default_currency?: string | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    dispatch_country?: string | null;
+                    display_name: string;
+                    marketplace_deemed_supplier?: boolean | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    platform?: string | null;
+                    source_key: string;
+                    /** @description empty string clears; null or omitted keeps */
+                    supplier_establishment_country?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        channel_type: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        default_country: string | null;
+                        default_currency: string | null;
+                        dispatch_country: string | null;
+                        display_name: string;
+                        id: number;
+                        marketplace_deemed_supplier: boolean;
+                        platform: string | null;
+                        source_key: string;
+                        supplier_establishment_country: string | null;
+                        /** @description RFC 3339 timestamp */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_active, invalid_channel_type, invalid_default_country, invalid_default_currency, invalid_dispatch_country, invalid_display_name, invalid_json, invalid_marketplace_deemed_supplier, invalid_platform, invalid_request, invalid_source_key, invalid_supplier_establishment_country, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_active" | "invalid_channel_type" | "invalid_default_country" | "invalid_default_currency" | "invalid_dispatch_country" | "invalid_display_name" | "invalid_json" | "invalid_marketplace_deemed_supplier" | "invalid_platform" | "invalid_request" | "invalid_source_key" | "invalid_supplier_establishment_country" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Conflict: source_key_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "source_key_exists";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: active_profile_limit_reached, stored_profile_limit_reached */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "active_profile_limit_reached" | "stored_profile_limit_reached";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    patchV1SourcesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean | null;
+                    /** @enum {string|null} */
+                    channel_type?: "owned_store" | "marketplace" | "subscription" | "pos" | "wholesale" | "test" | "other" | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    default_country?: string | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    default_currency?: string | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    dispatch_country?: string | null;
+                    display_name?: string | null;
+                    marketplace_deemed_supplier?: boolean | null;
+                    /** @description empty string clears; null or omitted keeps */
+                    platform?: string | null;
+                    source_key?: string;
+                    /** @description empty string clears; null or omitted keeps */
+                    supplier_establishment_country?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        channel_type: string;
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        default_country: string | null;
+                        default_currency: string | null;
+                        dispatch_country: string | null;
+                        display_name: string;
+                        id: number;
+                        marketplace_deemed_supplier: boolean;
+                        platform: string | null;
+                        source_key: string;
+                        supplier_establishment_country: string | null;
+                        /** @description RFC 3339 timestamp */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_active, invalid_channel_type, invalid_default_country, invalid_default_currency, invalid_dispatch_country, invalid_display_name, invalid_json, invalid_marketplace_deemed_supplier, invalid_path, invalid_platform, invalid_request, invalid_supplier_establishment_country, invalid_url, malformed_request, source_key_immutable, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_active" | "invalid_channel_type" | "invalid_default_country" | "invalid_default_currency" | "invalid_dispatch_country" | "invalid_display_name" | "invalid_json" | "invalid_marketplace_deemed_supplier" | "invalid_path" | "invalid_platform" | "invalid_request" | "invalid_supplier_establishment_country" | "invalid_url" | "malformed_request" | "source_key_immutable" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: source_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "source_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: active_profile_limit_reached */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "active_profile_limit_reached";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1SourcesUnknown: {
+        parameters: {
+            query?: {
+                /** @description 1-500, default 50 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description RFC 3339 timestamp */
+                            first_seen: string;
+                            /** @description RFC 3339 timestamp */
+                            last_seen: string;
+                            source_id: string;
+                            transaction_count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_limit, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1SupplyEvents: {
+        parameters: {
+            query?: {
+                classification_status?: string;
+                country_of_consumption?: string;
+                cursor?: string;
+                event_type?: string;
+                /** @description inclusive, UTC date of occurred_at */
+                from?: string;
+                /** @description 1-500, default 50 */
+                limit?: string;
+                source_id?: string;
+                supply_kind?: string;
+                /** @description inclusive, UTC date of occurred_at */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            calculation_id: string | null;
+                            /** @enum {string} */
+                            classification_status: "classified" | "needs_review" | "excluded";
+                            consignment_reference: string | null;
+                            country_of_consumption: components["schemas"]["Country"];
+                            currency: components["schemas"]["Currency"];
+                            /** @enum {string} */
+                            customer_type: "b2c" | "b2b";
+                            dispatch_country: string | null;
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                            excise_goods: boolean | null;
+                            id: string;
+                            integration_id: number | null;
+                            intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
+                            net_amount_minor: components["schemas"]["MoneyMinor"];
+                            /** @description RFC 3339 timestamp */
+                            occurred_at: string;
+                            order_reference: string | null;
+                            original_event_id: string | null;
+                            product_reference: string | null;
+                            /** @enum {string} */
+                            rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                            /** @description RFC 3339 timestamp */
+                            recorded_at: string;
+                            region: string | null;
+                            sequence: number;
+                            source_id: string | null;
+                            supplier_establishment_country: string | null;
+                            /** @enum {string} */
+                            supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                            tax_class_id: string | null;
+                            third_country_origin: string | null;
+                            variant_reference: string | null;
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_rate_bps: number;
+                        }[];
+                        next_cursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_classification_status, invalid_country_of_consumption, invalid_cursor, invalid_date, invalid_date_range, invalid_event_type, invalid_limit, invalid_query, invalid_request, invalid_source_id, invalid_supply_kind, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_classification_status" | "invalid_country_of_consumption" | "invalid_cursor" | "invalid_date" | "invalid_date_range" | "invalid_event_type" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_source_id" | "invalid_supply_kind" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1SupplyEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description optional: commits this v1 calculation of the account (its country, currency, amounts and rate must match or be omitted) */
+                    calculation_id?: string | null;
+                    /**
+                     * @description classified, needs_review, excluded
+                     * @enum {string}
+                     */
+                    classification_status: "classified" | "needs_review" | "excluded";
+                    /** @description imported_goods only */
+                    consignment_reference?: string | null;
+                    /** @description ISO 3166-1 alpha-2 (GR for Greece) */
+                    country_of_consumption: string;
+                    /** @description ISO 4217 with minor units */
+                    currency: string;
+                    /**
+                     * @description b2c or b2b
+                     * @enum {string}
+                     */
+                    customer_type: "b2c" | "b2b";
+                    /** @description optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check) */
+                    customer_vat_number?: string | null;
+                    /** @description goods: where the dispatch begins */
+                    dispatch_country?: string | null;
+                    /** @description caller's id, 1-100 of letters, digits, _ - / . :; unique per account */
+                    event_id: string;
+                    /**
+                     * @description sale, refund, cancellation, credit_note, adjustment
+                     * @enum {string}
+                     */
+                    event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                    /** @description imported_goods only */
+                    excise_goods?: boolean | null;
+                    /** @description optional: one of the account's integrations */
+                    integration_id?: number | null;
+                    /** @description imported_goods only */
+                    intrinsic_value_eur_minor?: number | null;
+                    /** @description signed minor units: a sale >= 0; refund, cancellation, credit note <= 0 */
+                    net_amount_minor: number;
+                    /** @description the tax point: YYYY-MM-DD (midnight UTC) or RFC 3339 */
+                    occurred_at: string;
+                    /** @description optional, 1-200 characters */
+                    order_reference?: string | null;
+                    /** @description for every non-sale: the event_id of the sale it corrects; null or absent on a sale */
+                    original_event_id?: string | null;
+                    /** @description optional, 1-200 characters */
+                    product_reference?: string | null;
+                    /**
+                     * @description standard, reduced, super_reduced, parking, zero, exempt
+                     * @enum {string}
+                     */
+                    rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                    /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
+                    region?: string | null;
+                    /** @description optional raw source tag (as X-Source-ID) */
+                    source_id?: string | null;
+                    /** @description where the supplying establishment is */
+                    supplier_establishment_country?: string | null;
+                    /**
+                     * @description goods, services, imported_goods, new_means_of_transport, installed_goods
+                     * @enum {string}
+                     */
+                    supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                    /** @description optional: a class of GET /v1/tax-classes (else unknown_tax_class) */
+                    tax_class_id?: string | null;
+                    /** @description imported_goods only: non-EU country */
+                    third_country_origin?: string | null;
+                    /** @description optional, 1-200 characters */
+                    variant_reference?: string | null;
+                    /** @description half-up(net x bps / 10000) within one minor unit */
+                    vat_amount_minor: number;
+                    /** @description 0 to 10000 */
+                    vat_rate_bps: number;
+                } | {
+                    events: {
+                        /** @description optional: commits this v1 calculation of the account (its country, currency, amounts and rate must match or be omitted) */
+                        calculation_id?: string | null;
+                        /**
+                         * @description classified, needs_review, excluded
+                         * @enum {string}
+                         */
+                        classification_status: "classified" | "needs_review" | "excluded";
+                        /** @description imported_goods only */
+                        consignment_reference?: string | null;
+                        /** @description ISO 3166-1 alpha-2 (GR for Greece) */
+                        country_of_consumption: string;
+                        /** @description ISO 4217 with minor units */
+                        currency: string;
+                        /**
+                         * @description b2c or b2b
+                         * @enum {string}
+                         */
+                        customer_type: "b2c" | "b2b";
+                        /** @description optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check) */
+                        customer_vat_number?: string | null;
+                        /** @description goods: where the dispatch begins */
+                        dispatch_country?: string | null;
+                        /** @description caller's id, 1-100 of letters, digits, _ - / . :; unique per account */
+                        event_id: string;
+                        /**
+                         * @description sale, refund, cancellation, credit_note, adjustment
+                         * @enum {string}
+                         */
+                        event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                        /** @description imported_goods only */
+                        excise_goods?: boolean | null;
+                        /** @description optional: one of the account's integrations */
+                        integration_id?: number | null;
+                        /** @description imported_goods only */
+                        intrinsic_value_eur_minor?: number | null;
+                        /** @description signed minor units: a sale >= 0; refund, cancellation, credit note <= 0 */
+                        net_amount_minor: number;
+                        /** @description the tax point: YYYY-MM-DD (midnight UTC) or RFC 3339 */
+                        occurred_at: string;
+                        /** @description optional, 1-200 characters */
+                        order_reference?: string | null;
+                        /** @description for every non-sale: the event_id of the sale it corrects; null or absent on a sale */
+                        original_event_id?: string | null;
+                        /** @description optional, 1-200 characters */
+                        product_reference?: string | null;
+                        /**
+                         * @description standard, reduced, super_reduced, parking, zero, exempt
+                         * @enum {string}
+                         */
+                        rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                        /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
+                        region?: string | null;
+                        /** @description optional raw source tag (as X-Source-ID) */
+                        source_id?: string | null;
+                        /** @description where the supplying establishment is */
+                        supplier_establishment_country?: string | null;
+                        /**
+                         * @description goods, services, imported_goods, new_means_of_transport, installed_goods
+                         * @enum {string}
+                         */
+                        supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                        /** @description optional: a class of GET /v1/tax-classes (else unknown_tax_class) */
+                        tax_class_id?: string | null;
+                        /** @description imported_goods only: non-EU country */
+                        third_country_origin?: string | null;
+                        /** @description optional, 1-200 characters */
+                        variant_reference?: string | null;
+                        /** @description half-up(net x bps / 10000) within one minor unit */
+                        vat_amount_minor: number;
+                        /** @description 0 to 10000 */
+                        vat_rate_bps: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calculation_id: string | null;
+                        /** @enum {string} */
+                        classification_status: "classified" | "needs_review" | "excluded";
+                        consignment_reference: string | null;
+                        country_of_consumption: components["schemas"]["Country"];
+                        currency: components["schemas"]["Currency"];
+                        /** @enum {string} */
+                        customer_type: "b2c" | "b2b";
+                        dispatch_country: string | null;
+                        event_id: string;
+                        /** @enum {string} */
+                        event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                        excise_goods: boolean | null;
+                        id: string;
+                        integration_id: number | null;
+                        intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
+                        net_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
+                        notice?: {
+                            code: string;
+                            corrects_period: string;
+                            detail: string;
+                            reported_in_period: string;
+                        };
+                        /** @description RFC 3339 timestamp */
+                        occurred_at: string;
+                        order_reference: string | null;
+                        original_event_id: string | null;
+                        product_reference: string | null;
+                        /** @enum {string} */
+                        rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                        /** @description RFC 3339 timestamp */
+                        recorded_at: string;
+                        region: string | null;
+                        sequence: number;
+                        source_id: string | null;
+                        supplier_establishment_country: string | null;
+                        /** @enum {string} */
+                        supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                        tax_class_id: string | null;
+                        third_country_origin: string | null;
+                        variant_reference: string | null;
+                        vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        vat_rate_bps: number;
+                    } | {
+                        committed: number;
+                        existing: number;
+                        items: {
+                            calculation_id: string | null;
+                            /** @enum {string} */
+                            classification_status: "classified" | "needs_review" | "excluded";
+                            consignment_reference: string | null;
+                            country_of_consumption: components["schemas"]["Country"];
+                            currency: components["schemas"]["Currency"];
+                            /** @enum {string} */
+                            customer_type: "b2c" | "b2b";
+                            dispatch_country: string | null;
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                            excise_goods: boolean | null;
+                            id: string;
+                            integration_id: number | null;
+                            intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
+                            net_amount_minor: components["schemas"]["MoneyMinor"];
+                            /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
+                            notice?: {
+                                code: string;
+                                corrects_period: string;
+                                detail: string;
+                                reported_in_period: string;
+                            };
+                            /** @description RFC 3339 timestamp */
+                            occurred_at: string;
+                            order_reference: string | null;
+                            original_event_id: string | null;
+                            product_reference: string | null;
+                            /** @enum {string} */
+                            rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                            /** @description RFC 3339 timestamp */
+                            recorded_at: string;
+                            region: string | null;
+                            sequence: number;
+                            source_id: string | null;
+                            /** @enum {string} */
+                            status: "committed" | "existing";
+                            supplier_establishment_country: string | null;
+                            /** @enum {string} */
+                            supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                            tax_class_id: string | null;
+                            third_country_origin: string | null;
+                            variant_reference: string | null;
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_rate_bps: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calculation_id: string | null;
+                        /** @enum {string} */
+                        classification_status: "classified" | "needs_review" | "excluded";
+                        consignment_reference: string | null;
+                        country_of_consumption: components["schemas"]["Country"];
+                        currency: components["schemas"]["Currency"];
+                        /** @enum {string} */
+                        customer_type: "b2c" | "b2b";
+                        dispatch_country: string | null;
+                        event_id: string;
+                        /** @enum {string} */
+                        event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                        excise_goods: boolean | null;
+                        id: string;
+                        integration_id: number | null;
+                        intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
+                        net_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
+                        notice?: {
+                            code: string;
+                            corrects_period: string;
+                            detail: string;
+                            reported_in_period: string;
+                        };
+                        /** @description RFC 3339 timestamp */
+                        occurred_at: string;
+                        order_reference: string | null;
+                        original_event_id: string | null;
+                        product_reference: string | null;
+                        /** @enum {string} */
+                        rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                        /** @description RFC 3339 timestamp */
+                        recorded_at: string;
+                        region: string | null;
+                        sequence: number;
+                        source_id: string | null;
+                        supplier_establishment_country: string | null;
+                        /** @enum {string} */
+                        supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                        tax_class_id: string | null;
+                        third_country_origin: string | null;
+                        variant_reference: string | null;
+                        vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        vat_rate_bps: number;
+                    } | {
+                        committed: number;
+                        existing: number;
+                        items: {
+                            calculation_id: string | null;
+                            /** @enum {string} */
+                            classification_status: "classified" | "needs_review" | "excluded";
+                            consignment_reference: string | null;
+                            country_of_consumption: components["schemas"]["Country"];
+                            currency: components["schemas"]["Currency"];
+                            /** @enum {string} */
+                            customer_type: "b2c" | "b2b";
+                            dispatch_country: string | null;
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                            excise_goods: boolean | null;
+                            id: string;
+                            integration_id: number | null;
+                            intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
+                            net_amount_minor: components["schemas"]["MoneyMinor"];
+                            /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
+                            notice?: {
+                                code: string;
+                                corrects_period: string;
+                                detail: string;
+                                reported_in_period: string;
+                            };
+                            /** @description RFC 3339 timestamp */
+                            occurred_at: string;
+                            order_reference: string | null;
+                            original_event_id: string | null;
+                            product_reference: string | null;
+                            /** @enum {string} */
+                            rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                            /** @description RFC 3339 timestamp */
+                            recorded_at: string;
+                            region: string | null;
+                            sequence: number;
+                            source_id: string | null;
+                            /** @enum {string} */
+                            status: "committed" | "existing";
+                            supplier_establishment_country: string | null;
+                            /** @enum {string} */
+                            supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                            tax_class_id: string | null;
+                            third_country_origin: string | null;
+                            variant_reference: string | null;
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_rate_bps: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_batch_size, invalid_json, invalid_request, invalid_supply_events, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_batch_size" | "invalid_json" | "invalid_request" | "invalid_supply_events" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Conflict: supply_event_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "supply_event_conflict";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1SupplyEventsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calculation_id: string | null;
+                        /** @enum {string} */
+                        classification_status: "classified" | "needs_review" | "excluded";
+                        consignment_reference: string | null;
+                        country_of_consumption: components["schemas"]["Country"];
+                        currency: components["schemas"]["Currency"];
+                        /** @enum {string} */
+                        customer_type: "b2c" | "b2b";
+                        dispatch_country: string | null;
+                        event_id: string;
+                        /** @enum {string} */
+                        event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                        excise_goods: boolean | null;
+                        id: string;
+                        integration_id: number | null;
+                        intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
+                        net_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description RFC 3339 timestamp */
+                        occurred_at: string;
+                        order_reference: string | null;
+                        original_event_id: string | null;
+                        product_reference: string | null;
+                        /** @enum {string} */
+                        rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
+                        /** @description RFC 3339 timestamp */
+                        recorded_at: string;
+                        region: string | null;
+                        sequence: number;
+                        source_id: string | null;
+                        supplier_establishment_country: string | null;
+                        /** @enum {string} */
+                        supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                        tax_class_id: string | null;
+                        third_country_origin: string | null;
+                        variant_reference: string | null;
+                        vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        vat_rate_bps: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: supply_event_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "supply_event_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1TaxClassResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    catalog_version: string;
+                    /** @description CN: 2, 4, 6 or 8 digits (or the display form 0101 21 00); CPA: dot-separated digit groups */
+                    exact_code: string;
+                    jurisdiction: components["schemas"]["Country"];
+                    legal_date: string;
+                    /** @enum {string} */
+                    scheme: "cn" | "cpa";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authoritative_for_mapping: boolean;
+                        catalog_digest: string | null;
+                        catalog_version: string | null;
+                        coverage_manifest: string;
+                        coverage_manifest_digest: string | null;
+                        coverage_manifest_version: number | null;
+                        legal_reference: string | null;
+                        matched_by: string | null;
+                        matched_code: string | null;
+                        matched_jurisdiction: string | null;
+                        not_final_tax_treatment: boolean;
+                        reasons: string[];
+                        rule_id: string | null;
+                        /** @enum {string} */
+                        status: "resolved" | "needs_review";
+                        supply_kind: string | null;
+                        tax_class_id: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_catalog_version, invalid_code, invalid_json, invalid_jurisdiction, invalid_legal_date, invalid_request, invalid_scheme, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_catalog_version" | "invalid_code" | "invalid_json" | "invalid_jurisdiction" | "invalid_legal_date" | "invalid_request" | "invalid_scheme" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: limiter_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "limiter_unavailable" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1TaxClasses: {
+        parameters: {
+            query?: {
+                /** @description RFC 3339 timestamp or YYYY-MM-DD; default now (UTC) */
+                at?: string;
+                country?: components["schemas"]["Country"];
+                group?: string;
+                q?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            annex_iii_points: string[];
+                            description: string;
+                            group_name: string;
+                            group_slug: string;
+                            id: string;
+                            name: string;
+                            preview_rate_bps?: number | null;
+                            source: string;
+                            tags: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_at, invalid_country, invalid_q, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_group, unknown_parameter, unknown_tag */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_at" | "invalid_country" | "invalid_q" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_group" | "unknown_parameter" | "unknown_tag";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1TaxClassesById: {
+        parameters: {
+            query?: {
+                /** @description RFC 3339 timestamp or YYYY-MM-DD; default now (UTC) */
+                at?: string;
+                country?: components["schemas"]["Country"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        annex_iii_points: string[];
+                        description: string;
+                        group_name: string;
+                        group_slug: string;
+                        id: string;
+                        name: string;
+                        rates: {
+                            conditional: boolean;
+                            conditions: string | null;
+                            country: components["schemas"]["Country"];
+                            rate_bps: number;
+                            rate_type: string;
+                            review_status: string;
+                            sources: {
+                                as_of: string;
+                                legal_ref: string | null;
+                                source_id: string;
+                                tedb_category: string | null;
+                                title: string;
+                                url: string;
+                            }[];
+                            tax_class_id: string;
+                            /** @description RFC 3339 timestamp */
+                            valid_from: string;
+                            /** @description RFC 3339 timestamp */
+                            valid_to: string | null;
+                        }[];
+                        source: string;
+                        tags: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_at, invalid_country, invalid_path, invalid_query, invalid_request, invalid_url, malformed_request, tax_class_not_found, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_at" | "invalid_country" | "invalid_path" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "tax_class_not_found" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Not Found: tax_class_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "tax_class_not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1TaxRegistrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            conflicting_registration_ids: number[];
+                            counts_toward_coverage: boolean;
+                            coverage_status: string;
+                            effective_from: string;
+                            effective_to: string | null;
+                            id: number;
+                            ioss_intermediary_name: string | null;
+                            ioss_intermediary_number_masked: string | null;
+                            member_state_identification: string;
+                            /** @enum {string} */
+                            scheme_type: "union_oss" | "non_union_oss" | "ioss";
+                            /** @enum {string} */
+                            status: "active" | "pending" | "ended" | "excluded";
+                            vat_registration_number_masked: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1TaxRegistrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description first day in force */
+                    effective_from: string;
+                    /** @description last day in force (inclusive); absent = open-ended */
+                    effective_to?: string;
+                    /** @description ioss only */
+                    ioss_intermediary_name?: string;
+                    /** @description ioss only; IN + 10 digits; never returned */
+                    ioss_intermediary_number?: string;
+                    /** @description EU Member State of identification, ISO 3166-1 alpha-2 (Greece is GR) */
+                    member_state_identification: string;
+                    /** @enum {string} */
+                    scheme_type: "union_oss" | "non_union_oss" | "ioss";
+                    /** @enum {string} */
+                    status: "active" | "pending" | "ended" | "excluded";
+                    /** @description Full identifier, never returned: union_oss the VAT number of the Member State of identification (prefix EL for Greece); non_union_oss EU + 9 digits; ioss the IOSS number IM + 10 digits. Spaces, dots and hyphens are ignored. */
+                    vat_registration_number?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conflicting_registration_ids: number[];
+                        counts_toward_coverage: boolean;
+                        coverage_status: string;
+                        effective_from: string;
+                        effective_to: string | null;
+                        id: number;
+                        ioss_intermediary_name: string | null;
+                        ioss_intermediary_number_masked: string | null;
+                        member_state_identification: string;
+                        /** @enum {string} */
+                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
+                        /** @enum {string} */
+                        status: "active" | "pending" | "ended" | "excluded";
+                        vat_registration_number_masked: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, effective_to_required, invalid_effective_from, invalid_effective_to, invalid_effective_window, invalid_ioss_intermediary_name, invalid_ioss_intermediary_number, invalid_json, invalid_member_state_identification, invalid_request, invalid_scheme_type, invalid_status, invalid_url, invalid_vat_registration_number, ioss_fields_not_allowed, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "effective_to_required" | "invalid_effective_from" | "invalid_effective_to" | "invalid_effective_window" | "invalid_ioss_intermediary_name" | "invalid_ioss_intermediary_number" | "invalid_json" | "invalid_member_state_identification" | "invalid_request" | "invalid_scheme_type" | "invalid_status" | "invalid_url" | "invalid_vat_registration_number" | "ioss_fields_not_allowed" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Conflict: registration_overlap */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_overlap";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_limit_reached */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_limit_reached";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    patchV1TaxRegistrationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description first day in force. Omit to keep, "" to clear; null is refused. */
+                    effective_from?: string;
+                    /** @description last day in force (inclusive); absent = open-ended. Omit to keep, "" to clear; null is refused. */
+                    effective_to?: string;
+                    /** @description ioss only. Omit to keep, "" to clear; null is refused. */
+                    ioss_intermediary_name?: string;
+                    /** @description ioss only; IN + 10 digits; never returned. Omit to keep, "" to clear; null is refused. */
+                    ioss_intermediary_number?: string;
+                    /** @description EU Member State of identification, ISO 3166-1 alpha-2 (Greece is GR). Omit to keep, "" to clear; null is refused. */
+                    member_state_identification?: string;
+                    /** @description refused: scheme_type cannot change */
+                    scheme_type?: string;
+                    /**
+                     * @description Omit to keep, "" to clear; null is refused.
+                     * @enum {string}
+                     */
+                    status?: "active" | "pending" | "ended" | "excluded";
+                    /** @description Full identifier, never returned: union_oss the VAT number of the Member State of identification (prefix EL for Greece); non_union_oss EU + 9 digits; ioss the IOSS number IM + 10 digits. Spaces, dots and hyphens are ignored.. Omit to keep, "" to clear; null is refused. */
+                    vat_registration_number?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conflicting_registration_ids: number[];
+                        counts_toward_coverage: boolean;
+                        coverage_status: string;
+                        effective_from: string;
+                        effective_to: string | null;
+                        id: number;
+                        ioss_intermediary_name: string | null;
+                        ioss_intermediary_number_masked: string | null;
+                        member_state_identification: string;
+                        /** @enum {string} */
+                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
+                        /** @enum {string} */
+                        status: "active" | "pending" | "ended" | "excluded";
+                        vat_registration_number_masked: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, effective_to_required, invalid_effective_from, invalid_effective_to, invalid_effective_window, invalid_ioss_intermediary_name, invalid_ioss_intermediary_number, invalid_json, invalid_member_state_identification, invalid_path, invalid_request, invalid_scheme_type, invalid_status, invalid_url, invalid_vat_registration_number, ioss_fields_not_allowed, malformed_request, scheme_type_immutable, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "effective_to_required" | "invalid_effective_from" | "invalid_effective_to" | "invalid_effective_window" | "invalid_ioss_intermediary_name" | "invalid_ioss_intermediary_number" | "invalid_json" | "invalid_member_state_identification" | "invalid_path" | "invalid_request" | "invalid_scheme_type" | "invalid_status" | "invalid_url" | "invalid_vat_registration_number" | "ioss_fields_not_allowed" | "malformed_request" | "scheme_type_immutable" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: registration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: registration_overlap */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_overlap";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: registration_limit_reached */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "registration_limit_reached";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1Transactions: {
+        parameters: {
+            query?: {
+                api_key_id?: string;
+                country?: components["schemas"]["Country"];
+                currency?: components["schemas"]["Currency"];
+                cursor?: string;
+                /** @description inclusive, UTC transaction date */
+                from?: string;
+                /** @description 1-500, default 50 */
+                limit?: string;
+                source_id?: string;
+                tax_class_id?: string;
+                /** @description inclusive, UTC transaction date */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            api_key_id: number;
+                            country: components["schemas"]["Country"];
+                            /** @description RFC 3339 timestamp */
+                            created_at: string;
+                            currency: components["schemas"]["Currency"];
+                            gross_amount_minor: components["schemas"]["MoneyMinor"];
+                            id: string;
+                            net_amount_minor: components["schemas"]["MoneyMinor"];
+                            price_includes_vat: boolean;
+                            rate_evidence_status: string;
+                            replay_status: string;
+                            source_id: string | null;
+                            tax_class_id: string;
+                            transaction_date: string;
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_rate_bps: number;
+                        }[];
+                        next_cursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_api_key_id, invalid_country, invalid_currency, invalid_cursor, invalid_date, invalid_date_range, invalid_limit, invalid_query, invalid_request, invalid_source_id, invalid_tax_class_id, invalid_url, malformed_request, missing_from, missing_to, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_api_key_id" | "invalid_country" | "invalid_currency" | "invalid_cursor" | "invalid_date" | "invalid_date_range" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_source_id" | "invalid_tax_class_id" | "invalid_url" | "malformed_request" | "missing_from" | "missing_to" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1TransactionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        algorithm_manifest_digest: string;
+                        api_key_id: number;
+                        calculation_version: string;
+                        country: components["schemas"]["Country"];
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        currency: components["schemas"]["Currency"];
+                        evidence_status: string;
+                        execution_digest: string;
+                        gross_amount_minor: components["schemas"]["MoneyMinor"];
+                        id: string;
+                        idempotency_key_digest: string | null;
+                        mapping_version: string;
+                        net_amount_minor: components["schemas"]["MoneyMinor"];
+                        price_includes_vat: boolean;
+                        rate_effective_from: string;
+                        rate_effective_to: string | null;
+                        rate_evidence_status: string;
+                        /** @description rate-evidence/v1; the release members are present when an approved rate release decided the rate */
+                        rate_provenance: {
+                            approved_release_version?: string;
+                            effective_at: string;
+                            evidence_status: string;
+                            rate_release_digest?: string | null;
+                            rate_row_digest?: string | null;
+                            schema_version: string;
+                            snapshot_references?: {
+                                digest: string;
+                                kind: string;
+                            }[];
+                            source: string;
+                            source_evidence: {
+                                as_of: string;
+                                legal_ref: string | null;
+                                review_status: string;
+                                source_id: string;
+                                tedb_category: string | null;
+                                title: string;
+                                url: string;
+                            }[];
+                        } | null;
+                        rate_release_digest: string;
+                        rate_release_version: string;
+                        rate_source: string;
+                        replay_status: string;
+                        snapshot_references: {
+                            digest: string;
+                            kind: string;
+                        }[];
+                        source_id: string | null;
+                        tax_class_id: string;
+                        transaction_date: string;
+                        vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        vat_rate_bps: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_path, invalid_request, invalid_transaction_id, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_path" | "invalid_request" | "invalid_transaction_id" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: transaction_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "transaction_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1TransactionsByIdReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calculation_id: string | null;
+                        calculation_provenance: {
+                            algorithm_manifest_digest: string;
+                            algorithm_manifest_version: string;
+                            calculation_version: string;
+                            evidence_status: string;
+                            execution_digest: string;
+                            ownership: string;
+                            replay_status: string;
+                            schema_version: string;
+                        } | null;
+                        country: components["schemas"]["Country"];
+                        currency: components["schemas"]["Currency"];
+                        exact_match: boolean;
+                        gross_amount_minor: components["schemas"]["MoneyMinor"];
+                        net_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description rate-evidence/v1; the release members are present when an approved rate release decided the rate */
+                        rate_provenance: {
+                            approved_release_version?: string;
+                            effective_at: string;
+                            evidence_status: string;
+                            rate_release_digest?: string | null;
+                            rate_row_digest?: string | null;
+                            schema_version: string;
+                            snapshot_references?: {
+                                digest: string;
+                                kind: string;
+                            }[];
+                            source: string;
+                            source_evidence: {
+                                as_of: string;
+                                legal_ref: string | null;
+                                review_status: string;
+                                source_id: string;
+                                tedb_category: string | null;
+                                title: string;
+                                url: string;
+                            }[];
+                        } | null;
+                        transaction_date: string;
+                        vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description basis points (2000 = 20 %) */
+                        vat_rate_bps: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_path" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: calculation_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "calculation_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1TransactionsAggregated: {
+        parameters: {
+            query?: {
+                api_key_id?: string;
+                country?: components["schemas"]["Country"];
+                currency?: components["schemas"]["Currency"];
+                /** @description inclusive, UTC transaction date */
+                from?: string;
+                group_by?: "country" | "tax_class" | "month";
+                source_id?: string;
+                /** @description inclusive, UTC transaction date */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversion_rule: string;
+                        converted_currencies: string[];
+                        disclaimer: string;
+                        eur_only: boolean;
+                        group_by: string;
+                        period: {
+                            from: string;
+                            to: string;
+                        };
+                        rows: {
+                            converted_currencies: string[];
+                            gross_amount_minor: components["schemas"]["MoneyMinor"];
+                            key: string;
+                            net_amount_minor: components["schemas"]["MoneyMinor"];
+                            transaction_count: number;
+                            unconverted_currencies: string[];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        }[];
+                        unconverted_currencies: string[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_api_key_id, invalid_country, invalid_currency, invalid_date, invalid_date_range, invalid_group_by, invalid_query, invalid_request, invalid_source_id, invalid_tax_class_id, invalid_url, malformed_request, missing_from, missing_to, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_api_key_id" | "invalid_country" | "invalid_currency" | "invalid_date" | "invalid_date_range" | "invalid_group_by" | "invalid_query" | "invalid_request" | "invalid_source_id" | "invalid_tax_class_id" | "invalid_url" | "malformed_request" | "missing_from" | "missing_to" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1TransactionsExport: {
+        parameters: {
+            query: {
+                api_key_id?: string;
+                country?: components["schemas"]["Country"];
+                currency?: components["schemas"]["Currency"];
+                /** @description 1 (default) or 2 */
+                export_version?: string;
+                /** @description inclusive, UTC transaction date */
+                from: string;
+                source_id?: string;
+                tax_class_id?: string;
+                /** @description inclusive, UTC transaction date */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_api_key_id, invalid_country, invalid_currency, invalid_date, invalid_date_range, invalid_export_version, invalid_query, invalid_request, invalid_source_id, invalid_tax_class_id, invalid_url, malformed_request, missing_from, missing_to, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_api_key_id" | "invalid_country" | "invalid_currency" | "invalid_date" | "invalid_date_range" | "invalid_export_version" | "invalid_query" | "invalid_request" | "invalid_source_id" | "invalid_tax_class_id" | "invalid_url" | "malformed_request" | "missing_from" | "missing_to" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1VatNumbersCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description with its country prefix (EL for Greece); spaces, dots and hyphens are ignored; never returned */
+                    vat_number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        check: {
+                            /** @description as registered, when the Member State discloses it */
+                            address: string | null;
+                            /** @description requests sent to VIES for this answer */
+                            attempts: number;
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description VIES requestIdentifier: proof of the check (sent when the account has a Union OSS registration with its VAT number) */
+                            consultation_number: string | null;
+                            id: number;
+                            /** @description VIES code of the Member State (EL for Greece) */
+                            member_state: string;
+                            /**
+                             * @description per VIES check-status when asked
+                             * @enum {string}
+                             */
+                            member_state_availability: "Available" | "Unavailable" | "Monitoring Disabled" | "unknown";
+                            /** @description as registered, when the Member State discloses it */
+                            name: string | null;
+                            /** @description unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; format_invalid: the expected format */
+                            reason: string | null;
+                            /** @description the account's own number sent as requester */
+                            requester_vat_number_masked: string | null;
+                            /**
+                             * @description unavailable (VIES or the Member State did not answer) is never invalid
+                             * @enum {string}
+                             */
+                            result: "valid" | "invalid" | "format_invalid" | "unavailable";
+                            /** @description country prefix, asterisks, at most the last 4 characters; the number itself is never returned */
+                            vat_number_masked: string;
+                            /** @description requestDate of the VIES answer */
+                            vies_request_date: string | null;
+                        };
+                        /** @description a valid or invalid answer younger than the reuse window (VIES_REUSE_DAYS) was returned */
+                        reused: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_request, invalid_url, invalid_vat_number, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_request" | "invalid_url" | "invalid_vat_number" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1VatNumbersChecks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-200, default 50 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description as registered, when the Member State discloses it */
+                            address: string | null;
+                            /** @description requests sent to VIES for this answer */
+                            attempts: number;
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description VIES requestIdentifier: proof of the check (sent when the account has a Union OSS registration with its VAT number) */
+                            consultation_number: string | null;
+                            id: number;
+                            /** @description VIES code of the Member State (EL for Greece) */
+                            member_state: string;
+                            /**
+                             * @description per VIES check-status when asked
+                             * @enum {string}
+                             */
+                            member_state_availability: "Available" | "Unavailable" | "Monitoring Disabled" | "unknown";
+                            /** @description as registered, when the Member State discloses it */
+                            name: string | null;
+                            /** @description unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; format_invalid: the expected format */
+                            reason: string | null;
+                            /** @description the account's own number sent as requester */
+                            requester_vat_number_masked: string | null;
+                            /**
+                             * @description unavailable (VIES or the Member State did not answer) is never invalid
+                             * @enum {string}
+                             */
+                            result: "valid" | "invalid" | "format_invalid" | "unavailable";
+                            /** @description country prefix, asterisks, at most the last 4 characters; the number itself is never returned */
+                            vat_number_masked: string;
+                            /** @description requestDate of the VIES answer */
+                            vies_request_date: string | null;
+                        }[];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1VatCalculate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 visible ASCII; requires transaction_date */
+                "idempotency-key"?: string;
+                /** @description 1-100 of letters, digits, _, -, /; reporting tag only */
+                "x-source-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    country: components["schemas"]["Country"];
+                    currency: components["schemas"]["Currency"];
+                    /** @description minor units; gross when price_includes_vat, else net */
+                    gross_amount_minor: number;
+                    price_includes_vat: boolean;
+                    tax_class_id: string;
+                    /** @description YYYY-MM-DD (midnight UTC) or RFC 3339; default now */
+                    transaction_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calculation_id: string | null;
+                        calculation_provenance: {
+                            algorithm_manifest_digest: string;
+                            algorithm_manifest_version: string;
+                            calculation_version: string;
+                            evidence_status: string;
+                            execution_digest: string;
+                            ownership: string;
+                            replay_status: string;
+                            schema_version: string;
+                        } | null;
+                        country: components["schemas"]["Country"];
+                        currency: components["schemas"]["Currency"];
+                        gross_amount_minor: components["schemas"]["MoneyMinor"];
+                        net_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description rate-evidence/v1; the release members are present when an approved rate release decided the rate */
+                        rate_provenance: {
+                            approved_release_version?: string;
+                            effective_at: string;
+                            evidence_status: string;
+                            rate_release_digest?: string | null;
+                            rate_row_digest?: string | null;
+                            schema_version: string;
+                            snapshot_references?: {
+                                digest: string;
+                                kind: string;
+                            }[];
+                            source: string;
+                            source_evidence: {
+                                as_of: string;
+                                legal_ref: string | null;
+                                review_status: string;
+                                source_id: string;
+                                tedb_category: string | null;
+                                title: string;
+                                url: string;
+                            }[];
+                        } | null;
+                        transaction_date: string;
+                        vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        /** @description basis points (2000 = 20 %) */
+                        vat_rate_bps: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, idempotency_requires_v2_key, invalid_amount, invalid_country, invalid_currency, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_source_id, invalid_tax_class_id, invalid_transaction_date, invalid_url, malformed_request, missing_price_includes_vat, transaction_date_required_for_idempotency, unknown_field, unknown_parameter, unknown_tax_class */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_country" | "invalid_currency" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_source_id" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_url" | "malformed_request" | "missing_price_includes_vat" | "transaction_date_required_for_idempotency" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Conflict: idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "idempotency_conflict";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: conditional_rate, rate_unavailable, rate_unreviewed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "conditional_rate" | "rate_unavailable" | "rate_unreviewed";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable, transient_conflict */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable" | "transient_conflict";
+                    };
+                };
+            };
+        };
+    };
+    getV1VatRates: {
+        parameters: {
+            query: {
+                /** @description RFC 3339 timestamp or YYYY-MM-DD; default now (UTC) */
+                at?: string;
+                country: components["schemas"]["Country"];
+                history?: "true" | "false";
+                tax_class_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string | null;
+                        country: string;
+                        data_release_digest: string;
+                        rates: {
+                            conditional: boolean;
+                            conditions: string | null;
+                            country: components["schemas"]["Country"];
+                            rate_bps: number;
+                            rate_type: string;
+                            review_status: string;
+                            sources: {
+                                as_of: string;
+                                legal_ref: string | null;
+                                source_id: string;
+                                tedb_category: string | null;
+                                title: string;
+                                url: string;
+                            }[];
+                            tax_class_id: string;
+                            /** @description RFC 3339 timestamp */
+                            valid_from: string;
+                            /** @description RFC 3339 timestamp */
+                            valid_to: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, history_requires_tax_class, invalid_at, invalid_country, invalid_history, invalid_query, invalid_request, invalid_url, malformed_request, tax_class_not_found, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "history_requires_tax_class" | "invalid_at" | "invalid_country" | "invalid_history" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "tax_class_not_found" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Not Found: tax_class_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "tax_class_not_found";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1VatSmeEligibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description minor units of the national currency */
+                    annual_turnover_nac: number;
+                    country: components["schemas"]["Country"];
+                    currency: components["schemas"]["Currency"];
+                    /**
+                     * Format: date
+                     * @description default today (UTC)
+                     */
+                    reference_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        annual_turnover_nac: number;
+                        country: string;
+                        currency: string;
+                        data_situation_on: string;
+                        disclaimer: string;
+                        eligibility_status: string;
+                        eligible_for_exemption: boolean | null;
+                        exceeded_by_nac: number | null;
+                        /** @description a published figure (not an amount the service computes with) */
+                        exemption_threshold_eur: number | null;
+                        /** @description a published figure (not an amount the service computes with) */
+                        exemption_threshold_nac: number | null;
+                        policy: {
+                            exclusion_article288_quarantine_period: string | null;
+                            one_national_annual_threshold: boolean | null;
+                            voluntary_cessation_article290: boolean | null;
+                        };
+                        /** @description YYYY-MM-DD */
+                        reference_date: string;
+                        scheme_type: string;
+                        sectorals: {
+                            comment: string | null;
+                            /** @description a published figure (not an amount the service computes with) */
+                            exemption_threshold_eur: number | null;
+                            /** @description a published figure (not an amount the service computes with) */
+                            exemption_threshold_nac: number | null;
+                            sector: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_country, invalid_currency, invalid_json, invalid_reference_date, invalid_request, invalid_turnover, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_country" | "invalid_currency" | "invalid_json" | "invalid_reference_date" | "invalid_request" | "invalid_turnover" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Not Found: no_sme_data */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "no_sme_data";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: currency_mismatch */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "currency_mismatch";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1VatThresholdCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ioss only (required): consignment intrinsic value in EUR cents */
+                    amount_minor?: number;
+                    /** @description oss only: must be 1 January of the cutoff year (400 invalid_threshold_range otherwise); default that date */
+                    from?: string;
+                    /** @enum {string} */
+                    threshold_type: "oss" | "ioss";
+                    /** @description oss only: UTC cutoff date, not after today (400 to_after_today); default today */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        currency_scale: number;
+                        current_minor: components["schemas"]["MoneyMinor"];
+                        /** @description RFC 3339 timestamp */
+                        cutoff_at?: string | null;
+                        disclaimer: string;
+                        evidence_status: string;
+                        exceeded: boolean;
+                        historical_crossing_proven: boolean;
+                        percentage_used: number;
+                        policy_version?: string | null;
+                        previous_comparison?: string | null;
+                        previous_year_minor?: components["schemas"]["NullableMoneyMinor"];
+                        release_version?: string | null;
+                        remaining_minor: components["schemas"]["MoneyMinor"];
+                        threshold_minor: components["schemas"]["MoneyMinor"];
+                        /** @enum {string} */
+                        threshold_type: "oss" | "ioss";
+                        unconverted_currencies: string[];
+                        warning: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_amount_minor, invalid_from, invalid_json, invalid_request, invalid_threshold_range, invalid_threshold_type, invalid_to, invalid_url, malformed_request, missing_amount_minor, to_after_today, unexpected_amount_minor, unexpected_date_range, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_amount_minor" | "invalid_from" | "invalid_json" | "invalid_request" | "invalid_threshold_range" | "invalid_threshold_type" | "invalid_to" | "invalid_url" | "malformed_request" | "missing_amount_minor" | "to_after_today" | "unexpected_amount_minor" | "unexpected_date_range" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: article_59c_evidence_incomplete */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "article_59c_evidence_incomplete";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV2Decisions: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-200, default 50 */
+                limit?: string;
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            answered_with: {
+                                error: string | null;
+                                http_status: number;
+                            };
+                            components: {
+                                amount_minor: components["schemas"]["NullableMoneyMinor"];
+                                amount_status: string;
+                                calculation_id: string | null;
+                                collection_point: string | null;
+                                currency: string;
+                                deduction_status: string;
+                                findings: string[];
+                                gross_amount_minor: components["schemas"]["NullableMoneyMinor"];
+                                jurisdiction: string | null;
+                                kind: string;
+                                legal_basis: string[];
+                                liable_party: string | null;
+                                net_amount_minor: components["schemas"]["NullableMoneyMinor"];
+                                place_of_supply_rule: string | null;
+                                provenance: string[];
+                                rate_category: string | null;
+                                treatment: string | null;
+                                treatment_status: string;
+                                vat_rate_bps: number | null;
+                            }[];
+                            /** @description RFC 3339 timestamp */
+                            created_at: string;
+                            decision_id: string;
+                            evidence_profile_revision: {
+                                digest: string | null;
+                                revision_id: string;
+                            } | null;
+                            findings: string[];
+                            /** @description RFC 3339 timestamp */
+                            knowledge_at: string;
+                            legal_at: string;
+                            request_digest: string;
+                            resolver_version: string;
+                            schema_version: string;
+                            source_id: string | null;
+                            /** @enum {string} */
+                            status: "complete" | "partial" | "incomplete" | "conflicting" | "unsupported";
+                            supersedes_decision_id: string | null;
+                            treatment_release: {
+                                digest: string | null;
+                                release_id: string;
+                            } | null;
+                        }[];
+                        next_cursor: components["schemas"]["NextCursor"];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_query, invalid_request, invalid_status, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV2DecisionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        answered_with: {
+                            error: string | null;
+                            http_status: number;
+                        };
+                        components: {
+                            amount_minor: components["schemas"]["NullableMoneyMinor"];
+                            amount_status: string;
+                            calculation_id: string | null;
+                            collection_point: string | null;
+                            currency: string;
+                            deduction_status: string;
+                            findings: string[];
+                            gross_amount_minor: components["schemas"]["NullableMoneyMinor"];
+                            jurisdiction: string | null;
+                            kind: string;
+                            legal_basis: string[];
+                            liable_party: string | null;
+                            net_amount_minor: components["schemas"]["NullableMoneyMinor"];
+                            place_of_supply_rule: string | null;
+                            provenance: string[];
+                            rate_category: string | null;
+                            treatment: string | null;
+                            treatment_status: string;
+                            vat_rate_bps: number | null;
+                        }[];
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        decision_id: string;
+                        evidence_profile_revision: {
+                            digest: string | null;
+                            revision_id: string;
+                        } | null;
+                        findings: string[];
+                        /** @description RFC 3339 timestamp */
+                        knowledge_at: string;
+                        legal_at: string;
+                        request_digest: string;
+                        resolver_version: string;
+                        schema_version: string;
+                        source_id: string | null;
+                        /** @enum {string} */
+                        status: "complete" | "partial" | "incomplete" | "conflicting" | "unsupported";
+                        supersedes_decision_id: string | null;
+                        treatment_release: {
+                            digest: string | null;
+                            release_id: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_path, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_path" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: decision_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "decision_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV2VatCalculate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description required; 1-255 visible ASCII */
+                "idempotency-key"?: string;
+                /** @description id or source_key of one active source profile of the account; its revision is sealed */
+                "x-evidence-profile"?: string;
+                /** @description reporting tag only; part of the idempotent identity */
+                "x-source-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description minor units; gross when price_includes_vat, else net */
+                    amount_minor: number;
+                    classification?: {
+                        catalog_version: string;
+                        code: string;
+                        /** @enum {string} */
+                        scheme: "cn" | "cpa";
+                    };
+                    country: components["schemas"]["Country"];
+                    currency: components["schemas"]["Currency"];
+                    price_includes_vat: boolean;
+                    /** Format: uuid */
+                    supersedes_decision_id?: string;
+                    tax_class_id?: string;
+                    /** @description YYYY-MM-DD (midnight UTC) or RFC 3339; required */
+                    transaction_date?: string;
+                    treatment_context?: {
+                        /** @enum {string} */
+                        customer_type?: "b2c" | "b2b";
+                        destination_country?: components["schemas"]["Country"];
+                        dispatch_country?: components["schemas"]["Country"];
+                        supplier_establishment_country?: components["schemas"]["Country"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        components: {
+                            amount_minor: components["schemas"]["NullableMoneyMinor"];
+                            amount_status: string;
+                            calculation_id: string | null;
+                            collection_point: string | null;
+                            currency: string;
+                            deduction_status: string;
+                            findings: string[];
+                            gross_amount_minor: components["schemas"]["NullableMoneyMinor"];
+                            jurisdiction: string | null;
+                            kind: string;
+                            legal_basis: string[];
+                            liable_party: string | null;
+                            net_amount_minor: components["schemas"]["NullableMoneyMinor"];
+                            place_of_supply_rule: string | null;
+                            provenance: string[];
+                            rate_category: string | null;
+                            treatment: string | null;
+                            treatment_status: string;
+                            vat_rate_bps: number | null;
+                        }[];
+                        /** @description RFC 3339 timestamp */
+                        created_at: string;
+                        decision_id: string;
+                        evidence_profile_revision: {
+                            digest: string | null;
+                            revision_id: string;
+                        } | null;
+                        findings: string[];
+                        /** @description RFC 3339 timestamp */
+                        knowledge_at: string;
+                        legal_at: string;
+                        request_digest: string;
+                        resolver_version: string;
+                        schema_version: string;
+                        source_id: string | null;
+                        /** @enum {string} */
+                        status: "complete" | "partial" | "incomplete" | "conflicting" | "unsupported";
+                        supersedes_decision_id: string | null;
+                        treatment_release: {
+                            digest: string | null;
+                            release_id: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: decision_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "decision_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: classification_conflict, decision_conflicting, idempotency_conflict, jurisdiction_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "classification_conflict" | "decision_conflicting" | "idempotency_conflict" | "jurisdiction_conflict";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: decision_incomplete, decision_unsupported, evidence_profile_unavailable, treatment_coverage_unavailable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "decision_incomplete" | "decision_unsupported" | "evidence_profile_unavailable" | "treatment_coverage_unavailable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+}

@@ -555,7 +555,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Threshold notifications of the account (warning band entered, threshold crossed), oldest first */
+        /** Notifications of the account (Article 59c warning band entered, threshold crossed; a return period overdue), oldest first */
         get: operations["getV1ComplianceNotifications"];
         put?: never;
         post?: never;
@@ -657,7 +657,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Accountant report: manifest, filing context (due date, nil return, status), summary and breakdown in major units */
+        /** Accountant report: manifest, filing context (due date, overdue, nil return, status, filing record), summary and breakdown in major units; format=pdf for the printable report */
         get: operations["getV1ReportsOssAccountantReport"];
         put?: never;
         post?: never;
@@ -735,6 +735,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/filing-calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Filing calendar: each Union OSS quarter and IOSS month the registrations cover, with due date and status (not_due, due, overdue, locked, filed, nil_return_due); a period found overdue is notified once */
+        get: operations["getV1ReportsFilingCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/locked-return-periods/union-oss": {
         parameters: {
             query?: never;
@@ -762,7 +779,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a locked quarter as filed; repeats keep the first filing audit (409 period_not_locked; 409 period_not_ended before the quarter's end) */
+        /** Mark a locked quarter as filed, with an optional filing record (submission_reference, filed_on, note); repeats keep the first filing audit and record (409 period_not_locked; 409 period_not_ended before the quarter's end) */
         post: operations["postV1ReportsLockedReturnPeriodsUnionOssFiled"];
         delete?: never;
         options?: never;
@@ -782,6 +799,75 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vat-numbers/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a customer's VAT number: format and check digits, then VIES; every answer is kept as evidence (an outage answers unavailable, never invalid) */
+        post: operations["postV1VatNumbersCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vat-numbers/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAT-number checks of the account, newest first (keyset cursor; numbers masked) */
+        get: operations["getV1VatNumbersChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dashboard sign-in: exchange an API key (scope full or read-only) for a session cookie (HttpOnly, SameSite=Strict); the key is not kept by the browser */
+        post: operations["postV1Sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboard session of the cookie: scope, CSRF token, expiry (404 no_session for an X-API-Key request) */
+        get: operations["getV1SessionsCurrent"];
+        put?: never;
+        post?: never;
+        /** Dashboard sign-out: revokes the session (also for every replica and after a restart) and clears the cookie */
+        delete: operations["deleteV1SessionsCurrent"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5596,6 +5682,8 @@ export interface operations {
                     third_country_origin?: string | null;
                     /** @description imported_goods only */
                     excise_goods?: boolean | null;
+                    /** @description optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check) */
+                    customer_vat_number?: string | null;
                     /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
                     region?: string | null;
                 } | {
@@ -5667,6 +5755,8 @@ export interface operations {
                         third_country_origin?: string | null;
                         /** @description imported_goods only */
                         excise_goods?: boolean | null;
+                        /** @description optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check) */
+                        customer_vat_number?: string | null;
                         /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
                         region?: string | null;
                     }[];
@@ -6564,25 +6654,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            id: number;
-                            kind: string;
-                            year: number;
-                            event_id: string;
-                            cumulative_minor: components["schemas"]["MoneyMinor"];
-                            threshold_minor: components["schemas"]["MoneyMinor"];
-                            currency: string;
-                            /** @description RFC 3339 timestamp */
-                            occurred_at: string;
-                            /** @description RFC 3339 timestamp */
-                            recorded_at: string;
-                            /** @description RFC 3339 timestamp */
-                            created_at: string;
-                            read: boolean;
-                            /** @description RFC 3339 timestamp */
-                            read_at: string | null;
+                        items?: {
+                            id?: number;
+                            /** @enum {string} */
+                            kind?: "article_59c_warning_band_entered" | "article_59c_threshold_crossed" | "return_period_overdue";
+                            year?: number;
+                            event_id?: string;
+                            cumulative_minor?: number;
+                            threshold_minor?: number;
+                            currency?: string;
+                            /** Format: date-time */
+                            occurred_at?: string;
+                            /** Format: date-time */
+                            recorded_at?: string;
+                            /** @enum {string} */
+                            scheme_type?: "union_oss" | "ioss";
+                            period_key?: string;
+                            /** Format: date */
+                            due_date?: string;
+                            /** Format: date-time */
+                            created_at?: string;
+                            read?: boolean;
+                            /** Format: date-time */
+                            read_at?: string | null;
                         }[];
-                        next_cursor: components["schemas"]["NextCursor"];
+                        next_cursor?: string | null;
                     };
                 };
             };
@@ -7042,8 +7138,8 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
-                /** @description csv: manifest repeated on every row; json: { manifest, report } */
-                format: "csv" | "json";
+                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                format: "csv" | "json" | "oss-return" | "bzst-csv";
                 /** @description 1 (the default and only version) */
                 export_version?: string;
             };
@@ -7108,7 +7204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            /** @description Unprocessable Entity: bzst_file_refused, format_unavailable, registration_conflict, registration_required, vat_rate_unavailable */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7212,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                        error?: "bzst_file_refused" | "format_unavailable" | "registration_conflict" | "registration_required" | "vat_rate_unavailable";
                     };
                 };
             };
@@ -7165,8 +7261,8 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
-                /** @description csv: manifest repeated on every row; json: { manifest, report } */
-                format: "csv" | "json";
+                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                format: "csv" | "json" | "oss-return" | "bzst-csv";
                 /** @description 1 (the default and only version) */
                 export_version?: string;
             };
@@ -7231,7 +7327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            /** @description Unprocessable Entity: bzst_file_refused, format_unavailable, registration_conflict, registration_required, vat_rate_unavailable */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7239,7 +7335,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                        error?: "bzst_file_refused" | "format_unavailable" | "registration_conflict" | "registration_required" | "vat_rate_unavailable";
                     };
                 };
             };
@@ -7288,6 +7384,8 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
+                /** @description json (default) or pdf (printable, fonts embedded) */
+                format?: "json" | "pdf";
             };
             header?: never;
             path?: never;
@@ -7301,6 +7399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/pdf": string;
                     "application/json": {
                         /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
                         manifest: {
@@ -7311,7 +7410,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7319,7 +7418,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_format" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
                     };
                 };
             };
@@ -7837,6 +7936,139 @@ export interface operations {
             };
         };
     };
+    getV1ReportsFilingCalendar: {
+        parameters: {
+            query?: {
+                /** @description first day (inclusive): periods ending on or after it; default the earliest active or ended OSS/IOSS registration */
+                from?: string;
+                /** @description last day (inclusive): periods starting on or before it; default today (UTC); at most ten years after from */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from?: string;
+                        /** Format: date */
+                        to?: string;
+                        /** Format: date */
+                        today?: string;
+                        periods?: {
+                            /** @enum {string} */
+                            scheme_type?: "union_oss" | "ioss";
+                            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+                            period_key?: string;
+                            /** Format: date */
+                            period_start?: string;
+                            /** Format: date */
+                            period_end?: string;
+                            /**
+                             * Format: date
+                             * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
+                             */
+                            due_date?: string;
+                            /** @enum {string} */
+                            status?: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
+                            /** @description not filed by its due date (also for nil_return_due) */
+                            overdue?: boolean;
+                            registration_ids?: number[];
+                            source_event_count?: number;
+                            locked?: boolean;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            submission_reference?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_date_range, invalid_from, invalid_query, invalid_request, invalid_to, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_date_range" | "invalid_from" | "invalid_query" | "invalid_request" | "invalid_to" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getV1ReportsLockedReturnPeriodsUnionOss: {
         parameters: {
             query?: {
@@ -7856,7 +8088,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        items?: {
+                            /** @enum {string} */
+                            scheme_type?: "union_oss";
+                            period_key?: string;
+                            /** @enum {string} */
+                            status?: "locked" | "filed";
+                            filing_status?: string;
+                            filing_status_detail?: string;
+                            nil_return_eligible?: boolean;
+                            total_source_event_count?: number;
+                            included_source_event_count?: number;
+                            excluded_source_event_count?: number;
+                            warning_count?: number;
+                            jurisdiction_count?: number;
+                            export_count?: number;
+                            member_state_identification?: string;
+                            return_currency?: string;
+                            registration_id?: number;
+                            ledger_position?: number;
+                            /** Format: date-time */
+                            locked_at?: string;
+                            locked_by_api_key_id?: number;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            filed_by_api_key_id?: number | null;
+                            filing_record?: {
+                                submission_reference?: string | null;
+                                /** Format: date */
+                                filed_on?: string | null;
+                                note?: string | null;
+                            } | null;
+                            /** Format: date */
+                            filing_due_date?: string;
+                            /** @description not filed and past its due date (today, UTC) */
+                            overdue?: boolean;
+                            exports?: {
+                                /** Format: uuid */
+                                export_id?: string;
+                                export_kind?: string;
+                                format?: string;
+                                media_type?: string;
+                                filename?: string;
+                                byte_size?: number;
+                                sha256?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                download_path?: string;
+                            }[];
+                        }[];
+                        current_period?: {
+                            /** @enum {string} */
+                            scheme_type?: "union_oss";
+                            period_key?: string;
+                            /** @enum {string} */
+                            status?: "locked" | "filed";
+                            filing_status?: string;
+                            filing_status_detail?: string;
+                            nil_return_eligible?: boolean;
+                            total_source_event_count?: number;
+                            included_source_event_count?: number;
+                            excluded_source_event_count?: number;
+                            warning_count?: number;
+                            jurisdiction_count?: number;
+                            export_count?: number;
+                            member_state_identification?: string;
+                            return_currency?: string;
+                            registration_id?: number;
+                            ledger_position?: number;
+                            /** Format: date-time */
+                            locked_at?: string;
+                            locked_by_api_key_id?: number;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            filed_by_api_key_id?: number | null;
+                            filing_record?: {
+                                submission_reference?: string | null;
+                                /** Format: date */
+                                filed_on?: string | null;
+                                note?: string | null;
+                            } | null;
+                            /** Format: date */
+                            filing_due_date?: string;
+                            /** @description not filed and past its due date (today, UTC) */
+                            overdue?: boolean;
+                            exports?: {
+                                /** Format: uuid */
+                                export_id?: string;
+                                export_kind?: string;
+                                format?: string;
+                                media_type?: string;
+                                filename?: string;
+                                byte_size?: number;
+                                sha256?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                download_path?: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -7955,7 +8284,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        scheme_type?: "union_oss";
+                        period_key?: string;
+                        /** @enum {string} */
+                        status?: "locked" | "filed";
+                        filing_status?: string;
+                        filing_status_detail?: string;
+                        nil_return_eligible?: boolean;
+                        total_source_event_count?: number;
+                        included_source_event_count?: number;
+                        excluded_source_event_count?: number;
+                        warning_count?: number;
+                        jurisdiction_count?: number;
+                        export_count?: number;
+                        member_state_identification?: string;
+                        return_currency?: string;
+                        registration_id?: number;
+                        ledger_position?: number;
+                        /** Format: date-time */
+                        locked_at?: string;
+                        locked_by_api_key_id?: number;
+                        /** Format: date-time */
+                        filed_at?: string | null;
+                        filed_by_api_key_id?: number | null;
+                        filing_record?: {
+                            submission_reference?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                            note?: string | null;
+                        } | null;
+                        /** Format: date */
+                        filing_due_date?: string;
+                        /** @description not filed and past its due date (today, UTC) */
+                        overdue?: boolean;
+                        exports?: {
+                            /** Format: uuid */
+                            export_id?: string;
+                            export_kind?: string;
+                            format?: string;
+                            media_type?: string;
+                            filename?: string;
+                            byte_size?: number;
+                            sha256?: string;
+                            /** Format: date-time */
+                            created_at?: string;
+                            download_path?: string;
+                        }[];
                     };
                 };
             };
@@ -8093,7 +8468,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the reference the tax office's portal gave the submission */
+                    submission_reference?: string;
+                    /** @description the day the return was submitted: from the day after the quarter to today (UTC) */
+                    filed_on?: string;
+                    /** @description a note of the filer (one line) */
+                    note?: string;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -8102,11 +8488,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        scheme_type?: "union_oss";
+                        period_key?: string;
+                        /** @enum {string} */
+                        status?: "locked" | "filed";
+                        filing_status?: string;
+                        filing_status_detail?: string;
+                        nil_return_eligible?: boolean;
+                        total_source_event_count?: number;
+                        included_source_event_count?: number;
+                        excluded_source_event_count?: number;
+                        warning_count?: number;
+                        jurisdiction_count?: number;
+                        export_count?: number;
+                        member_state_identification?: string;
+                        return_currency?: string;
+                        registration_id?: number;
+                        ledger_position?: number;
+                        /** Format: date-time */
+                        locked_at?: string;
+                        locked_by_api_key_id?: number;
+                        /** Format: date-time */
+                        filed_at?: string | null;
+                        filed_by_api_key_id?: number | null;
+                        filing_record?: {
+                            submission_reference?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                            note?: string | null;
+                        } | null;
+                        /** Format: date */
+                        filing_due_date?: string;
+                        /** @description not filed and past its due date (today, UTC) */
+                        overdue?: boolean;
+                        exports?: {
+                            /** Format: uuid */
+                            export_id?: string;
+                            export_kind?: string;
+                            format?: string;
+                            media_type?: string;
+                            filename?: string;
+                            byte_size?: number;
+                            sha256?: string;
+                            /** Format: date-time */
+                            created_at?: string;
+                            download_path?: string;
+                        }[];
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_body, invalid_filed_on, invalid_json, invalid_note, invalid_period, invalid_query, invalid_request, invalid_submission_reference, invalid_url, malformed_request, unknown_field, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8114,7 +8546,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_json" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_body" | "invalid_filed_on" | "invalid_json" | "invalid_note" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_submission_reference" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
                     };
                 };
             };
@@ -8286,6 +8718,699 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error?: "export_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1VatNumbersCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description with its country prefix (EL for Greece); spaces, dots and hyphens are ignored; never returned */
+                    vat_number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        check: {
+                            id: number;
+                            /** @description country prefix, asterisks, at most the last 4 characters; the number itself is never returned */
+                            vat_number_masked: string;
+                            /** @description VIES code of the Member State (EL for Greece) */
+                            member_state: string;
+                            /**
+                             * @description unavailable (VIES or the Member State did not answer) is never invalid
+                             * @enum {string}
+                             */
+                            result: "valid" | "invalid" | "format_invalid" | "unavailable";
+                            /** @description unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; format_invalid: the expected format */
+                            reason: string | null;
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description requestDate of the VIES answer */
+                            vies_request_date: string | null;
+                            /** @description VIES requestIdentifier: proof of the check (sent when the account has a Union OSS registration with its VAT number) */
+                            consultation_number: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            name: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            address: string | null;
+                            /** @description the account's own number sent as requester */
+                            requester_vat_number_masked: string | null;
+                            /**
+                             * @description per VIES check-status when asked
+                             * @enum {string}
+                             */
+                            member_state_availability: "Available" | "Unavailable" | "Monitoring Disabled" | "unknown";
+                            /** @description requests sent to VIES for this answer */
+                            attempts: number;
+                        };
+                        /** @description a valid or invalid answer younger than the reuse window (VIES_REUSE_DAYS) was returned */
+                        reused: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_request, invalid_url, invalid_vat_number, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_request" | "invalid_url" | "invalid_vat_number" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1VatNumbersChecks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-200, default 50 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            /** @description country prefix, asterisks, at most the last 4 characters; the number itself is never returned */
+                            vat_number_masked: string;
+                            /** @description VIES code of the Member State (EL for Greece) */
+                            member_state: string;
+                            /**
+                             * @description unavailable (VIES or the Member State did not answer) is never invalid
+                             * @enum {string}
+                             */
+                            result: "valid" | "invalid" | "format_invalid" | "unavailable";
+                            /** @description unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; format_invalid: the expected format */
+                            reason: string | null;
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description requestDate of the VIES answer */
+                            vies_request_date: string | null;
+                            /** @description VIES requestIdentifier: proof of the check (sent when the account has a Union OSS registration with its VAT number) */
+                            consultation_number: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            name: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            address: string | null;
+                            /** @description the account's own number sent as requester */
+                            requester_vat_number_masked: string | null;
+                            /**
+                             * @description per VIES check-status when asked
+                             * @enum {string}
+                             */
+                            member_state_availability: "Available" | "Unavailable" | "Monitoring Disabled" | "unknown";
+                            /** @description requests sent to VIES for this answer */
+                            attempts: number;
+                        }[];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1Sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account_id: number;
+                        /** @enum {string} */
+                        scope: "full" | "read-only";
+                        /** @description Send as the X-CSRF-Token header on every write made with this session's cookie */
+                        csrf_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description absolute expiry
+                         */
+                        expires_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ends earlier when unused until then
+                         */
+                        idle_expires_at: string;
+                        idle_timeout_seconds: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_api_key, invalid_json, invalid_query, invalid_request, invalid_url, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_api_key" | "invalid_json" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1SessionsCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account_id: number;
+                        /** @enum {string} */
+                        scope: "full" | "read-only";
+                        /** @description Send as the X-CSRF-Token header on every write made with this session's cookie */
+                        csrf_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description absolute expiry
+                         */
+                        expires_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ends earlier when unused until then
+                         */
+                        idle_expires_at: string;
+                        idle_timeout_seconds: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: no_session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "no_session";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteV1SessionsCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
+                    };
+                };
+            };
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "csrf_token_invalid" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Not Found: no_session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "no_session";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
                     };
                 };
             };
