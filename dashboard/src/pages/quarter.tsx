@@ -274,7 +274,8 @@ function FiledForm(props: { period: string; busy: boolean; run: (call: () => Pro
           ok(
             api.POST('/v1/reports/locked-return-periods/union-oss/filed', {
               params: { query: { period: props.period } },
-              ...(Object.keys(given).length > 0 ? { body: given as never } : {}),
+              // No field filled: `{}`, which records the filing without a reference (as no body does).
+              body: given,
             }),
           ),
         );
