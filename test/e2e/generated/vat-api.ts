@@ -555,7 +555,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Threshold notifications of the account (warning band entered, threshold crossed), oldest first */
+        /** Notifications of the account (Article 59c warning band entered, threshold crossed; a return period overdue), oldest first */
         get: operations["getV1ComplianceNotifications"];
         put?: never;
         post?: never;
@@ -735,6 +735,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/filing-calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Filing calendar: each Union OSS quarter and IOSS month the registrations cover, with due date and status (not_due, due, overdue, locked, filed, nil_return_due); a period found overdue is notified once */
+        get: operations["getV1ReportsFilingCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/locked-return-periods/union-oss": {
         parameters: {
             query?: never;
@@ -762,7 +779,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a locked quarter as filed; repeats keep the first filing audit (409 period_not_locked; 409 period_not_ended before the quarter's end) */
+        /** Mark a locked quarter as filed, with an optional filing record (submission_reference, filed_on, note); repeats keep the first filing audit and record (409 period_not_locked; 409 period_not_ended before the quarter's end) */
         post: operations["postV1ReportsLockedReturnPeriodsUnionOssFiled"];
         delete?: never;
         options?: never;
@@ -779,6 +796,40 @@ export interface paths {
         };
         /** Download one stored artifact of a locked quarter, byte-identical to when it was locked */
         get: operations["getV1ReportsLockedReturnPeriodsUnionOssExportsByExportId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vat-numbers/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a customer's VAT number: format and check digits, then VIES; every answer is kept as evidence (an outage answers unavailable, never invalid) */
+        post: operations["postV1VatNumbersCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vat-numbers/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAT-number checks of the account, newest first (keyset cursor; numbers masked) */
+        get: operations["getV1VatNumbersChecks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3106,6 +3157,8 @@ export interface operations {
                         supplier_establishment_country?: components["schemas"]["Country"];
                         dispatch_country?: components["schemas"]["Country"];
                         destination_country?: components["schemas"]["Country"];
+                        /** @description b2b only: the customer VAT number with its country prefix; its VIES evidence at the legal date decides a cross-border B2B supply (docs/vat-numbers.md). Kept only masked. */
+                        customer_vat_number?: string;
                     };
                     tax_class_id?: string;
                     /** Format: uuid */
@@ -3167,7 +3220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_customer_vat_number, invalid_destination_country, invalid_dispatch_country, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,7 +3228,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_customer_vat_number" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };
@@ -5596,6 +5649,8 @@ export interface operations {
                     third_country_origin?: string | null;
                     /** @description imported_goods only */
                     excise_goods?: boolean | null;
+                    /** @description optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check) */
+                    customer_vat_number?: string | null;
                     /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
                     region?: string | null;
                 } | {
@@ -5667,6 +5722,8 @@ export interface operations {
                         third_country_origin?: string | null;
                         /** @description imported_goods only */
                         excise_goods?: boolean | null;
+                        /** @description optional, b2b only: the customer's VAT number with its country prefix (EL for Greece); encrypted at rest, never returned (check it first: POST /v1/vat-numbers/check) */
+                        customer_vat_number?: string | null;
                         /** @description optional ISO 3166-2 region with rates of its own reported under the Member State: PT-20 (Azores), PT-30 (Madeira) */
                         region?: string | null;
                     }[];
@@ -7042,8 +7099,8 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
-                /** @description csv: manifest repeated on every row; json: { manifest, report } */
-                format: "csv" | "json";
+                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                format: "csv" | "json" | "oss-return" | "bzst-csv";
                 /** @description 1 (the default and only version) */
                 export_version?: string;
             };
@@ -7108,7 +7165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            /** @description Unprocessable Entity: bzst_file_refused, format_unavailable, registration_conflict, registration_required, vat_rate_unavailable */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7173,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                        error?: "bzst_file_refused" | "format_unavailable" | "registration_conflict" | "registration_required" | "vat_rate_unavailable";
                     };
                 };
             };
@@ -7165,8 +7222,8 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
-                /** @description csv: manifest repeated on every row; json: { manifest, report } */
-                format: "csv" | "json";
+                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                format: "csv" | "json" | "oss-return" | "bzst-csv";
                 /** @description 1 (the default and only version) */
                 export_version?: string;
             };
@@ -7231,7 +7288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable Entity: registration_conflict, registration_required, vat_rate_unavailable */
+            /** @description Unprocessable Entity: bzst_file_refused, format_unavailable, registration_conflict, registration_required, vat_rate_unavailable */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7239,7 +7296,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "registration_conflict" | "registration_required" | "vat_rate_unavailable";
+                        error?: "bzst_file_refused" | "format_unavailable" | "registration_conflict" | "registration_required" | "vat_rate_unavailable";
                     };
                 };
             };
@@ -7834,6 +7891,139 @@ export interface operations {
             };
         };
     };
+    getV1ReportsFilingCalendar: {
+        parameters: {
+            query?: {
+                /** @description first day (inclusive): periods ending on or after it; default the earliest active or ended OSS/IOSS registration */
+                from?: string;
+                /** @description last day (inclusive): periods starting on or before it; default today (UTC); at most ten years after from */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from?: string;
+                        /** Format: date */
+                        to?: string;
+                        /** Format: date */
+                        today?: string;
+                        periods?: {
+                            /** @enum {string} */
+                            scheme_type?: "union_oss" | "ioss";
+                            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+                            period_key?: string;
+                            /** Format: date */
+                            period_start?: string;
+                            /** Format: date */
+                            period_end?: string;
+                            /**
+                             * Format: date
+                             * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
+                             */
+                            due_date?: string;
+                            /** @enum {string} */
+                            status?: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
+                            /** @description not filed by its due date (also for nil_return_due) */
+                            overdue?: boolean;
+                            registration_ids?: number[];
+                            source_event_count?: number;
+                            locked?: boolean;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            submission_reference?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_date_range, invalid_from, invalid_query, invalid_request, invalid_to, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_date_range" | "invalid_from" | "invalid_query" | "invalid_request" | "invalid_to" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getV1ReportsLockedReturnPeriodsUnionOss: {
         parameters: {
             query?: {
@@ -7853,7 +8043,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        items?: {
+                            /** @enum {string} */
+                            scheme_type?: "union_oss";
+                            period_key?: string;
+                            /** @enum {string} */
+                            status?: "locked" | "filed";
+                            filing_status?: string;
+                            filing_status_detail?: string;
+                            nil_return_eligible?: boolean;
+                            total_source_event_count?: number;
+                            included_source_event_count?: number;
+                            excluded_source_event_count?: number;
+                            warning_count?: number;
+                            jurisdiction_count?: number;
+                            export_count?: number;
+                            member_state_identification?: string;
+                            return_currency?: string;
+                            registration_id?: number;
+                            ledger_position?: number;
+                            /** Format: date-time */
+                            locked_at?: string;
+                            locked_by_api_key_id?: number;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            filed_by_api_key_id?: number | null;
+                            filing_record?: {
+                                submission_reference?: string | null;
+                                /** Format: date */
+                                filed_on?: string | null;
+                                note?: string | null;
+                            } | null;
+                            /** Format: date */
+                            filing_due_date?: string;
+                            /** @description not filed and past its due date (today, UTC) */
+                            overdue?: boolean;
+                            exports?: {
+                                /** Format: uuid */
+                                export_id?: string;
+                                export_kind?: string;
+                                format?: string;
+                                media_type?: string;
+                                filename?: string;
+                                byte_size?: number;
+                                sha256?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                download_path?: string;
+                            }[];
+                        }[];
+                        current_period?: {
+                            /** @enum {string} */
+                            scheme_type?: "union_oss";
+                            period_key?: string;
+                            /** @enum {string} */
+                            status?: "locked" | "filed";
+                            filing_status?: string;
+                            filing_status_detail?: string;
+                            nil_return_eligible?: boolean;
+                            total_source_event_count?: number;
+                            included_source_event_count?: number;
+                            excluded_source_event_count?: number;
+                            warning_count?: number;
+                            jurisdiction_count?: number;
+                            export_count?: number;
+                            member_state_identification?: string;
+                            return_currency?: string;
+                            registration_id?: number;
+                            ledger_position?: number;
+                            /** Format: date-time */
+                            locked_at?: string;
+                            locked_by_api_key_id?: number;
+                            /** Format: date-time */
+                            filed_at?: string | null;
+                            filed_by_api_key_id?: number | null;
+                            filing_record?: {
+                                submission_reference?: string | null;
+                                /** Format: date */
+                                filed_on?: string | null;
+                                note?: string | null;
+                            } | null;
+                            /** Format: date */
+                            filing_due_date?: string;
+                            /** @description not filed and past its due date (today, UTC) */
+                            overdue?: boolean;
+                            exports?: {
+                                /** Format: uuid */
+                                export_id?: string;
+                                export_kind?: string;
+                                format?: string;
+                                media_type?: string;
+                                filename?: string;
+                                byte_size?: number;
+                                sha256?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                download_path?: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -7952,7 +8239,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        scheme_type?: "union_oss";
+                        period_key?: string;
+                        /** @enum {string} */
+                        status?: "locked" | "filed";
+                        filing_status?: string;
+                        filing_status_detail?: string;
+                        nil_return_eligible?: boolean;
+                        total_source_event_count?: number;
+                        included_source_event_count?: number;
+                        excluded_source_event_count?: number;
+                        warning_count?: number;
+                        jurisdiction_count?: number;
+                        export_count?: number;
+                        member_state_identification?: string;
+                        return_currency?: string;
+                        registration_id?: number;
+                        ledger_position?: number;
+                        /** Format: date-time */
+                        locked_at?: string;
+                        locked_by_api_key_id?: number;
+                        /** Format: date-time */
+                        filed_at?: string | null;
+                        filed_by_api_key_id?: number | null;
+                        filing_record?: {
+                            submission_reference?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                            note?: string | null;
+                        } | null;
+                        /** Format: date */
+                        filing_due_date?: string;
+                        /** @description not filed and past its due date (today, UTC) */
+                        overdue?: boolean;
+                        exports?: {
+                            /** Format: uuid */
+                            export_id?: string;
+                            export_kind?: string;
+                            format?: string;
+                            media_type?: string;
+                            filename?: string;
+                            byte_size?: number;
+                            sha256?: string;
+                            /** Format: date-time */
+                            created_at?: string;
+                            download_path?: string;
+                        }[];
                     };
                 };
             };
@@ -8090,7 +8423,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the reference the tax office's portal gave the submission */
+                    submission_reference?: string;
+                    /** @description the day the return was submitted: from the day after the quarter to today (UTC) */
+                    filed_on?: string;
+                    /** @description a note of the filer (one line) */
+                    note?: string;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -8099,11 +8443,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        scheme_type?: "union_oss";
+                        period_key?: string;
+                        /** @enum {string} */
+                        status?: "locked" | "filed";
+                        filing_status?: string;
+                        filing_status_detail?: string;
+                        nil_return_eligible?: boolean;
+                        total_source_event_count?: number;
+                        included_source_event_count?: number;
+                        excluded_source_event_count?: number;
+                        warning_count?: number;
+                        jurisdiction_count?: number;
+                        export_count?: number;
+                        member_state_identification?: string;
+                        return_currency?: string;
+                        registration_id?: number;
+                        ledger_position?: number;
+                        /** Format: date-time */
+                        locked_at?: string;
+                        locked_by_api_key_id?: number;
+                        /** Format: date-time */
+                        filed_at?: string | null;
+                        filed_by_api_key_id?: number | null;
+                        filing_record?: {
+                            submission_reference?: string | null;
+                            /** Format: date */
+                            filed_on?: string | null;
+                            note?: string | null;
+                        } | null;
+                        /** Format: date */
+                        filing_due_date?: string;
+                        /** @description not filed and past its due date (today, UTC) */
+                        overdue?: boolean;
+                        exports?: {
+                            /** Format: uuid */
+                            export_id?: string;
+                            export_kind?: string;
+                            format?: string;
+                            media_type?: string;
+                            filename?: string;
+                            byte_size?: number;
+                            sha256?: string;
+                            /** Format: date-time */
+                            created_at?: string;
+                            download_path?: string;
+                        }[];
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            /** @description Bad Request: api_key_in_query, invalid_body, invalid_filed_on, invalid_json, invalid_note, invalid_period, invalid_query, invalid_request, invalid_submission_reference, invalid_url, malformed_request, unknown_field, unknown_parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8111,7 +8501,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                        error?: "api_key_in_query" | "invalid_body" | "invalid_filed_on" | "invalid_json" | "invalid_note" | "invalid_period" | "invalid_query" | "invalid_request" | "invalid_submission_reference" | "invalid_url" | "malformed_request" | "unknown_field" | "unknown_parameter";
                     };
                 };
             };
@@ -8283,6 +8673,301 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error?: "export_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postV1VatNumbersCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description with its country prefix (EL for Greece); spaces, dots and hyphens are ignored; never returned */
+                    vat_number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        check: {
+                            id: number;
+                            /** @description country prefix, asterisks, at most the last 4 characters; the number itself is never returned */
+                            vat_number_masked: string;
+                            /** @description VIES code of the Member State (EL for Greece) */
+                            member_state: string;
+                            /**
+                             * @description unavailable (VIES or the Member State did not answer) is never invalid
+                             * @enum {string}
+                             */
+                            result: "valid" | "invalid" | "format_invalid" | "unavailable";
+                            /** @description unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; format_invalid: the expected format */
+                            reason: string | null;
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description requestDate of the VIES answer */
+                            vies_request_date: string | null;
+                            /** @description VIES requestIdentifier: proof of the check (sent when the account has a Union OSS registration with its VAT number) */
+                            consultation_number: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            name: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            address: string | null;
+                            /** @description the account's own number sent as requester */
+                            requester_vat_number_masked: string | null;
+                            /**
+                             * @description per VIES check-status when asked
+                             * @enum {string}
+                             */
+                            member_state_availability: "Available" | "Unavailable" | "Monitoring Disabled" | "unknown";
+                            /** @description requests sent to VIES for this answer */
+                            attempts: number;
+                        };
+                        /** @description a valid or invalid answer younger than the reuse window (VIES_REUSE_DAYS) was returned */
+                        reused: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_json, invalid_request, invalid_url, invalid_vat_number, malformed_request, unknown_field, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_json" | "invalid_request" | "invalid_url" | "invalid_vat_number" | "malformed_request" | "unknown_field" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Payload Too Large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1VatNumbersChecks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1-200, default 50 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            /** @description country prefix, asterisks, at most the last 4 characters; the number itself is never returned */
+                            vat_number_masked: string;
+                            /** @description VIES code of the Member State (EL for Greece) */
+                            member_state: string;
+                            /**
+                             * @description unavailable (VIES or the Member State did not answer) is never invalid
+                             * @enum {string}
+                             */
+                            result: "valid" | "invalid" | "format_invalid" | "unavailable";
+                            /** @description unavailable: the VIES error (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE, MS_MAX_CONCURRENT_REQ, ...) or NETWORK_ERROR; format_invalid: the expected format */
+                            reason: string | null;
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description requestDate of the VIES answer */
+                            vies_request_date: string | null;
+                            /** @description VIES requestIdentifier: proof of the check (sent when the account has a Union OSS registration with its VAT number) */
+                            consultation_number: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            name: string | null;
+                            /** @description as registered, when the Member State discloses it */
+                            address: string | null;
+                            /** @description the account's own number sent as requester */
+                            requester_vat_number_masked: string | null;
+                            /**
+                             * @description per VIES check-status when asked
+                             * @enum {string}
+                             */
+                            member_state_availability: "Available" | "Unavailable" | "Monitoring Disabled" | "unknown";
+                            /** @description requests sent to VIES for this answer */
+                            attempts: number;
+                        }[];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_limit, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_cursor" | "invalid_limit" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
                     };
                 };
             };
