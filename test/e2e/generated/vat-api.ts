@@ -5491,6 +5491,7 @@ export interface operations {
                             third_country_origin: string | null;
                             excise_goods: boolean | null;
                             region: string | null;
+                            customer_vat_number_masked: string | null;
                         }[];
                         next_cursor: components["schemas"]["NextCursor"];
                     };
@@ -5775,6 +5776,7 @@ export interface operations {
                         third_country_origin: string | null;
                         excise_goods: boolean | null;
                         region: string | null;
+                        customer_vat_number_masked: string | null;
                         /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                         notice?: {
                             code: string;
@@ -5825,6 +5827,7 @@ export interface operations {
                             third_country_origin: string | null;
                             excise_goods: boolean | null;
                             region: string | null;
+                            customer_vat_number_masked: string | null;
                             /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                             notice?: {
                                 code: string;
@@ -5880,6 +5883,7 @@ export interface operations {
                         third_country_origin: string | null;
                         excise_goods: boolean | null;
                         region: string | null;
+                        customer_vat_number_masked: string | null;
                         /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                         notice?: {
                             code: string;
@@ -5930,6 +5934,7 @@ export interface operations {
                             third_country_origin: string | null;
                             excise_goods: boolean | null;
                             region: string | null;
+                            customer_vat_number_masked: string | null;
                             /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                             notice?: {
                                 code: string;
@@ -6108,6 +6113,7 @@ export interface operations {
                         third_country_origin: string | null;
                         excise_goods: boolean | null;
                         region: string | null;
+                        customer_vat_number_masked: string | null;
                     };
                 };
             };
