@@ -5759,6 +5759,7 @@ export interface operations {
                             currency: components["schemas"]["Currency"];
                             /** @enum {string} */
                             customer_type: "b2c" | "b2b";
+                            customer_vat_number_masked: string | null;
                             dispatch_country: string | null;
                             event_id: string;
                             /** @enum {string} */
@@ -6043,6 +6044,7 @@ export interface operations {
                         currency: components["schemas"]["Currency"];
                         /** @enum {string} */
                         customer_type: "b2c" | "b2b";
+                        customer_vat_number_masked: string | null;
                         dispatch_country: string | null;
                         event_id: string;
                         /** @enum {string} */
@@ -6091,6 +6093,7 @@ export interface operations {
                             currency: components["schemas"]["Currency"];
                             /** @enum {string} */
                             customer_type: "b2c" | "b2b";
+                            customer_vat_number_masked: string | null;
                             dispatch_country: string | null;
                             event_id: string;
                             /** @enum {string} */
@@ -6148,6 +6151,7 @@ export interface operations {
                         currency: components["schemas"]["Currency"];
                         /** @enum {string} */
                         customer_type: "b2c" | "b2b";
+                        customer_vat_number_masked: string | null;
                         dispatch_country: string | null;
                         event_id: string;
                         /** @enum {string} */
@@ -6196,6 +6200,7 @@ export interface operations {
                             currency: components["schemas"]["Currency"];
                             /** @enum {string} */
                             customer_type: "b2c" | "b2b";
+                            customer_vat_number_masked: string | null;
                             dispatch_country: string | null;
                             event_id: string;
                             /** @enum {string} */
@@ -6376,6 +6381,7 @@ export interface operations {
                         currency: components["schemas"]["Currency"];
                         /** @enum {string} */
                         customer_type: "b2c" | "b2b";
+                        customer_vat_number_masked: string | null;
                         dispatch_country: string | null;
                         event_id: string;
                         /** @enum {string} */
@@ -9257,6 +9263,8 @@ export interface operations {
                     treatment_context?: {
                         /** @enum {string} */
                         customer_type?: "b2c" | "b2b";
+                        /** @description b2b only: the customer VAT number with its country prefix; its VIES evidence at the legal date decides a cross-border B2B supply (docs/vat-numbers.md). Kept only masked. */
+                        customer_vat_number?: string;
                         destination_country?: components["schemas"]["Country"];
                         dispatch_country?: components["schemas"]["Country"];
                         supplier_establishment_country?: components["schemas"]["Country"];
@@ -9318,7 +9326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_customer_vat_number, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9326,7 +9334,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_customer_vat_number" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };

@@ -133,6 +133,10 @@ export function governedRoutes(clients: Clients): RouteDef[] {
                 supplier_establishment_country: countryField('invalid_supplier_establishment_country'),
                 dispatch_country: countryField('invalid_dispatch_country'),
                 destination_country: countryField('invalid_destination_country'),
+                customer_vat_number: str('invalid_customer_vat_number', {
+                  maxLength: 60,
+                  description: 'b2b only: the customer VAT number with its country prefix; its VIES evidence at the legal date decides a cross-border B2B supply (docs/vat-numbers.md). Kept only masked.',
+                }),
               },
             },
             tax_class_id: str('unknown_tax_class', { minLength: 1, maxLength: 60 }),
@@ -144,7 +148,7 @@ export function governedRoutes(clients: Clients): RouteDef[] {
       responses: { 200: object(DECISION_PROPS) },
       // A 409 or 422 decision is stored: its body is the error code and detail plus the whole decision.
       errors: {
-        400: ['missing_idempotency_key', 'invalid_idempotency_key', 'idempotency_requires_v2_key', 'missing_transaction_date', 'missing_treatment_context', 'missing_destination_country', 'missing_tax_selector', 'unknown_tax_class', 'invalid_tax_class_id', 'evidence_profile_unavailable', 'invalid_source_id'],
+        400: ['missing_idempotency_key', 'invalid_idempotency_key', 'idempotency_requires_v2_key', 'missing_transaction_date', 'missing_treatment_context', 'missing_destination_country', 'missing_tax_selector', 'unknown_tax_class', 'invalid_tax_class_id', 'evidence_profile_unavailable', 'invalid_source_id', 'invalid_customer_vat_number'],
         404: ['decision_not_found'],
         409: ['idempotency_conflict', 'classification_conflict', 'jurisdiction_conflict', 'decision_conflicting'],
         422: ['evidence_profile_unavailable', 'treatment_coverage_unavailable', 'decision_incomplete', 'decision_unsupported'],
@@ -157,7 +161,7 @@ export function governedRoutes(clients: Clients): RouteDef[] {
           price_includes_vat: boolean;
           transaction_date?: string;
           classification?: { scheme: string; code: string; catalog_version: string };
-          treatment_context?: { customer_type?: string; supplier_establishment_country?: string; dispatch_country?: string; destination_country?: string };
+          treatment_context?: { customer_type?: string; supplier_establishment_country?: string; dispatch_country?: string; destination_country?: string; customer_vat_number?: string };
           tax_class_id?: string;
           supersedes_decision_id?: string;
         };
@@ -170,7 +174,7 @@ export function governedRoutes(clients: Clients): RouteDef[] {
             priceIncludesVat: b.price_includes_vat,
             transactionDate: b.transaction_date,
             classification: b.classification ? { scheme: b.classification.scheme, code: b.classification.code, catalogVersion: b.classification.catalog_version } : undefined,
-            treatmentContext: t ? { customerType: t.customer_type, supplierEstablishmentCountry: t.supplier_establishment_country, dispatchCountry: t.dispatch_country, destinationCountry: t.destination_country } : undefined,
+            treatmentContext: t ? { customerType: t.customer_type, supplierEstablishmentCountry: t.supplier_establishment_country, dispatchCountry: t.dispatch_country, destinationCountry: t.destination_country, customerVatNumber: t.customer_vat_number } : undefined,
             taxClassId: b.tax_class_id,
             supersedesDecisionId: b.supersedes_decision_id,
             idempotencyKey: singleHeader(req.headers['idempotency-key'], 'invalid_idempotency_key', 'Idempotency-Key'),

@@ -124,6 +124,7 @@ const SUPPLY_EVENT_PROPS = {
   third_country_origin: nullable(string),
   excise_goods: nullable(boolean),
   region: nullable(string),
+  customer_vat_number_masked: nullable(string),
 };
 const SUPPLY_EVENT = object(SUPPLY_EVENT_PROPS);
 const NOTICE = object({ code: string, corrects_period: string, reported_in_period: string, detail: string }, [], 'a new event of a locked quarter: the quarter it corrects and the return that reports it');

@@ -9,7 +9,7 @@ import { sourceProfileChangedEvent } from './events';
 import { ReferencePublications } from './repositories/reference-publications';
 
 /** The services whose RPCs it calls (the module's `uses`). */
-type Uses = 'classification' | 'thresholds';
+type Uses = 'classification' | 'thresholds' | 'compliance-reports';
 
 /** The calculation service's deps: the platform's plus its repositories and reference stores. */
 export type CalculationDeps = ServiceDeps<Uses> & {

@@ -11,7 +11,7 @@ import { calculationRecordOf } from './repositories/calculations';
 
 export const calculationModule = serviceModule({
   name: 'calculation',
-  uses: ['classification', 'thresholds'],
+  uses: ['classification', 'thresholds', 'compliance-reports'],
   schema: 'calculation',
   entities: calculationEntities,
   migrations,

@@ -24,7 +24,7 @@ describe.skipIf(!backends.ok)('VAT-number evidence through time (createRouterTra
   };
   const check = (who: { accountId: bigint }, vatNumber: string) => h.client(VatNumberService).checkVatNumber({ vatNumber }, h.as(who));
   const evidence = (who: { accountId: bigint }, number: string, legalDate: string) =>
-    h.client(VatNumberService).getVatNumberEvidence({ vatNumberDigest: vatNumberDigest(h.deps.vatNumberDigestKey, number), legalDate }, h.as(who));
+    h.client(VatNumberService).getVatNumberEvidence({ vatNumber: number, legalDate }, h.as(who));
 
   beforeAll(async () => {
     vies = await new LocalVies().start();
@@ -60,6 +60,9 @@ describe.skipIf(!backends.ok)('VAT-number evidence through time (createRouterTra
     const valid = (await check(A, n)).check!;
     const day = (d: number) => new Date(T0 + d * DAY).toISOString().slice(0, 10);
     expect(await evidence(A, n, day(0))).toMatchObject({ status: 'valid', check: { id: valid.id, result: 'valid' } });
+    // the caller sends the number; the answer carries the ledger's keyed digest and the mask, never the number
+    const spaced = `${n.slice(0, 2)} ${n.slice(2, 5)}.${n.slice(5)}`;
+    expect(await evidence(A, spaced, day(0))).toMatchObject({ vatNumberDigest: vatNumberDigest(h.deps.vatNumberDigestKey, n), vatNumberMasked: `DE*****${n.slice(-4)}` });
     // the day before the check: nothing proves the status then
     expect((await evidence(A, n, day(-1))).status).toBe('none');
     // 10 days later the check still stands (window [day 0, day 11)); 11 days later it is too old
@@ -87,8 +90,8 @@ describe.skipIf(!backends.ok)('VAT-number evidence through time (createRouterTra
     await check(A, n);
     expect((await evidence(B, n, '2026-03-10')).status).toBe('none');
     for (const [req, reason] of [
-      [{ vatNumberDigest: 'abc', legalDate: '2026-03-10' }, 'invalid_vat_number_digest'],
-      [{ vatNumberDigest: 'a'.repeat(64), legalDate: '2026-02-30' }, 'invalid_legal_date'],
+      [{ vatNumber: 'DE 12/34', legalDate: '2026-03-10' }, 'invalid_vat_number'],
+      [{ vatNumber: n, legalDate: '2026-02-30' }, 'invalid_legal_date'],
     ] as const) {
       const err = await h.client(VatNumberService).getVatNumberEvidence(req, h.as(A)).then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectError);

@@ -3192,6 +3192,8 @@ export interface operations {
                         supplier_establishment_country?: components["schemas"]["Country"];
                         dispatch_country?: components["schemas"]["Country"];
                         destination_country?: components["schemas"]["Country"];
+                        /** @description b2b only: the customer VAT number with its country prefix; its VIES evidence at the legal date decides a cross-border B2B supply (docs/vat-numbers.md). Kept only masked. */
+                        customer_vat_number?: string;
                     };
                     tax_class_id?: string;
                     /** Format: uuid */
@@ -3253,7 +3255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
+            /** @description Bad Request: api_key_in_query, evidence_profile_unavailable, idempotency_requires_v2_key, invalid_amount, invalid_catalog_version, invalid_classification, invalid_code, invalid_country, invalid_currency, invalid_customer_type, invalid_customer_vat_number, invalid_destination_country, invalid_dispatch_country, invalid_header, invalid_idempotency_key, invalid_json, invalid_price_includes_vat, invalid_request, invalid_scheme, invalid_source_id, invalid_supersedes_decision_id, invalid_supplier_establishment_country, invalid_tax_class_id, invalid_transaction_date, invalid_treatment_context, invalid_url, malformed_request, missing_destination_country, missing_idempotency_key, missing_price_includes_vat, missing_tax_selector, missing_transaction_date, missing_treatment_context, unknown_field, unknown_parameter, unknown_tax_class */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3261,7 +3263,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
+                        error?: "api_key_in_query" | "evidence_profile_unavailable" | "idempotency_requires_v2_key" | "invalid_amount" | "invalid_catalog_version" | "invalid_classification" | "invalid_code" | "invalid_country" | "invalid_currency" | "invalid_customer_type" | "invalid_customer_vat_number" | "invalid_destination_country" | "invalid_dispatch_country" | "invalid_header" | "invalid_idempotency_key" | "invalid_json" | "invalid_price_includes_vat" | "invalid_request" | "invalid_scheme" | "invalid_source_id" | "invalid_supersedes_decision_id" | "invalid_supplier_establishment_country" | "invalid_tax_class_id" | "invalid_transaction_date" | "invalid_treatment_context" | "invalid_url" | "malformed_request" | "missing_destination_country" | "missing_idempotency_key" | "missing_price_includes_vat" | "missing_tax_selector" | "missing_transaction_date" | "missing_treatment_context" | "unknown_field" | "unknown_parameter" | "unknown_tax_class";
                     };
                 };
             };
@@ -5524,6 +5526,7 @@ export interface operations {
                             third_country_origin: string | null;
                             excise_goods: boolean | null;
                             region: string | null;
+                            customer_vat_number_masked: string | null;
                         }[];
                         next_cursor: components["schemas"]["NextCursor"];
                     };
@@ -5808,6 +5811,7 @@ export interface operations {
                         third_country_origin: string | null;
                         excise_goods: boolean | null;
                         region: string | null;
+                        customer_vat_number_masked: string | null;
                         /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                         notice?: {
                             code: string;
@@ -5858,6 +5862,7 @@ export interface operations {
                             third_country_origin: string | null;
                             excise_goods: boolean | null;
                             region: string | null;
+                            customer_vat_number_masked: string | null;
                             /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                             notice?: {
                                 code: string;
@@ -5913,6 +5918,7 @@ export interface operations {
                         third_country_origin: string | null;
                         excise_goods: boolean | null;
                         region: string | null;
+                        customer_vat_number_masked: string | null;
                         /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                         notice?: {
                             code: string;
@@ -5963,6 +5969,7 @@ export interface operations {
                             third_country_origin: string | null;
                             excise_goods: boolean | null;
                             region: string | null;
+                            customer_vat_number_masked: string | null;
                             /** @description a new event of a locked quarter: the quarter it corrects and the return that reports it */
                             notice?: {
                                 code: string;
@@ -6141,6 +6148,7 @@ export interface operations {
                         third_country_origin: string | null;
                         excise_goods: boolean | null;
                         region: string | null;
+                        customer_vat_number_masked: string | null;
                     };
                 };
             };

@@ -9,9 +9,9 @@ import type { Statement } from '@vat/platform/sql';
 import { storedCalculation } from '../calculation-record';
 import type { CalculationDeps } from '../context';
 import { aggregateStatus, decisionFindings, RESOLVER_VERSION, SCHEMA_VERSION } from '../domain/governed/decision';
-import { canonicalizeGoverned, type GovernedCanonical } from '../domain/governed/request';
+import { canonicalizeGoverned, customerVatNumberOf, type GovernedCanonical } from '../domain/governed/request';
 import { thresholdPosition, type ThresholdPosition } from '../domain/governed/sales-vat';
-import { answerOf, evaluateGoverned, type Arithmetic, type GovernedLookups } from '../domain/governed/walk';
+import { answerOf, evaluateGoverned, type Arithmetic, type CustomerVatEvidence, type GovernedLookups } from '../domain/governed/walk';
 import { pinRate, type CanonicalRequest } from '../evidence';
 import { decisionMessage } from '../messages-governed';
 import type { RateSnapshot } from '../reference/rate-store';
@@ -33,13 +33,17 @@ export async function calculateGoverned(deps: CalculationDeps, req: CalculateGov
   const now = deps.now();
   const snap = await deps.rates.current();
   const canonical = canonicalizeGoverned(req, (id) => snap.classById.has(id));
+  // The customer's VAT number is only sent to compliance-reports (before any write); what is kept is its mask and keyed digest.
+  const vatNumber = customerVatNumberOf(req);
+  const customerVat = vatNumber === undefined ? undefined : await customerVatEvidence(deps, principal, vatNumber, canonical.transaction_date.slice(0, 10));
+  if (customerVat) canonical.treatment_context.customer_vat_number = { masked: customerVat.masked, digest: customerVat.digest };
   const requestDigest = digestOf(canonical);
   const stored = await deps.decisions.byIdempotencyKey(principal.accountId, req.idempotencyKey!);
   if (stored) return replayOrConflict(stored, requestDigest);
   if (canonical.supersedes_decision_id && !(await deps.decisions.owned(principal.accountId, canonical.supersedes_decision_id))) {
     throw notFound('decision_not_found', 'supersedes_decision_id names no decision of this account.');
   }
-  const draft = await evaluateGoverned(canonical, lookups(deps, principal), snap, now);
+  const draft = await evaluateGoverned(canonical, lookups(deps, principal), snap, now, customerVat);
   const components = draft.components;
   const status = aggregateStatus(components);
   const { httpStatus, error, detail } = answerOf(status, draft);
@@ -148,4 +152,21 @@ async function article59cPosition(deps: CalculationDeps, principal: Principal, e
     establishment,
     legalDate,
   );
+}
+
+/**
+ * The VIES evidence of the customer's VAT number at the legal date (compliance-reports, which derives the keyed
+ * digest: calculation holds no key and never logs or stores the number). An outage is a 503, nothing stored.
+ */
+async function customerVatEvidence(deps: CalculationDeps, principal: Principal, vatNumber: string, legalDate: string): Promise<CustomerVatEvidence & { digest: string }> {
+  const res = await deps.clients.vatNumbers.getVatNumberEvidence({ vatNumber, legalDate }, { headers: principalHeaders(principal) }).catch(downstream);
+  const status = (['valid', 'invalid', 'unavailable'] as const).find((v) => v === res.status) ?? 'none';
+  const c = res.check;
+  return {
+    state: vatNumber.slice(0, 2),
+    masked: res.vatNumberMasked,
+    digest: res.vatNumberDigest,
+    status,
+    check: c && { id: c.id.toString(), result: c.result, consultationNumber: c.consultationNumber ?? null, checkedAt: c.checkedAt, viesRequestDate: c.viesRequestDate ?? null },
+  };
 }

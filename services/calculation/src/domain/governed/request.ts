@@ -3,6 +3,7 @@ import { isIsoCountry } from '@vat/platform/countries';
 import { isCurrencyValidOn, isKnownCurrency, minorUnits } from '@vat/platform/currencies';
 import { isValidIdempotencyKey, isValidSourceId, parseTransactionDate } from '@vat/platform/http-inputs';
 import { invalidArgument } from '@vat/platform/rpc-errors';
+import { normalizeVatNumber } from '@vat/platform/vat-number-digest';
 import { MAX_AMOUNT_MINOR } from '../calculator';
 import { shown } from '../reference-inputs';
 
@@ -15,7 +16,14 @@ export type GovernedCanonical = {
   price_includes_vat: boolean;
   transaction_date: string;
   classification: { scheme: string; code: string; catalog_version: string } | null;
-  treatment_context: { customer_type: 'b2c' | 'b2b'; supplier_establishment_country: string | null; dispatch_country: string | null; destination_country: string };
+  treatment_context: {
+    customer_type: 'b2c' | 'b2b';
+    supplier_establishment_country: string | null;
+    dispatch_country: string | null;
+    destination_country: string;
+    /** Only when sent (earlier requests keep their digest): the mask and keyed digest, never the number. */
+    customer_vat_number?: { masked: string; digest: string };
+  };
   tax_class_id: string | null;
   supersedes_decision_id: string | null;
   evidence_profile: string | null;
@@ -28,6 +36,21 @@ function optionalCountry(v: string | undefined, field: string): string | null {
   if (v === undefined) return null;
   if (!isIsoCountry(v)) throw invalidArgument(`invalid_${field}`, `treatment_context.${field} "${shown(v)}" is not an ISO 3166-1 alpha-2 country code.`);
   return v;
+}
+
+/**
+ * `treatment_context.customer_vat_number`, normalized (as compliance-reports and the ledger compare it), or
+ * undefined. `b2b` only. Its format and check digits are compliance-reports' test (a check answers them).
+ */
+export function customerVatNumberOf(req: CalculateGovernedRequest): string | undefined {
+  const raw = req.treatmentContext?.customerVatNumber;
+  if (raw === undefined) return undefined;
+  const n = normalizeVatNumber(raw);
+  if (req.treatmentContext?.customerType !== 'b2b') throw invalidArgument('invalid_customer_vat_number', 'treatment_context.customer_vat_number is only taken with customer_type b2b.');
+  if (!/^[A-Z]{2}[A-Z0-9+*]{1,38}$/.test(n)) {
+    throw invalidArgument('invalid_customer_vat_number', 'treatment_context.customer_vat_number must be a VAT number with its country prefix (for example DE123456789), at most 40 letters and digits; spaces, dots and hyphens are ignored.');
+  }
+  return n;
 }
 
 /** Validates a v2 request into its canonical form (400 codes; nothing is stored for these). */
@@ -55,6 +78,7 @@ export function canonicalizeGoverned(req: CalculateGovernedRequest, knownTaxClas
   if (t.customerType !== 'b2c' && t.customerType !== 'b2b') throw invalidArgument('invalid_customer_type', 'treatment_context.customer_type must be b2c or b2b.');
   if (t.destinationCountry === undefined) throw invalidArgument('missing_destination_country', 'treatment_context.destination_country is required.');
   const destination = optionalCountry(t.destinationCountry, 'destination_country')!;
+  customerVatNumberOf(req);
   if (req.supersedesDecisionId !== undefined && !UUID.test(req.supersedesDecisionId)) throw invalidArgument('invalid_supersedes_decision_id', 'supersedes_decision_id must be a decision id (a lower-case UUID).');
   return {
     schema: 'vat-governed-request/v2',

@@ -35,6 +35,22 @@ describe('sales-VAT rule walk (governed-treatment/v2)', () => {
     expect(salesVatRule(facts({ supplyKind: 'other' }))).toMatchObject({ kind: 'open', status: 'unsupported', findings: ['unsupported_scope', 'supply_kind_unsupported'] });
   });
 
+  it('B2B across borders: a valid VIES number settles reverse charge / intra-Community supply; invalid is B2C; unverified stays open', () => {
+    const valid = { status: 'valid', state: 'FR' } as const;
+    // Services (Art. 44, 196): the customer's State, the customer liable.
+    expect(salesVatRule(facts({ destination: 'FR', supplyKind: 'services', customerType: 'b2b', customerVat: valid }))).toEqual({ kind: 'settled', rule: 'cross_border_services_b2b', jurisdiction: 'FR' });
+    // Goods dispatched DE → FR (Art. 138(1)): exempt in the dispatch State.
+    expect(salesVatRule(facts({ destination: 'FR', customerType: 'b2b', customerVat: valid }))).toEqual({ kind: 'settled', rule: 'intra_community_supply_b2b', jurisdiction: 'DE' });
+    // A valid number of the supplier's own State proves no cross-border taxable customer.
+    expect(salesVatRule(facts({ destination: 'FR', customerType: 'b2b', customerVat: { status: 'valid', state: 'DE' } }))).toMatchObject({ kind: 'open', findings: ['customer_vat_identification_unverified'] });
+    expect(salesVatRule(facts({ establishment: 'GR', dispatch: 'GR', destination: 'FR', customerType: 'b2b', customerVat: { status: 'valid', state: 'EL' } }))).toMatchObject({ kind: 'open', rule: 'intra_community_supply_b2b' });
+    // unverified: as without a number
+    expect(salesVatRule(facts({ destination: 'FR', customerType: 'b2b', customerVat: { status: 'unverified' } }))).toMatchObject({ kind: 'open', findings: ['customer_vat_identification_unverified'] });
+    // invalid: the B2C rules (Art. 18(1)(b) of 282/2011): a distance sale that needs the Art. 59c position
+    expect(salesVatRule(facts({ destination: 'FR', customerType: 'b2b', customerVat: { status: 'invalid' } }))).toEqual({ kind: 'needs_threshold' });
+    expect(salesVatRule(facts({ destination: 'FR', supplyKind: 'services', customerType: 'b2b', customerVat: { status: 'invalid' } }))).toMatchObject({ kind: 'open', rule: 'cross_border_services_b2c' });
+  });
+
   it('an establishment outside the EU selling goods located in the destination State to consumers is a domestic supply there', () => {
     expect(salesVatRule(facts({ establishment: 'US' }))).toEqual({ kind: 'settled', rule: 'domestic_supply', jurisdiction: 'DE' });
   });

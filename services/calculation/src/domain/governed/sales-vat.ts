@@ -14,6 +14,12 @@ export type SalesVatFacts = {
   destination: string;
   supplyKind: SupplyKind;
   legalDate: string;
+  /**
+   * The customer's VAT number as VIES evidence at the legal date (docs/vat-numbers.md): `valid` (with the
+   * number's Member State, VIES code) proves a taxable person, `invalid` a non-taxable one (B2C rules);
+   * `unverified` (no number, no check, or only `unavailable` answers) proves neither. Absent: unverified.
+   */
+  customerVat?: { status: 'valid'; state: string } | { status: 'invalid' | 'unverified' };
 };
 
 /**
@@ -35,7 +41,12 @@ const VIDA_59C_FROM = '2027-01-01';
  * The sales-VAT rule walk of `governed-treatment/v2` (see docs/governed-calculation.md). Profile
  * defaults never supply a fact here: a missing fact leaves the component incomplete.
  */
-export function salesVatRule(f: SalesVatFacts, threshold?: ThresholdPosition): RuleOutcome {
+export function salesVatRule(facts: SalesVatFacts, threshold?: ThresholdPosition): RuleOutcome {
+  // VIES said the number is not valid: the customer is treated as a non-taxable person (Art. 18(1)(b) of 282/2011).
+  const f: SalesVatFacts = facts.customerType === 'b2b' && facts.customerVat?.status === 'invalid' ? { ...facts, customerType: 'b2c' } : facts;
+  const vat = f.customerVat;
+  // A number of another Member State than the supplier's, valid at the legal date (VIES code EL is GR).
+  const provenTaxable = (supplierState: string | null) => vat?.status === 'valid' && (vat.state === 'EL' ? 'GR' : vat.state) !== supplierState;
   const open = (rule: RuleId | null, status: 'incomplete' | 'unsupported', jurisdiction: string | null, ...findings: string[]): RuleOutcome => ({ kind: 'open', rule, status, jurisdiction, findings });
   if (f.supplyKind === 'other') return open(null, 'unsupported', f.destination, 'unsupported_scope', 'supply_kind_unsupported');
   if (f.establishment === null) return open(null, 'incomplete', f.destination, 'supplier_establishment_country_missing');
@@ -51,7 +62,11 @@ export function salesVatRule(f: SalesVatFacts, threshold?: ThresholdPosition): R
   if (f.supplyKind === 'unknown') return open(null, 'incomplete', f.destination, 'supply_kind_unknown');
 
   if (f.supplyKind === 'services') {
-    if (f.customerType === 'b2b') return open('cross_border_services_b2b', 'incomplete', f.destination, 'service_type_unresolved');
+    if (f.customerType === 'b2b') {
+      // General B2B rule (Art. 44): place of supply where the customer is established, customer liable (Art. 196).
+      if (provenTaxable(f.establishment)) return { kind: 'settled', rule: 'cross_border_services_b2b', jurisdiction: f.destination };
+      return open('cross_border_services_b2b', 'incomplete', f.destination, 'service_type_unresolved');
+    }
     return open('cross_border_services_b2c', 'incomplete', null, 'service_type_unresolved');
   }
 
@@ -61,7 +76,11 @@ export function salesVatRule(f: SalesVatFacts, threshold?: ThresholdPosition): R
     if (f.customerType === 'b2b') return open('non_established_domestic_b2b', 'incomplete', f.destination, 'member_state_option_unresolved');
     return { kind: 'settled', rule: 'domestic_supply', jurisdiction: f.destination };
   }
-  if (f.customerType === 'b2b') return open('intra_community_supply_b2b', 'incomplete', f.dispatch, 'customer_vat_identification_unverified');
+  if (f.customerType === 'b2b') {
+    // Exempt intra-Community supply (Art. 138(1)): the acquirer identified in another Member State, with a valid number.
+    if (provenTaxable(f.dispatch)) return { kind: 'settled', rule: 'intra_community_supply_b2b', jurisdiction: f.dispatch! };
+    return open('intra_community_supply_b2b', 'incomplete', f.dispatch, 'customer_vat_identification_unverified');
+  }
 
   // B2C intra-Community distance sale of goods (Art. 14(4)(1), 33(a)); Art. 59c may keep it in the dispatch State.
   if (!inEu(f.establishment)) return { kind: 'settled', rule: 'distance_sale_goods_destination', jurisdiction: f.destination };

@@ -28,6 +28,23 @@ export type GovernedLookups = {
   article59cPosition(establishment: string, legalDate: string): Promise<ThresholdPosition>;
 };
 
+/**
+ * The customer's VAT number as compliance-reports' evidence at the legal date: its VIES code (first two
+ * characters), the status (`none`: no check in the window) and the check it rests on.
+ */
+export type CustomerVatEvidence = {
+  state: string;
+  masked: string;
+  status: 'valid' | 'invalid' | 'unavailable' | 'none';
+  check?: { id: string; result: string; consultationNumber: string | null; checkedAt: string; viesRequestDate: string | null };
+};
+
+/** The provenance entry citing a VIES check: `vat_number_check:<id>:<result>:<consultation number>:<checked at>`. */
+export function vatNumberCheckProvenance(e: CustomerVatEvidence): string[] {
+  const c = e.check;
+  return c ? [`vat_number_check:${c.id}:${c.result}:${c.consultationNumber ?? ''}:${c.checkedAt}`] : [`vat_number_check:none:${e.masked}`];
+}
+
 type Selector = { taxClassId: string; supplyKind: SupplyKind; provenance: string[] };
 
 /** A decision before it is stored: the components, the decision-level findings and how it is answered. */
@@ -54,7 +71,7 @@ function detailFor(status: DecisionStatus): string {
  * Article 59c position when it matters, the release's rule, the rate window): the first open question leaves the
  * sales-VAT component open, with its findings; otherwise it is settled, calculated or zero by treatment.
  */
-export async function evaluateGoverned(req: GovernedCanonical, lookups: GovernedLookups, snap: RateSnapshot, now: Date): Promise<Draft> {
+export async function evaluateGoverned(req: GovernedCanonical, lookups: GovernedLookups, snap: RateSnapshot, now: Date, customerVat?: CustomerVatEvidence): Promise<Draft> {
   const currency = req.currency;
   const legalDate = req.transaction_date.slice(0, 10);
   const ctxDestination = req.treatment_context.destination_country;
@@ -121,6 +138,11 @@ export async function evaluateGoverned(req: GovernedCanonical, lookups: Governed
     destination: ctxDestination,
     supplyKind: selected.supplyKind,
     legalDate,
+    customerVat: !customerVat
+      ? undefined
+      : customerVat.status === 'valid'
+        ? { status: 'valid' as const, state: customerVat.state }
+        : { status: customerVat.status === 'invalid' ? ('invalid' as const) : ('unverified' as const) },
   };
   let threshold: ThresholdPosition | undefined;
   let outcome = salesVatRule(facts);
@@ -129,7 +151,12 @@ export async function evaluateGoverned(req: GovernedCanonical, lookups: Governed
     outcome = salesVatRule(facts, threshold);
   }
   if (outcome.kind === 'needs_threshold') throw new Error('the rule walk asked for the Article 59c position twice');
-  const provenance = [...releaseProvenance, ...selected.provenance, ...(threshold ? [`article_59c_position:${threshold}`] : [])];
+  const provenance = [
+    ...releaseProvenance,
+    ...selected.provenance,
+    ...(customerVat && facts.customerType === 'b2b' ? vatNumberCheckProvenance(customerVat) : []),
+    ...(threshold ? [`article_59c_position:${threshold}`] : []),
+  ];
   const rule = outcome.rule ? release.content.rules.find((r) => r.rule_id === outcome.rule) : undefined;
   const ruleFields: Partial<Component> = rule
     ? { treatment: rule.treatment, liable_party: rule.liable_party, collection_point: rule.collection_point, legal_basis: rule.legal_basis, place_of_supply_rule: rule.rule_id }
