@@ -21,7 +21,8 @@ const Counter = defineEntity({ name: 'Counter', tableName: 'counter', properties
 class Init extends Migration {
   override async up() {
     this.addSql(`create table "${SCHEMA}".outbox (id uuid primary key, subject varchar(200) not null, payload bytea not null, created_at timestamptz not null,
-      published_at timestamptz null, claimed_until timestamptz null, attempts int not null default 0)`);
+      published_at timestamptz null, claimed_until timestamptz null, attempts int not null default 0,
+      trace_context varchar(100) null default nullif(current_setting('vat.trace_context', true), ''))`);
     this.addSql(`create table "${SCHEMA}".processed_event (event_id varchar(100) primary key, consumer varchar(100) not null, processed_at timestamptz not null)`);
     this.addSql(`create table "${SCHEMA}".counter (id text primary key, n int not null)`);
   }
