@@ -1252,7 +1252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1260,7 +1260,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -1387,7 +1387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1395,11 +1395,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,7 +1407,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -1560,7 +1560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1568,7 +1568,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -1673,7 +1673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1681,11 +1681,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1693,7 +1693,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -1946,7 +1946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1954,7 +1954,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -2078,7 +2078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2086,7 +2086,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -2268,7 +2268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2276,11 +2276,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2288,7 +2288,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -2467,7 +2467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2475,7 +2475,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -2603,7 +2603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2611,11 +2611,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2623,7 +2623,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -2775,7 +2775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2783,11 +2783,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2795,7 +2795,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -2924,7 +2924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2932,7 +2932,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3047,7 +3047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3055,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3192,7 +3192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3200,7 +3200,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3291,7 +3291,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3299,7 +3299,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3398,7 +3398,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3406,7 +3406,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3594,7 +3594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3602,7 +3602,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3739,7 +3739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3747,11 +3747,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3759,7 +3759,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -3886,7 +3886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,7 +3894,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4054,7 +4054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4062,11 +4062,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4074,7 +4074,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -4189,7 +4189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4197,7 +4197,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4308,7 +4308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4316,7 +4316,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4421,7 +4421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4429,7 +4429,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4542,7 +4542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4550,7 +4550,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4665,7 +4665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,7 +4673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -5023,9 +5023,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
@@ -5191,7 +5189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5199,7 +5197,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -5322,7 +5320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5330,11 +5328,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5342,7 +5340,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -5503,7 +5501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5511,11 +5509,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5523,7 +5521,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -5657,7 +5655,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5665,7 +5663,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -5806,7 +5804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5814,7 +5812,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -6255,7 +6253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6263,11 +6261,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6275,7 +6273,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -6426,7 +6424,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6434,7 +6432,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -6562,7 +6560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6570,11 +6568,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6582,7 +6580,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -6878,7 +6876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6886,7 +6884,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7008,7 +7006,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7016,11 +7014,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,7 +7026,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -7191,7 +7189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7199,11 +7197,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7211,7 +7209,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -7378,7 +7376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7386,7 +7384,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7529,7 +7527,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7537,7 +7535,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7681,7 +7679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7689,11 +7687,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7701,7 +7699,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -7841,7 +7839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7849,7 +7847,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7947,7 +7945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7955,7 +7953,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -8084,7 +8082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8092,11 +8090,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8104,7 +8102,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -8242,7 +8240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8250,7 +8248,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -8397,7 +8395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,11 +8403,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8417,7 +8415,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -8821,7 +8819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8829,11 +8827,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8841,7 +8839,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -9007,7 +9005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9015,7 +9013,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -9151,7 +9149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9159,7 +9157,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -9338,7 +9336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9346,11 +9344,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9358,7 +9356,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };

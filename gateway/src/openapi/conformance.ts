@@ -59,6 +59,8 @@ export class ResponseChecker {
     if (!response) return `status ${status} is not documented (declare it in the route's \`responses\` or \`errors\`)`;
     const media = Object.keys(response.content ?? {});
     const sent = contentType.split(';')[0]!.trim().toLowerCase();
+    // A documented answer without content (204, 304): nothing may be sent.
+    if (!media.length) return sent === '' && !body ? undefined : `a body was sent ("${contentType}") where the document describes none`;
     if (!media.includes(sent)) return `content type "${contentType}" is not the documented ${media.join(', ') || '(no body)'}`;
     if (sent !== 'application/json') return undefined;
     let value: unknown;
@@ -87,7 +89,8 @@ export function checkResponsesWhenObserved(app: FastifyInstance, doc: OpenApiDoc
   const checker = new ResponseChecker(doc);
   app.addHook('onSend', async (req, reply, payload) => {
     const def = req.routeOptions.config.route;
-    if (!def || req.method === 'HEAD') return payload;
+    // Routes hidden from the document (the dashboard's page and asset routes) are not API operations.
+    if (!def || req.method === 'HEAD' || (def.schema as { hide?: boolean } | undefined)?.hide) return payload;
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const contentType = String(reply.getHeader('content-type') ?? '');
     const problem = checker.check(def, reply.statusCode, contentType, body);

@@ -67,8 +67,10 @@ export function errorsOf(def: RouteDef): Map<number, Set<string>> {
   const map = new Map<number, Set<string>>();
   add(map, 400, 'unknown_parameter', 'api_key_in_query', 'invalid_url', 'malformed_request');
   if (def.access !== 'public') {
-    add(map, 401, 'missing_api_key', 'invalid_api_key');
+    // A dashboard session cookie stands in for the key: it may have ended, and a write made with it needs its CSRF header.
+    add(map, 401, 'missing_api_key', 'invalid_api_key', 'session_expired');
     add(map, 403, 'insufficient_scope');
+    if (def.method !== 'GET') add(map, 403, 'csrf_token_invalid');
   }
   if (def.access !== 'public' || def.limiter) add(map, 429, 'rate_limited');
   if (def.limiter === 'classification') add(map, 503, 'limiter_unavailable');
@@ -143,9 +145,11 @@ function responses(def: RouteDef): Operation['responses'] {
   for (const [status, schema] of Object.entries(def.responses ?? {})) {
     const { mediaType: media, json } = schema as { mediaType?: string; json?: Schema };
     const fileContent = media ? { [media]: { schema: { type: 'string', format: 'binary' } }, ...(json ? { 'application/json': { schema: json } } : {}) } : undefined;
+    // 204 No Content and 304 Not Modified carry no body (and no content type).
+    const bodyless = status === '204' || status === '304';
     out[status] = {
       description: STATUS_CODES[Number(status)] ?? status,
-      content: fileContent ?? { 'application/json': { schema } },
+      ...(bodyless ? {} : { content: fileContent ?? { 'application/json': { schema } } }),
       ...(Number(status) === 503 ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
     };
   }

@@ -1670,7 +1670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1678,11 +1678,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1690,7 +1690,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -1826,7 +1826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1834,7 +1834,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -2016,7 +2016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2024,11 +2024,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,7 +2036,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -2215,7 +2215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2223,7 +2223,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -2351,7 +2351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2359,11 +2359,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2371,7 +2371,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -2523,7 +2523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2531,11 +2531,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2543,7 +2543,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -2706,7 +2706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2714,7 +2714,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -2841,7 +2841,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2849,11 +2849,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2861,7 +2861,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -3044,7 +3044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3052,11 +3052,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3064,7 +3064,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -3267,7 +3267,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3275,11 +3275,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3287,7 +3287,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -3477,7 +3477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3485,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3621,7 +3621,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3629,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3760,7 +3760,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3768,7 +3768,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3866,7 +3866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3874,7 +3874,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -3990,7 +3990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3998,7 +3998,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4141,7 +4141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4149,7 +4149,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4293,7 +4293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4301,11 +4301,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4313,7 +4313,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -4445,7 +4445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4453,7 +4453,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -4576,7 +4576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4584,11 +4584,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4596,7 +4596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -4757,7 +4757,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4765,11 +4765,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4777,7 +4777,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -4911,7 +4911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,7 +4919,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -5022,7 +5022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5030,7 +5030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -5152,7 +5152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5160,11 +5160,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5172,7 +5172,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -5335,7 +5335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5343,11 +5343,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5355,7 +5355,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -5544,7 +5544,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5552,7 +5552,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -5993,7 +5993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6001,11 +6001,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6013,7 +6013,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -6164,7 +6164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6172,7 +6172,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -6413,7 +6413,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6421,7 +6421,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -6541,7 +6541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6549,11 +6549,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6561,7 +6561,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -6702,7 +6702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6710,7 +6710,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -6815,7 +6815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,11 +6823,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6835,7 +6835,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -6952,7 +6952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,7 +6960,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7065,7 +7065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7073,7 +7073,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7188,7 +7188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7196,7 +7196,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7311,7 +7311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7319,7 +7319,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7430,7 +7430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7438,7 +7438,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7551,7 +7551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7559,7 +7559,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7670,7 +7670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7678,7 +7678,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7769,7 +7769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7777,7 +7777,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -7868,7 +7868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7876,7 +7876,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -8013,7 +8013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8021,7 +8021,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -8209,7 +8209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8217,7 +8217,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -8354,7 +8354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8362,11 +8362,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,7 +8374,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -8558,7 +8558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8566,11 +8566,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8578,7 +8578,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -8693,7 +8693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8701,7 +8701,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -8842,7 +8842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8850,11 +8850,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
-            /** @description Forbidden: insufficient_scope */
+            /** @description Forbidden: csrf_token_invalid, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8862,7 +8862,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "insufficient_scope";
+                        error?: "csrf_token_invalid" | "insufficient_scope";
                     };
                 };
             };
@@ -9000,7 +9000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: invalid_api_key, missing_api_key */
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9008,7 +9008,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        error?: "invalid_api_key" | "missing_api_key";
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
                     };
                 };
             };
@@ -9346,9 +9346,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
             400: {
