@@ -3031,7 +3031,12 @@ export interface operations {
                         report: {
                             [key: string]: unknown;
                         };
-                    };
+                    } | ({
+                        /** @enum {string} */
+                        document_kind: "union_oss_return";
+                    } & {
+                        [key: string]: unknown;
+                    });
                     "text/csv": string;
                 };
             };
@@ -3871,6 +3876,7 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                    "application/pdf": string;
                     "text/csv": string;
                 };
             };
@@ -4649,7 +4655,12 @@ export interface operations {
                         report: {
                             [key: string]: unknown;
                         };
-                    };
+                    } | ({
+                        /** @enum {string} */
+                        document_kind: "union_oss_return";
+                    } & {
+                        [key: string]: unknown;
+                    });
                     "text/csv": string;
                 };
             };

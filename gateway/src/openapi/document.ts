@@ -144,7 +144,9 @@ function responses(def: RouteDef): Operation['responses'] {
   const out: Operation['responses'] = {};
   for (const [status, schema] of Object.entries(def.responses ?? {})) {
     const { mediaType: media, json } = schema as { mediaType?: string; json?: Schema };
-    const fileContent = media ? { [media]: { schema: { type: 'string', format: 'binary' } }, ...(json ? { 'application/json': { schema: json } } : {}) } : undefined;
+    // `mediaType` may name several types ('text/csv, application/pdf'): a stored artifact answers with the type it was stored with.
+    const binary = media ? Object.fromEntries(media.split(',').map((m) => [m.trim(), { schema: { type: 'string', format: 'binary' } }])) : {};
+    const fileContent = media ? { ...binary, ...(json ? { 'application/json': { schema: json } } : {}) } : undefined;
     // 204 No Content and 304 Not Modified carry no body (and no content type).
     const bodyless = status === '204' || status === '304';
     out[status] = {

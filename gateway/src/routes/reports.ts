@@ -4,7 +4,7 @@ import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/complian
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import type { RouteDef } from '../route';
-import { file, object, openObject, ref } from '../openapi/shapes';
+import { enumOf, file, object, openObject, ref } from '../openapi/shapes';
 import { date, intOf, intParam, query, quarterKey, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
@@ -110,7 +110,13 @@ const reportDocument = (description: string, members: Record<string, object> = {
 const QUARTER_DOCUMENT = (description: string) => reportDocument(description, { period_key: ref('QuarterKey') });
 /** A Union OSS quarter can only be reported with exactly one covering union_oss registration. */
 const ELIGIBILITY = { 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] } as const;
-const EXPORT = file('text/csv', object({ manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates'), report: openObject('the report payload in major units') }));
+const EXPORT = file('text/csv', {
+  description: 'format=json: the export package with its manifest; format=oss-return: the canonical Union OSS return document',
+  anyOf: [
+    object({ manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates'), report: openObject('the report payload in major units') }),
+    reportDocument('the canonical Union OSS return document (format=oss-return; Annex III of Implementing Regulation (EU) 2020/194)', { document_kind: enumOf(['union_oss_return']) }),
+  ],
+});
 
 /** Sends a service-built document as it is: its bytes are the answer (exact amounts, stored artifacts). */
 function send(reply: FastifyReply, doc: ReportDocument | undefined, download: boolean) {
@@ -399,7 +405,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       tags,
       // No shape rule on the id: malformed, unknown and other accounts' ids get the identical 404.
       schema: { params: { type: 'object', properties: { export_id: { type: 'string' } }, required: ['export_id'] }, querystring: query({}) },
-      responses: { 200: file('text/csv', reportDocument('a stored JSON artifact (the media type it was locked with)')) },
+      responses: { 200: file('text/csv, application/pdf', reportDocument('a stored JSON artifact (the media type it was locked with)')) },
       errors: { 404: ['export_not_found'] },
       handler: async ({ req, reply, call }) => {
         const { export_id: exportId } = req.params as { export_id: string };

@@ -7173,7 +7173,12 @@ export interface operations {
                         report: {
                             [key: string]: unknown;
                         };
-                    };
+                    } | ({
+                        /** @enum {string} */
+                        document_kind: "union_oss_return";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_export_version, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7296,7 +7301,12 @@ export interface operations {
                         report: {
                             [key: string]: unknown;
                         };
-                    };
+                    } | ({
+                        /** @enum {string} */
+                        document_kind: "union_oss_return";
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_export_version, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -8676,6 +8686,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/pdf": string;
                     "application/json": {
                         [key: string]: unknown;
                     };
