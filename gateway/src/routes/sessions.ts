@@ -88,7 +88,7 @@ export function sessionRoutes(web: Pick<WebDeps, 'sessions' | 'auth'>): RouteDef
       summary: 'Dashboard sign-out: revokes the session (also for every replica and after a restart) and clears the cookie',
       tags,
       schema: { querystring: query({}) },
-      responses: { 204: {} },
+      responses: { 204: { description: 'signed out: the session is revoked and its cookie cleared (no body)' } },
       errors: { 400: ['unknown_parameter'], 401: ['missing_api_key', 'invalid_api_key', 'session_expired'], 403: ['insufficient_scope', 'csrf_token_invalid'], 404: ['no_session'], 429: ['rate_limited'], 503: ['service_unavailable'] },
       handler: async ({ req, reply }) => {
         const current = requestSession(req);
