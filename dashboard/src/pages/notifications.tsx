@@ -3,7 +3,25 @@ import { formatMinor, isoDateTime } from '../format';
 import { href } from '../router';
 import { Action, Loaded, PageTitle, Pager, Table, useLoad } from '../ui';
 
-type Notification = { id: number; kind: string; year: number; event_id: string; cumulative_minor: number; threshold_minor: number; currency: string; occurred_at: string; created_at: string; read: boolean; read_at: string | null };
+/** Article 59c kinds carry the event and amounts; return_period_overdue carries the scheme, quarter and due date instead. */
+type Notification = {
+  id: number;
+  kind: string;
+  year?: number;
+  event_id?: string;
+  cumulative_minor?: number;
+  threshold_minor?: number;
+  currency?: string;
+  occurred_at?: string;
+  scheme_type?: string;
+  period_key?: string;
+  due_date?: string;
+  created_at: string;
+  read: boolean;
+  read_at: string | null;
+};
+
+const amount = (minor: number | undefined, currency: string | undefined) => (minor === undefined || currency === undefined ? '—' : formatMinor(minor, currency));
 
 export function NotificationsPage(props: { params: URLSearchParams; canWrite: boolean }) {
   const cursor = props.params.get('cursor') ?? undefined;
@@ -19,12 +37,16 @@ export function NotificationsPage(props: { params: URLSearchParams; canWrite: bo
                 <tr class={n.read ? undefined : 'unread'}>
                   <td>{isoDateTime(n.created_at)}</td>
                   <td>{n.kind.replace(/_/g, ' ')}</td>
-                  <td>{n.year}</td>
+                  <td>{n.year ?? n.period_key?.slice(0, 4) ?? '—'}</td>
                   <td>
-                    <code>{n.event_id}</code>
+                    {n.event_id !== undefined ? (
+                      <code>{n.event_id}</code>
+                    ) : (
+                      `${(n.scheme_type ?? '').replace(/_/g, ' ')} ${n.period_key ?? ''}${n.due_date ? `, due ${n.due_date}` : ''}`.trim() || '—'
+                    )}
                   </td>
-                  <td class="num">{formatMinor(n.cumulative_minor, n.currency)}</td>
-                  <td class="num">{formatMinor(n.threshold_minor, n.currency)}</td>
+                  <td class="num">{amount(n.cumulative_minor, n.currency)}</td>
+                  <td class="num">{amount(n.threshold_minor, n.currency)}</td>
                   <td>{n.read ? isoDateTime(n.read_at) : props.canWrite ? <Action label="Mark read" run={() => ok(api.POST('/v1/compliance/notifications/{id}/read', { params: { path: { id: String(n.id) } } }))} done={reload} /> : 'unread'}</td>
                 </tr>
               ))}
