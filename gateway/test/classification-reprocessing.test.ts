@@ -154,7 +154,7 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
     let accountId: string;
     let integration: string;
     let assignmentId: string;
-    let lockedExports: { download_path: string; sha256: string; body: string }[] = [];
+    let lockedExports: { download_path: string; sha256: string; body: Buffer }[] = [];
     const url = () => `/v1/integrations/${integration}/product-code-assignments`;
     const get = async (u: string, k = key) => {
       const r = await h.inject({ method: 'GET', url: u, headers: { 'x-api-key': k } });
@@ -248,10 +248,12 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
       expect(lock.statusCode, lock.body).toBe(201);
       for (const e of lock.json().exports as { download_path: string; sha256: string }[]) {
         const d = await ok(e.download_path);
-        expect(createHash('sha256').update(Buffer.from(d.body, 'utf8')).digest('hex')).toBe(e.sha256);
-        lockedExports.push({ ...e, body: d.body });
+        // Compared as bytes: the PDF artifact is not UTF-8 text.
+        expect(createHash('sha256').update(d.rawPayload).digest('hex')).toBe(e.sha256);
+        lockedExports.push({ ...e, body: d.rawPayload });
       }
-      expect(lockedExports).toHaveLength(2);
+      // A Member State of identification without an upload file of its own: the accountant report (JSON and PDF), the summary CSV and the return document.
+      expect((lock.json().exports as { export_kind: string }[]).map((e) => e.export_kind).sort()).toEqual(['union_oss_accountant_report_locked', 'union_oss_accountant_report_pdf_locked', 'union_oss_quarterly_summary_locked', 'union_oss_return_locked']);
       // The lock fenced the quarter in the ledger.
       expect((await pool.query(`select period_key from ledger.return_period_fence where account_id = $1`, [accountId])).rows).toEqual([{ period_key: '2025-Q1' }]);
     });
@@ -286,7 +288,7 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
       expect(fp.ioss.months[1]).toMatchObject({ period_key: '2025-05', status: 'ready', rows: [{ member_state_of_consumption: 'DE', vat_rate_bps: 1900, taxable_amount_minor: 5000, vat_amount_minor: 950, source_event_count: 1 }] });
       // The locked quarter: preview frozen, artifacts byte-identical.
       expect(await summary('2025-Q1')).toMatchObject({ rows: [], included_source_event_count: 0, period_status: 'locked' });
-      for (const e of lockedExports) expect((await ok(e.download_path)).body).toBe(e.body);
+      for (const e of lockedExports) expect((await ok(e.download_path)).rawPayload.equals(e.body), e.download_path).toBe(true);
       // The correction-review list (REST) holds q1-a with the decision that was not applied.
       const list = (await ok('/v1/classification/correction-reviews', readKey)).json();
       expect(list.items).toHaveLength(1);
@@ -330,7 +332,7 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
       expect(await totals2025()).toEqual({ needs_review: { n: 4, net: 1705000 } });
       expect((await pool.query(`select event_id from thresholds.article59c_crossing where account_id = $1`, [accountId])).rows).toEqual([{ event_id: 'q2-a' }]);
       expect((await ok('/v1/compliance/notifications', readKey)).json().items).toHaveLength(2);
-      for (const e of lockedExports) expect((await ok(e.download_path)).body).toBe(e.body);
+      for (const e of lockedExports) expect((await ok(e.download_path)).rawPayload.equals(e.body), e.download_path).toBe(true);
     });
 
     it('a decision older than the one applied never wins (out-of-order delivery), and a repeat has no effect', async () => {
