@@ -101,13 +101,13 @@ export class JetStreamBus implements EventBus {
   private async startConsumer(sub: Subscription): Promise<void> {
     const nc = this.nc!;
     const jsm = await jetstreamManager(nc);
-    await this.replaceIfFilterChanged(jsm, sub);
+    const filters = this.filtersOf(sub);
+    await this.replaceIfFilterChanged(jsm, sub, filters);
     await jsm.consumers.add(STREAM_NAME, {
       durable_name: sub.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      // NATS < 2.10 knows only the single filter_subject.
-      ...(sub.subjects.length === 1 ? { filter_subject: sub.subjects[0] } : { filter_subjects: sub.subjects }),
+      ...(filters.length === 1 ? { filter_subject: filters[0] } : filters.length > 1 ? { filter_subjects: filters } : {}),
       ack_wait: nanos(30_000),
       max_deliver: -1,
     }).catch(async (err) => {
@@ -138,11 +138,11 @@ export class JetStreamBus implements EventBus {
    * event ids in its inbox, and it is what makes the added subject's history arrive too (the old durable
    * had passed those messages). It costs one pass over the stream's history for that consumer.
    */
-  private async replaceIfFilterChanged(jsm: Awaited<ReturnType<typeof jetstreamManager>>, sub: Subscription): Promise<void> {
+  private async replaceIfFilterChanged(jsm: Awaited<ReturnType<typeof jetstreamManager>>, sub: Subscription, filters: readonly string[]): Promise<void> {
     const info = await jsm.consumers.info(STREAM_NAME, sub.durable).catch(() => undefined);
     if (!info) return;
     const current = info.config.filter_subjects?.length ? [...info.config.filter_subjects] : info.config.filter_subject ? [info.config.filter_subject] : [];
-    const wanted = [...sub.subjects].sort();
+    const wanted = [...filters].sort();
     if (current.length === wanted.length && current.sort().every((s, i) => s === wanted[i])) return;
     this.log.warn({ durable: sub.durable, from: current, to: sub.subjects }, 'consumer subject filter changed: recreating the durable from the start of the stream (its inbox drops what it already applied)');
     await jsm.consumers.delete(STREAM_NAME, sub.durable).catch((err) => {
@@ -151,11 +151,28 @@ export class JetStreamBus implements EventBus {
   }
 
   /**
+   * The server-side subject filter of a durable. NATS < 2.10 knows only the single filter_subject: a
+   * subscription to several subjects then takes the whole stream unfiltered, and `deliver` acks the
+   * other subjects' messages without handing them to the consumer.
+   */
+  private filtersOf(sub: Subscription): string[] {
+    if (sub.subjects.length === 1) return [...sub.subjects];
+    const [major = 0, minor = 0] = (this.nc?.info?.version ?? '0.0').split('.').map(Number);
+    return major > 2 || (major === 2 && minor >= 10) ? [...sub.subjects] : [];
+  }
+
+  /**
    * Hands the batch to the consumer and acks every message after it committed. A failed batch is
    * tried again one message at a time, so one bad event cannot hold back the others; a message that
    * fails alone is nak'ed and redelivered.
    */
   private async deliver(sub: Subscription, batch: JsMsg[], again = false): Promise<void> {
+    if (sub.subjects.length > 1 && batch.some((m) => !sub.subjects.includes(m.subject))) {
+      // An unfiltered durable (NATS < 2.10): what the subscription does not name is acked unread.
+      for (const m of batch) if (!sub.subjects.includes(m.subject)) m.ack();
+      batch = batch.filter((m) => sub.subjects.includes(m.subject));
+      if (!batch.length) return;
+    }
     if (!again) {
       eventDeliveries.inc({ consumer: sub.durable }, batch.length);
       const redelivered = batch.filter((m) => m.info.deliveryCount > 1).length;

@@ -71,6 +71,22 @@ describe.skipIf(!natsBinary)('JetStream bus (private nats-server)', () => {
     expect(batches.flat().length).toBe(ids.length + batches[0]!.length);
   }, 40_000);
 
+  it('a durable of several subjects gets exactly those subjects, on every server version (NATS < 2.10 has no filter_subjects)', async () => {
+    const publisher = await bus('multi-publisher');
+    publisher.open();
+    const [one, other, two] = [randomUUID(), randomUUID(), randomUUID()];
+    await publisher.publish([msg(one, 'vat.multi.v1.one'), msg(other, 'vat.multi.v1.other'), msg(two, 'vat.multi.v1.two')]);
+    const consumer = await bus('multi-consumer');
+    const seen: BusMessage[] = [];
+    await consumer.subscribe({ durable: 'multi-test', subjects: ['vat.multi.v1.one', 'vat.multi.v1.two'], handler: async (b) => void seen.push(...b) });
+    consumer.open();
+    await waitFor('both subjects delivered', () => seen.length >= 2, { timeoutMs: 10_000, intervalMs: 20 });
+    const last = randomUUID();
+    await publisher.publish([msg(randomUUID(), 'vat.multi.v1.other'), msg(last, 'vat.multi.v1.two')]);
+    await waitFor('the later event delivered', () => seen.some((m) => m.id === last), { timeoutMs: 10_000, intervalMs: 20 });
+    expect(seen.map((m) => [m.id, m.subject])).toEqual([[one, 'vat.multi.v1.one'], [two, 'vat.multi.v1.two'], [last, 'vat.multi.v1.two']]);
+  });
+
   it('an event that keeps failing is redelivered alone and holds back none of its batch', async () => {
     const publisher = await bus('poison-publisher');
     publisher.open();
