@@ -1,3 +1,6 @@
+import { applyReferenceData, REFERENCE_SUBJECTS } from '@vat/platform/reference-projection';
+import { inTransaction } from '@vat/platform/transaction';
+import { readOrCreateKeyFile } from '@vat/platform/crypto';
 import pino from 'pino';
 import type { CsvDelimiter } from '@vat/platform/csv-reader';
 import { createClient, createRouterTransport, type Client, type Transport } from '@connectrpc/connect';
@@ -75,6 +78,7 @@ async function inProcessLedger(config: Config, databaseUrl: string, poolMax: num
     return s;
   };
   const ledger = await start('ledger');
+  await bootstrapReferenceData(ledger, start);
   return {
     client: createClient(SupplyLedgerService, transportOf(ledger)),
     where: 'in-process',
@@ -83,6 +87,24 @@ async function inProcessLedger(config: Config, databaseUrl: string, poolMax: num
       await bus.close();
     },
   };
+}
+
+/**
+ * A database where no calculation process ever ran beside a ledger (a fresh DATA_DIR imported into before the
+ * first `npm start`) has an empty ledger projection of calculation's reference data, so every commit would be
+ * refused (503 reference_data_unavailable). Calculation is then started here (its start writes its reference
+ * publications to its outbox) and the ledger's projection is filled from those rows directly: the rows stay
+ * unpublished for the relay of the next start, so no other consumer misses them.
+ */
+async function bootstrapReferenceData(ledger: RunningService, start: (name: ServiceName) => Promise<RunningService>): Promise<void> {
+  const pool = ledger.deps.pool;
+  if ((await pool.query('select 1 from "ledger".rate_release_projection limit 1')).rowCount) return;
+  const calculation = await start('calculation');
+  const { rows } = await calculation.deps.pool.query<{ id: string; subject: string; payload: Buffer }>(
+    'select id, subject, payload from "calculation".outbox where subject = any($1::text[]) order by created_at, id',
+    [REFERENCE_SUBJECTS],
+  );
+  await inTransaction(pool, (client) => applyReferenceData(client, 'ledger', rows.map((r) => ({ id: r.id, subject: r.subject, data: r.payload })), new Date()));
 }
 
 function summaryOf(args: SupplyImportArgs, where: string, stats: ImportStats, rejections: Rejection[], error: string | undefined): SupplyImportSummary {
@@ -119,7 +141,9 @@ export async function runSupplyImport(args: SupplyImportArgs, config: Config, le
     const keys = new KeyStore(orm);
     const account = await keys.findAccount(args.account);
     if (!account) throw new Error(`no account named "${args.account}" (create it with: admin keys create --account ${args.account} --scope full)`);
-    ledger = ledgerUrl ? networkLedger(ledgerUrl, config) : await inProcessLedger(config, db.url, embedded ? 2 : 4);
+    // The in-process ledger seals customers' VAT numbers: DATA_ENCRYPTION_KEY, or the embedded mode's key file in DATA_DIR.
+    const ledgerConfig = config.dataEncryptionKey || !embedded ? config : { ...config, dataEncryptionKey: readOrCreateKeyFile(config.dataDir).key };
+    ledger = ledgerUrl ? networkLedger(ledgerUrl, config) : await inProcessLedger(ledgerConfig, db.url, embedded ? 2 : 4);
     const client = ledger.client;
     const call = { headers: principalHeaders({ accountId: account.id, apiKeyId: 0n, keyKind: 'v2', scope: 'full' }), timeoutMs: 60_000 };
     const progress = progressReporter(process.stderr);

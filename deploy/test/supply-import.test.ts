@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +49,7 @@ describe.skipIf(!backends.ok)('admin supply import on PostgreSQL (ledger in-proc
     db = await freshDatabase({ prefix: 'vat_import' });
     sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
-    env = { DATABASE_URL: db.url };
+    env = { DATABASE_URL: db.url, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     await runAdmin(['keys', 'create', '--account', 'erp-acme', '--scope', 'full'], env);
     csvFile = await writeSupplyFile(join(dir, 'events.csv'), COUNT, {
       prefix: 'acme',
