@@ -2,8 +2,8 @@ import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '@vat/classification/domain/totp';
-import { freePort, http, runAdmin, sleep, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
+import { freshTotpCode } from '../support/totp';
+import { freePort, http, runAdmin, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
 import { tcpListenPorts } from '../support/tcp-listeners';
 
 /**
@@ -91,9 +91,8 @@ describe('npm start (embedded PGlite) as a real process', () => {
     const bob = (await admin(['operators', 'create', '--name', 'bob'])).json.secret as string;
     const imported = await admin(['treatments', 'import', '--file', 'seeds/treatment-releases/eu27-sales-vat-2026-11.json', '--operator', 'alice']);
     expect(imported.json.status).toBe('candidate');
-    // A fresh 30-second step, so the code is still current when the CLI checks it.
-    await sleep(30_500 - (Date.now() % 30_000));
-    const activated = await admin(['treatments', 'activate', '--id', imported.json.id, '--operator', 'bob', '--totp', totpCode(bob, new Date())]);
+    // A code with enough of its 30-second step left that it is still current when the CLI checks it.
+    const activated = await admin(['treatments', 'activate', '--id', imported.json.id, '--operator', 'bob', '--totp', await freshTotpCode(bob)]);
     expect(activated.json).toMatchObject({ status: 'active', activated_by: 'bob' });
     const v2 = await http('POST', `${base}/v2/vat/calculate`, {
       headers: { 'x-api-key': fullKey.key, 'idempotency-key': 'embedded-v2-1' },

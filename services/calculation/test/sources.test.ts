@@ -326,7 +326,13 @@ describe.skipIf(!backends.ok)('source profiles (REST, PostgreSQL)', () => {
     it('100 active profiles; the 101st active gives 422; archived ones count only toward the 500 stored', async () => {
       const c = (await h.key('src-caps', 'full')).key;
       const ids: number[] = [];
-      for (let i = 0; i < 100; i++) ids.push((await create(c, { source_key: `active-${i}`, display_name: `A${i}`, channel_type: 'other' })).id);
+      // Created 20 at a time (the per-account lock still serializes them in the service): the caps are what is tested here.
+      const inChunks = async (from: number, to: number, one: (i: number) => Promise<{ id: number }>) => {
+        const out: number[] = [];
+        for (let i = from; i < to; i += 20) out.push(...(await Promise.all(Array.from({ length: Math.min(20, to - i) }, (_, k) => one(i + k)))).map((p) => p.id));
+        return out;
+      };
+      ids.push(...(await inChunks(0, 100, (i) => create(c, { source_key: `active-${i}`, display_name: `A${i}`, channel_type: 'other' }))));
       let l = await listSources(c);
       expect([l.activeCount, l.storedCount]).toEqual([100, 100]);
 
@@ -348,7 +354,7 @@ describe.skipIf(!backends.ok)('source profiles (REST, PostgreSQL)', () => {
       // patching an already active profile at the cap is fine
       expect((await patch(c, archived.id, { active: true, display_name: 'still active' })).statusCode).toBe(200);
 
-      for (let i = 1; i < 399; i++) await create(c, { source_key: `archived-${i}`, display_name: 'arch', channel_type: 'other', active: false });
+      await inChunks(1, 399, (i) => create(c, { source_key: `archived-${i}`, display_name: 'arch', channel_type: 'other', active: false }));
       l = await listSources(c);
       expect([l.activeCount, l.storedCount]).toEqual([100, 499]);
       await create(c, { source_key: 'archived-399', display_name: 'arch', channel_type: 'other', active: false });
