@@ -255,7 +255,8 @@ describe('csvStream', () => {
     expect(records[10]![0]).toBe('t-9');
   });
 
-  it('streams 1,000,000 rows quickly', async () => {
+  // Its speed is the export benchmark's (`npm run bench`); here: 250,000 rows come out in ~64 KiB chunks.
+  it('streams 250,000 rows in ~64 KiB chunks, not one chunk per row', async () => {
     const wide: CsvColumn[] = [
       { name: 'id', kind: 'text' },
       { name: 'created_at', kind: 'text' },
@@ -268,21 +269,19 @@ describe('csvStream', () => {
       { name: 'source_id', kind: 'text' },
     ];
     async function* rows(): AsyncGenerator<CsvValue[]> {
-      for (let i = 0; i < 1_000_000; i++) {
+      for (let i = 0; i < 250_000; i++) {
         yield ['3f2b8c1e-8d1a-4c5e-9b7a-0e1d2c3b4a59', '2024-03-10T12:34:56.000Z', 'DE', 'EUR', 1900, 10000 + i, 1900, 11900 + i, 'shop/eu-1'];
       }
     }
-    const started = performance.now();
     let chunks = 0;
     let chars = 0;
     for await (const chunk of csvStream(wide, rows())) {
       chunks++;
       chars += chunk.length;
     }
-    const ms = performance.now() - started;
-    expect(chunks).toBeGreaterThan(1000);
-    expect(chunks).toBeLessThan(2000); // ~64 KiB per chunk, not one chunk per row
-    expect(chars).toBeGreaterThan(100_000_000);
-    expect(ms).toBeLessThan(20_000);
+    // ~108 characters a row: ~27,000,000 characters, ~410 chunks of ~64 KiB.
+    expect(chars).toBeGreaterThan(25_000_000);
+    expect(chunks).toBeGreaterThan(250);
+    expect(chunks).toBeLessThan(500); // ~64 KiB per chunk, not one chunk per row
   });
 });

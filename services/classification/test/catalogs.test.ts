@@ -26,7 +26,6 @@ describe.skipIf(!backends.ok)('catalog import, four-eyes approval and exact-code
   let w: Workflow;
   let client: ReturnType<ServiceHarness['client']> & ReturnType<typeof clientOf>;
   let cn2022: Awaited<ReturnType<Workflow['import']>>;
-  let importMs = 0;
   const clientOf = (x: ServiceHarness) => x.client(ClassificationService);
   const get = (code: string, q: { legalDate?: string; catalogVersion?: string; scheme?: string } = {}) =>
     client.getClassificationCode({ scheme: q.scheme ?? 'cn', code, legalDate: q.legalDate ?? '2022-06-01', catalogVersion: q.catalogVersion });
@@ -37,14 +36,12 @@ describe.skipIf(!backends.ok)('catalog import, four-eyes approval and exact-code
     client = clientOf(h) as typeof client;
     w = new Workflow(h.deps.pool);
     await w.enrol('alice', 'bob', 'carol');
-    const started = performance.now();
     cn2022 = await w.import('cn2022');
-    importMs = performance.now() - started;
   });
   afterAll(async () => h?.close());
 
-  it('imports CN 2022 (12,630 rows) as a candidate under review within 3 s, with raw bytes, SHA-256 and per-level counts', async () => {
-    expect(importMs).toBeLessThan(3000);
+  // The import's speed is measured by `npm run bench` (test/bench/catalog-import.ts), not here.
+  it('imports CN 2022 (12,630 rows) as a candidate under review, with raw bytes, SHA-256 and per-level counts', async () => {
     const bytes = dataFile('CN2022.csv');
     expect(cn2022).toMatchObject({
       scheme: 'cn',
