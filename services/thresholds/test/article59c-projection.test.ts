@@ -14,6 +14,7 @@ import type { ThresholdsDeps } from '../src/context';
 import { thresholdsProjectionConsumer } from '../src/projection';
 import { importRelease } from '../src/repositories/releases';
 import { summarizeYear } from '../src/article59c/summarize';
+import { article59cView } from '../src/article59c/view';
 
 const backends = await requireBackends(['postgres']);
 
@@ -44,9 +45,17 @@ function message(accountId: bigint, sequence: number, eventId: string, occurredA
   return { id, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: id, supplyEvent })) };
 }
 
+/** JSON with bigints as text (the status view holds bigints). */
+const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+
 describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', () => {
   let h: ServiceHarness<ThresholdsDeps>;
   const q = async (sql: string, params: unknown[] = []) => (await h.deps.pool.query(sql, params)).rows;
+  /** The status view the threshold-status route answers, as of 2026-12-31, with the ledger's head at `head` (no ledger here). */
+  const statusOf = (accountId: bigint, head: number) => {
+    const ledger = { getLedgerHead: async () => ({ sequence: BigInt(head), decisionCount: 0n }) } as unknown as ThresholdsDeps['clients']['ledger'];
+    return article59cView({ ...h.deps, clients: { ...h.deps.clients, ledger } }, { accountId, apiKeyId: 1n, keyKind: 'v2', scope: 'full' }, '2026-12-31');
+  };
 
   beforeAll(async () => {
     h = await startServiceHarness<ThresholdsDeps>('thresholds');
@@ -90,9 +99,9 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
     const acct = 9002n;
     // the refund (2026) of a 2025 sale arrives first: unresolved in 2026
     await consumer.handler([message(acct, 1, 'r-early', '2026-01-05T00:00:00.000Z', -100_000n, { eventType: 'refund', originalEventId: 'sale-2025' })]);
-    expect(await q(`select year, link_state, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 and event_count <> 0`, [acct.toString()])).toEqual([{ year: 2026, link_state: 'missing', n: '-100000' }]);
+    expect(await q(`select year, link_state, net_minor::text as n from thresholds.article59c_bucket where account_id = $1`, [acct.toString()])).toEqual([{ year: 2026, link_state: 'missing', n: '-100000' }]);
     await consumer.handler([message(acct, 2, 'sale-2025', '2025-12-20T00:00:00.000Z', 500_000n)]);
-    const rows = await q(`select year, event_class, link_state, event_count::text as c, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 and event_count <> 0 order by event_class`, [acct.toString()]);
+    const rows = await q(`select year, event_class, link_state, event_count::text as c, net_minor::text as n from thresholds.article59c_bucket where account_id = $1 order by event_class`, [acct.toString()]);
     expect(rows).toEqual([
       { year: 2025, event_class: 'correction', link_state: 'linked', c: '1', n: '-100000' },
       { year: 2025, event_class: 'sale', link_state: 'none', c: '1', n: '500000' },
@@ -152,12 +161,80 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
     for (const r of results.slice(1)) expect(r).toEqual(results[0]);
   });
 
+  it('a correction that precedes its original in the ledger gives the same running totals and status whatever the batching, replica or redelivery', async () => {
+    // Issue 23 (the replica run): concurrent clients can commit a refund's batch before its original's, so the
+    // ledger numbers the refund first. Ledger order: r1 (refund of s2 dated 15 Feb, -100,000), s2 (10 Jan, 500,000),
+    // s3 (20 Mar, 300,000). A one-process run posting the three in one batch links r1 at once; a replica taking
+    // r1 alone leaves it unresolved (reason correction_reference_missing) until s2 arrives, then moves it. Both
+    // must end with the same rows and the same status: counted 500,000 - 100,000 + 300,000 = 700,000 in 3 events,
+    // below the 900,000 warning band, nothing unresolved. Before the fix the moved-out row stayed with 0 events
+    // and the status listed a correction_reference_missing coverage entry (and issue) for it.
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const events = (acct: bigint) => [
+      message(acct, 1, 'r1', '2026-02-15T00:00:00.000Z', -100_000n, { eventType: 'refund', originalEventId: 's2' }),
+      message(acct, 2, 's2', '2026-01-10T00:00:00.000Z', 500_000n),
+      message(acct, 3, 's3', '2026-03-20T00:00:00.000Z', 300_000n),
+    ];
+    const deliveries: ((m: BusMessage[]) => BusMessage[][])[] = [
+      (m) => [m], // one batch: the original is there when the refund is applied (the reference)
+      (m) => m.map((x) => [x]), // one at a time in ledger order: r1 waits, unresolved, until s2
+      (m) => [[m[0]!], [m[0]!, m[1]!], [m[2]!], m], // redeliveries after a kill, the refund twice before its original
+      (m) => [[m[1]!, m[2]!], [m[0]!]], // another replica applied the original first; the refund comes last
+      (m) => [[m[2]!], [m[0]!], [m[2]!, m[1]!]],
+    ];
+    const results: { rows: unknown; status: string }[] = [];
+    for (const [i, deliver] of deliveries.entries()) {
+      const acct = 9500n + BigInt(i);
+      for (const batch of deliver(events(acct))) await consumer.handler(batch);
+      const rows = await q(`select bucket_key, event_count::text as n, net_minor::text as net from thresholds.article59c_bucket where account_id = $1 order by bucket_key`, [acct.toString()]);
+      results.push({ rows, status: json(await statusOf(acct, 3)) });
+    }
+    const reference = await statusOf(9500n, 3);
+    expect(reference.currentYearCoverage).toEqual([{ reason: 'counted', disposition: 'counted', evidenceQuality: 'complete', materiality: 'immaterial', currency: 'EUR', eventCount: 3n, netMinor: 700_000n }]);
+    expect(reference.issues).toEqual([]);
+    expect(reference.evidenceStatus).toBe('resolved');
+    expect(reference.checks[0]?.currentMinor).toBe(700_000n);
+    expect(results[0]!.rows).toEqual([
+      { bucket_key: '2026|2026-01-10|sale|none|goods|b2c|classified|FR|DE|DE|EUR|', n: '1', net: '500000' },
+      { bucket_key: '2026|2026-02-15|correction|linked|goods|b2c|classified|FR|DE|DE|EUR|', n: '1', net: '-100000' },
+      { bucket_key: '2026|2026-03-20|sale|none|goods|b2c|classified|FR|DE|DE|EUR|', n: '1', net: '300000' },
+    ]);
+    for (const [i, r] of results.entries()) expect(r, `delivery ${i}`).toEqual(results[0]);
+  });
+
+  it('a running total that a linked correction left keeps the latest recording time of the events still in it (cutoff_at), whatever the batching', async () => {
+    // Ledger order (recorded at 00:00:0n of 1 Nov 2026 for sequence n): s1 (sale 10 Jan 2026, 500,000), rB (B2B
+    // refund of a sale never received, 15 Feb 2026), rA (B2B refund dated 15 Feb 2026 of the B2B sale `old` of
+    // 1 Jun 2024), old. Both refunds are excluded (B2B), so the evidence of 2026 and 2025 is complete and the status
+    // has a check. rA and `old` belong to 2024, so the latest recording among the events of 2025-2026 is rB's,
+    // 00:00:02. Delivered one at a time, rA first joins rB's `missing` row (recorded 00:00:03) and leaves it when
+    // `old` arrives: before the fix that row kept 00:00:03 as its latest recording, and the check's cutoff_at with it.
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const events = (acct: bigint) => [
+      message(acct, 1, 's1', '2026-01-10T00:00:00.000Z', 500_000n),
+      message(acct, 2, 'rB', '2026-02-15T00:00:00.000Z', -1_000n, { eventType: 'refund', originalEventId: 'gone', customerType: 'b2b' }),
+      message(acct, 3, 'rA', '2026-02-15T00:00:00.000Z', -2_000n, { eventType: 'refund', originalEventId: 'old', customerType: 'b2b' }),
+      message(acct, 4, 'old', '2024-06-01T00:00:00.000Z', 2_000n, { customerType: 'b2b' }),
+    ];
+    const deliveries: ((m: BusMessage[]) => BusMessage[][])[] = [(m) => [m], (m) => m.map((x) => [x]), (m) => [[m[2]!], [m[0]!, m[1]!], [m[3]!, m[2]!]]];
+    const statuses: string[] = [];
+    for (const [i, deliver] of deliveries.entries()) {
+      const acct = 9600n + BigInt(i);
+      for (const batch of deliver(events(acct))) await consumer.handler(batch);
+      const status = await statusOf(acct, 4);
+      expect(status.evidenceStatus, `delivery ${i}`).toBe('resolved');
+      expect(status.checks[0]?.cutoffAt, `delivery ${i}`).toBe('2026-11-01T00:00:02.000Z');
+      statuses.push(json(status));
+    }
+    for (const s of statuses) expect(s).toBe(statuses[0]);
+  });
+
   it('property: any split into batches, in either order, in any redelivery pattern, gives the running totals, notifications and crossings of one application', async () => {
     const consumer = thresholdsProjectionConsumer(h.deps);
     let account = 20_000n;
     const totals = async (acct: bigint) =>
       q(
-        `select bucket_key, event_count::text, net_minor::text from thresholds.article59c_bucket where account_id = $1 and event_count <> 0 order by bucket_key`,
+        `select bucket_key, event_count::text, net_minor::text from thresholds.article59c_bucket where account_id = $1 order by bucket_key`,
         [acct.toString()],
       );
     const row = fc.record({ net: fc.bigInt({ min: 50_000n, max: 400_000n }), month: fc.integer({ min: 1, max: 12 }), refundOf: fc.option(fc.nat(), { nil: undefined }), missingDispatch: fc.boolean() });
@@ -197,6 +274,9 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
           q(`select year, kind, event_id, cumulative_minor::text from thresholds.threshold_notification where account_id = $1 order by year, kind`, [acct.toString()]);
         expect(await crossings(split)).toEqual(await crossings(once));
         expect(await notes(split)).toEqual(await notes(once));
+        // And the status answered from those rows: the same, but for when each crossing was proven.
+        const proofTimesMasked = (t: string) => t.replace(/"(provenAt|supersededAt)":"[^"]*"/g, '"$1":"<time>"');
+        expect(proofTimesMasked(json(await statusOf(split, msgs.length)))).toBe(proofTimesMasked(json(await statusOf(once, msgs.length))));
       }),
       { numRuns: 25 },
     );

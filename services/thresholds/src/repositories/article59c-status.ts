@@ -64,12 +64,17 @@ function crossingOfRow(r: Record<string, any>): StoredCrossing {
   };
 }
 
-/** The running totals of the account `$1` in the years `$2` (and up to the day `$3`), summed over days: one row per distinct fact combination. */
+/**
+ * The running totals of the account `$1` in the years `$2` (and up to the day `$3`), summed over days: one row
+ * per distinct fact combination. Rows without events are skipped: they exist only where a batch moved every
+ * event out of a row (or were left so by versions before 2026-11-28, which kept them), and a one-process run
+ * in ledger order may never create them, so they must not show as coverage, issues or establishments.
+ */
 const bucketTotalsSql = (upToDay: boolean) =>
   `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
      dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
      max(max_recorded_at) as max_recorded_at, jsonb_agg(converted_minor) as converted_minor, jsonb_agg(converted_count) as converted_count
-   from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])${upToDay ? ' and occurred_on <= $3' : ''}
+   from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[]) and event_count <> 0${upToDay ? ' and occurred_on <= $3' : ''}
    group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
      supplier_establishment_country, currency, source_id`;
 

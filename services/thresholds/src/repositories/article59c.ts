@@ -59,7 +59,8 @@ type DefaultsFor = (facts: CandidateFacts[]) => Promise<(sourceId: string | null
 /** One lock order for every batch (replicas applying batches side by side never deadlock on bucket rows). */
 const sortedDeltas = (deltas: Map<string, Delta>) => [...deltas.values()].sort((a, b) => (a.accountId === b.accountId ? (a.key < b.key ? -1 : 1) : a.accountId < b.accountId ? -1 : 1));
 
-type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string; converted: Converted };
+/** `lost`: an event left the running total (moved to another one), so its latest recording time is recomputed. */
+type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string; converted: Converted; lost: boolean };
 
 /** Running-total changes keyed by account and bucket, and how to add one event's contribution. */
 function deltaSet() {
@@ -68,7 +69,8 @@ function deltaSet() {
     const occurredOn = occurredAt.slice(0, 10);
     const key = bucketKeyOf(facts, occurredOn);
     const id = `${accountId}#${key}`;
-    const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt, converted: new Map() };
+    const d = deltas.get(id) ?? { accountId, key, facts, occurredOn, count: 0n, net: 0n, maxRecordedAt: recordedAt, converted: new Map(), lost: false };
+    if (count < 0n) d.lost = true;
     d.count += count;
     d.net += net;
     // Each event converted on its own (count ±1 with its amount's sign): the bucket keeps per-currency sums and counts.
@@ -285,6 +287,51 @@ export class Article59cRepository {
          max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at), ${merge('converted_minor')}, ${merge('converted_count')}`,
       [JSON.stringify(rows)],
     );
+    await this.afterMovesOut(db, deltas.filter((d) => d.lost));
+  }
+
+  /**
+   * Running totals that events left (a correction moved out of `missing` once its original arrived, a
+   * reclassified fact) become exactly what the events now in them give, whatever batch moved them: a row left
+   * without events is deleted, and the others' latest recording time is recomputed from their facts (greatest()
+   * cannot take a time back). Otherwise the rows, and the status's coverage, issues and `cutoff_at`, would keep
+   * a trace of the order in which a replica happened to receive a correction and its original (issue 23: a
+   * one-process run given both in one batch links the correction at once and never creates the `missing` row).
+   */
+  private async afterMovesOut(db: Db, shrunk: Delta[]): Promise<void> {
+    if (shrunk.length === 0) return;
+    const left = await db.query(
+      `delete from ${S}.article59c_bucket b using jsonb_to_recordset($1::jsonb) as r(account_id bigint, bucket_key text)
+        where b.account_id = r.account_id and b.bucket_key = r.bucket_key and b.event_count = 0 and b.net_minor = 0 returning b.account_id::text as account_id, b.bucket_key`,
+      [JSON.stringify(shrunk.map((d) => ({ account_id: d.accountId, bucket_key: d.key })))],
+    );
+    const deleted = new Set(left.rows.map((r) => `${r.account_id}#${r.bucket_key}`));
+    const byAccount = new Map<string, Delta[]>();
+    for (const d of shrunk) if (!deleted.has(`${d.accountId}#${d.key}`)) byAccount.set(d.accountId, [...(byAccount.get(d.accountId) ?? []), d]);
+    for (const [accountId, ds] of byAccount) {
+      // The facts of the rows' days (a row holds one tax-point day), each keyed as the projection keys it now.
+      const raws = (
+        await db.query(
+          `select ${factColumns('f')} from ${S}.supply_fact f join unnest($2::text[]) d(day)
+             on f.occurred_at >= (d.day || 'T00:00:00Z')::timestamptz and f.occurred_at < (d.day || 'T00:00:00Z')::timestamptz + interval '1 day'
+            where f.account_id = $1`,
+          [accountId, [...new Set(ds.map((d) => d.occurredOn))]],
+        )
+      ).rows.map(rawOfRow);
+      const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+      const keys = new Set(ds.map((d) => d.key));
+      const latest = new Map<string, string>();
+      for (const raw of raws) {
+        const key = bucketKeyOf(candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined), raw.occurredAt.slice(0, 10));
+        if (keys.has(key) && raw.recordedAt > (latest.get(key) ?? '')) latest.set(key, raw.recordedAt);
+      }
+      if (latest.size === 0) continue;
+      await db.query(
+        `update ${S}.article59c_bucket b set max_recorded_at = r.at from jsonb_to_recordset($2::jsonb) as r(bucket_key text, at timestamptz)
+          where b.account_id = $1 and b.bucket_key = r.bucket_key`,
+        [accountId, JSON.stringify([...latest].map(([key, at]) => ({ bucket_key: key, at })))],
+      );
+    }
   }
 
   /**
