@@ -327,7 +327,7 @@ describe.skipIf(!backends.ok)('source profiles (REST, PostgreSQL)', () => {
       const c = (await h.key('src-caps', 'full')).key;
       const ids: number[] = [];
       // Created 20 at a time (the per-account lock still serializes them in the service): the caps are what is tested here.
-      const inChunks = async (from: number, to: number, one: (i: number) => Promise<{ id: number }>) => {
+      const inChunks = async (from: number, to: number, one: (i: number) => Promise<Json>) => {
         const out: number[] = [];
         for (let i = from; i < to; i += 20) out.push(...(await Promise.all(Array.from({ length: Math.min(20, to - i) }, (_, k) => one(i + k)))).map((p) => p.id));
         return out;
