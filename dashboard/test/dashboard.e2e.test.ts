@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, http, runAdmin, spawnMain, stopAll, waitReady } from '../../test/support/processes';
+import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
+import { freshDatabase, IN_CI, REDIS_TEST_URL, requireBackends } from '../../test/support/env';
+import { freePort, http, NATS_SERVER, runAdmin, serviceUrlEnv, spawnMain, startPrivateNats, stopAll, waitFor, waitReady, type PrivateNats } from '../../test/support/processes';
 import { buildDashboard } from '../scripts/build';
 
 /** The Debian `chromium` package (`.ci/run` installs it); Playwright never downloads a browser here. */
@@ -36,6 +38,39 @@ function seedEvents() {
   ];
 }
 
+/** Text as shown, with the locale's no-break spaces (1.734,56\u00a0€) as plain spaces. */
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
+/** Opens a page of the dashboard and waits until its heading is shown and nothing is loading. */
+async function openAt(p: Page, url: string, heading: string | RegExp): Promise<void> {
+  await p.goto(url);
+  await p.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await p.locator('.loading').first().waitFor({ state: 'detached' });
+}
+
+/** The rows of the Article 59c chart's table alternative: date, change, cumulative, events, note. */
+async function chartRows(p: Page): Promise<string[][]> {
+  await p.locator('.chart-data summary').first().click();
+  const rows = await p.locator('.chart-data tbody tr').allInnerTexts();
+  return rows.map((r) => plain(r).split('\t').map((c) => c.trim()));
+}
+
+/** Signs in with a key on the sign-in page; waits for the first page after it. */
+async function signIn(p: Page, url: string, key: string): Promise<void> {
+  await p.goto(url);
+  await p.getByLabel('API key').fill(key);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByRole('heading', { level: 1, name: /Union OSS return/ }).waitFor();
+}
+
+let built: Promise<unknown> | undefined;
+/** Builds the dashboard once for this file (each mode's gateway reads dashboard/dist/ at start). */
+const buildOnce = () => (built ??= buildDashboard());
+
+const backends = await requireBackends(['postgres', 'redis']);
+const natsBinary = existsSync(NATS_SERVER);
+if (!natsBinary && IN_CI) throw new Error(`CI=true and no nats-server at ${NATS_SERVER}`);
+
 /** Words of every control that changes something; a read-only session must show none of them. */
 const WRITE_ACTIONS = /^(lock|mark filed|create registration|end \d|exclude \d|apply|dismiss|validate|archive|mark read)/i;
 
@@ -49,9 +84,6 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
   let page: Page;
   const cspViolations: string[] = [];
 
-  /** Text as shown, with the locale's no-break spaces (1.734,56\u00a0€) as plain spaces. */
-  const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
-
   async function shot(name: string): Promise<void> {
     await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   }
@@ -64,17 +96,13 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   }
 
-  async function open(p: Page, path: string, heading: string | RegExp): Promise<void> {
-    await p.goto(`${base}${path}`);
-    await p.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await p.locator('.loading').first().waitFor({ state: 'detached' });
-  }
+  const open = (p: Page, path: string, heading: string | RegExp) => openAt(p, `${base}${path}`, heading);
 
   beforeAll(async () => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} missing: apt-get install -y chromium (.ci/run does it)`).toBe(true);
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
-    await buildDashboard();
+    await buildOnce();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const server = spawnMain('all', { DATA_DIR: dataDir, PORT: String(port) });
@@ -123,10 +151,7 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
   });
 
   it('signs in with a key: the key is kept nowhere in the browser, the cookie is HttpOnly', async () => {
-    await page.goto(`${base}/`);
-    await page.getByLabel('API key').fill(full);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: /Union OSS return/ }).waitFor();
+    await signIn(page, `${base}/`, full);
     const stored = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
     expect(stored).not.toContain(full.slice(4, 20));
     expect(JSON.parse(stored).cookie).toBe(''); // HttpOnly: invisible to scripts
@@ -225,10 +250,25 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     await accessible(page, path);
   });
 
-  it('the Article 59c chart names the cumulative amount and the threshold; the skip link comes first', async () => {
-    // The Article 59c chart: the year's cumulative amount (4 counted events: 1,234.56 + 500.00 + 200.00 - 50.00 = 1,884.56) against 10,000.00.
+  it('the Article 59c chart draws the daily series against the threshold, with a table alternative; the skip link comes first', async () => {
+    // The Article 59c chart: the year's cumulative counted amount by tax-point day (e2 B2B and e3 domestic are excluded):
+    //   2026-04-12 e5  +200.00 →   200.00
+    //   2026-07-10 e1 +1,234.56 → 200.00 + 1,234.56 = 1,434.56
+    //   2026-08-12 e4  +500.00 → 1,434.56 + 500.00 = 1,934.56
+    //   2026-08-15 e6  −50.00 (refund of e5) → 1,934.56 − 50.00 = 1,884.56, against 10,000.00: not crossed
     await open(page, '/app/article-59c', 'Article 59c threshold');
-    expect(plain(await page.locator('figure figcaption').innerText())).toContain('1.884,56 € against the threshold 10.000,00 €');
+    expect(plain(await page.locator('figure figcaption').innerText())).toContain('1.884,56 € against the threshold 10.000,00 €, not crossed; 4 days with a change');
+    expect(await page.locator('figure svg circle.point').count()).toBe(4);
+    expect(await page.locator('figure svg circle.crossing').count()).toBe(0);
+    expect(await chartRows(page)).toEqual([
+      ['2026-04-12', '200,00 €', '200,00 €', '1', ''],
+      ['2026-07-10', '1.234,56 €', '1.434,56 €', '1', ''],
+      ['2026-08-12', '500,00 €', '1.934,56 €', '1', ''],
+      ['2026-08-15', '-50,00 €', '1.884,56 €', '1', ''],
+    ]);
+    await shot('article-59c-table');
+    await accessible(page, 'article-59c table');
+    await open(page, '/app/article-59c', 'Article 59c threshold');
     // Keyboard: after navigation the page heading has focus (Tab continues in the content); the skip link is the first stop of the page.
     expect(await page.evaluate<string>('document.activeElement?.tagName')).toBe('H1');
     await page.keyboard.press('Tab');
@@ -278,5 +318,80 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     await shot('sign-in');
     await accessible(page, 'sign-in');
     expect(cspViolations).toEqual([]);
+  });
+});
+
+/**
+ * The other run mode: every service its own process on PostgreSQL, a private JetStream nats-server, the
+ * gateway serving the dashboard. One start, a few page visits: sign in, the quarter, the Article 59c chart
+ * (with a crossing), sign out.
+ */
+describe.skipIf(!backends.ok || !natsBinary)('dashboard in a browser, distributed mode (5 services + gateway as processes, PostgreSQL, NATS)', { timeout: 240_000 }, () => {
+  let nats: PrivateNats;
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let base: string;
+  let key: string;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    expect(existsSync(CHROMIUM), `${CHROMIUM} missing: apt-get install -y chromium (.ci/run does it)`).toBe(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await buildOnce();
+    [nats, db] = await Promise.all([startPrivateNats(), freshDatabase({ prefix: 'vat_dash' })]);
+    const ports = {} as Record<ServiceName, number>;
+    for (const name of SERVICE_NAMES) ports[name] = await freePort([1000]);
+    const gatewayPort = await freePort();
+    base = `http://127.0.0.1:${gatewayPort}`;
+    const env = { DATABASE_URL: db.url, NATS_URL: nats.url, REDIS_URL: REDIS_TEST_URL, INTERNAL_TOKEN: `dash-${randomBytes(12).toString('hex')}`, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), OUTBOX_POLL_MS: '100', ...serviceUrlEnv(ports) };
+    const procs = SERVICE_NAMES.map((name) => spawnMain(name, { ...env, SERVICE_PORT: String(ports[name]) }));
+    procs.push(spawnMain('gateway', { ...env, PORT: String(gatewayPort) }));
+    [browser] = await Promise.all([chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }), waitReady(base, procs, 180_000)]);
+    key = (await runAdmin(['keys', 'create', '--account', 'dashboard-dist', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
+    const headers = { 'x-api-key': key };
+    const reg = await http('POST', `${base}/v1/tax-registrations`, { headers, body: { scheme_type: 'union_oss', member_state_identification: 'DE', vat_registration_number: 'DE123456789', effective_from: '2025-01-01', status: 'active' } });
+    expect(reg.status, reg.text).toBe(201);
+    // The first file's quarter plus e7, FR services 9,000.00 (VAT 20 %: 1,800.00), which crosses the Article 59c threshold.
+    const e7 = { ...seedEvents()[0]!, event_id: 'e7', occurred_at: '2026-09-01T10:00:00Z', net_amount_minor: 900000, vat_amount_minor: 180000 };
+    const events = await http('POST', `${base}/v1/supply-events`, { headers, body: { events: [...seedEvents(), e7] } });
+    expect(events.status, events.text.slice(0, 300)).toBe(201);
+    // Both projections catch up through JetStream.
+    await waitFor('the quarter and the threshold status reflect the 7 events', async () => {
+      const [q, t] = await Promise.all([
+        http('GET', `${base}/v1/reports/oss-quarterly-summary?period=${PERIOD}`, { headers }),
+        http('GET', `${base}/v1/compliance/threshold-status`, { headers }),
+      ]);
+      return q.json?.total_source_event_count === 6 && t.json?.ledger_position === 7 && t.json?.ledger_head === 7;
+    }, { timeoutMs: 60_000, intervalMs: 250 });
+    page = await (await browser.newContext({ locale: 'de-DE', viewport: { width: 1280, height: 900 } })).newPage();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stopAll();
+    await nats?.stop().catch(() => undefined);
+    await db?.drop().catch(() => undefined);
+  }, 60_000);
+
+  it('signs in, opens the quarter and the Article 59c chart with its crossing, signs out', async () => {
+    await signIn(page, `${base}/`, key);
+    await openAt(page, `${base}/app/quarter?period=${PERIOD}`, `Union OSS return ${PERIOD}`);
+    // Taxable 1,734.56 (the first file's quarter) + 9,000.00 (e7) = 10,734.56; VAT 356.91 + 1,800.00 = 2,156.91.
+    await expect.poll(async () => plain(await page.locator('.totals').innerText())).toContain('10.734,56 €');
+    expect(plain(await page.locator('.totals').innerText())).toContain('2.156,91 €');
+    await page.screenshot({ path: join(ARTIFACTS, 'distributed-quarter.png'), fullPage: true });
+
+    // 1,884.56 (the first file's series) + 9,000.00 = 10,884.56 > 10,000.00 on 2026-09-01: crossed by e7 (cumulative 10,884.56).
+    await openAt(page, `${base}/app/article-59c`, 'Article 59c threshold');
+    expect(plain(await page.locator('figure figcaption').innerText())).toContain('10.884,56 € against the threshold 10.000,00 €, crossed on 2026-09-01 (cumulative 10.884,56 €); 5 days with a change');
+    expect(await page.locator('figure svg circle.point').count()).toBe(5);
+    expect(await page.locator('figure svg circle.crossing').count()).toBe(1);
+    expect((await chartRows(page)).at(-1)).toEqual(['2026-09-01', '9.000,00 €', '10.884,56 €', '1', 'threshold crossed by event e7']);
+    await page.screenshot({ path: join(ARTIFACTS, 'distributed-article-59c.png'), fullPage: true });
+
+    const [cookie] = await page.context().cookies();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect((await http('GET', `${base}/v1/sessions/current`, { headers: { cookie: `vat_session=${cookie!.value}` } })).status).toBe(401);
   });
 });

@@ -83,6 +83,7 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       ['f', 'thr-f', 'full', false],
       ['g', 'thr-g', 'full', false],
       ['h', 'thr-h', 'full', false],
+      ['i', 'thr-i', 'full', false],
     ] as const) {
       k[name] = (await h.key(account, scope, legacy)).key;
     }
@@ -147,6 +148,55 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
     const early = await check(k.a!, { threshold_type: 'oss', from: `${Y}-01-01`, to: `${Y}-05-01` });
     expect(early.statusCode, early.body).toBe(200);
     expect(early.json()).toMatchObject({ current_minor: 900000, remaining_minor: 100000, percentage_used: 90, exceeded: false, warning: true, historical_crossing_proven: false });
+  });
+
+  it('the series behind the status: the cumulative counted amount by tax-point day, with the crossing', async () => {
+    const series = async (key: string, q = '') => {
+      const r = await req(key, 'GET', `/v1/compliance/threshold-status/series${q}`);
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as Json;
+    };
+    // Account a (the test before): s1 600,000, s2 300,000, s3 250,000, refund r1 of s1 −300,000; the B2B sale is excluded (no point).
+    const s = await series(k.aRead!);
+    expect(s).toMatchObject({ year: Y, cutoff_date: new Date().toISOString().slice(0, 10), ledger_position: 6 });
+    expect(s.series).toHaveLength(1);
+    const de = s.series[0];
+    expect(de).toMatchObject({ establishment_country: 'DE', currency: 'EUR', currency_scale: 2, threshold_minor: 1000000 });
+    expect(de.points).toEqual([
+      { date: `${Y}-03-01`, day_minor: 600000, cumulative_minor: 600000, event_count: 1 },
+      { date: `${Y}-04-01`, day_minor: 300000, cumulative_minor: 600000 + 300000, event_count: 1 },
+      { date: `${Y}-06-15`, day_minor: 250000, cumulative_minor: 900000 + 250000, event_count: 1 },
+      { date: `${Y}-09-01`, day_minor: -300000, cumulative_minor: 1150000 - 300000, event_count: 1 },
+    ]);
+    // The last point is the status's current amount; the crossing is the status's.
+    const c = (await status(k.a!)).checks[0];
+    expect(de.points.at(-1).cumulative_minor).toBe(c.current_minor);
+    expect(de.crossing).toEqual(c.current_year_crossing);
+    expect(de.crossing).toMatchObject({ event_id: 's3', cumulative_minor: 1150000, occurred_at: `${Y}-06-15T00:00:00.000Z` });
+    // The preceding year, up to its 31 December: p1 700,000, not crossed.
+    const prev = await series(k.a!, `?year=${P}`);
+    expect(prev).toMatchObject({ year: P, cutoff_date: `${P}-12-31` });
+    expect(prev.series.map((x: Json) => [x.points, x.crossing])).toEqual([[[{ date: `${P}-05-01`, day_minor: 700000, cumulative_minor: 700000, event_count: 1 }], null]]);
+    expect((await series(k.b!)).series).toEqual([]); // another account's
+    for (const [q, code] of [['?year=abc', 'invalid_year'], ['?year=0', 'invalid_year'], ['?year=-1', 'invalid_year'], [`?year=${Y + 1}`, 'year_after_current_year'], ['?month=1', 'unknown_parameter']]) {
+      expectError(await req(k.a!, 'GET', `/v1/compliance/threshold-status/series${q}`), 400, code);
+    }
+    expectError(await req(k.aCalc!, 'GET', '/v1/compliance/threshold-status/series'), 403);
+    expectError(await req(undefined, 'GET', '/v1/compliance/threshold-status/series'), 401);
+  });
+
+  it('a cumulative amount beyond 2^53 is written as its exact digits', async () => {
+    // 10 sales of 999,999,999,999,995 cents (VAT 20 %: 199,999,999,999,999) on 1-10 January, then one of 15 on 11 January:
+    // 10 × 999,999,999,999,995 = 9,999,999,999,999,950; + 15 = 9,999,999,999,999,965 > 2^53 = 9,007,199,254,740,992 (and odd: no double holds it).
+    const big = Array.from({ length: 10 }, (_, i) => sale(`big-${i + 1}`, `${Y}-01-${String(i + 1).padStart(2, '0')}`, 999999999999995, { vat_amount_minor: 199999999999999 }));
+    await commit(k.i!, [...big, sale('small', `${Y}-01-11`, 15, { vat_amount_minor: 3 })]);
+    await caughtUp(k.i!, 11);
+    const r = await req(k.i!, 'GET', '/v1/compliance/threshold-status/series');
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.body).toContain('"date":"' + Y + '-01-09","day_minor":999999999999995,"cumulative_minor":8999999999999955,'); // 9 × 999,999,999,999,995
+    expect(r.body).toContain('"date":"' + Y + '-01-10","day_minor":999999999999995,"cumulative_minor":9999999999999950,');
+    expect(r.body).toContain('"date":"' + Y + '-01-11","day_minor":15,"cumulative_minor":9999999999999965,');
+    expect(r.body).toMatch(/"crossing":\{[^}]*"event_id":"big-1"[^}]*"cumulative_minor":999999999999995,/);
   });
 
   it('the crossing is found in tax-point order: a backdated sale arriving later moves it earlier, the superseded one stays in the history', async () => {

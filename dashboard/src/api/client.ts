@@ -1,5 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
+import { parseExactJson } from '../exact-json';
 
 /** The REST API, typed from the gateway's OpenAPI document; the session cookie authenticates every call. */
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
@@ -53,4 +54,9 @@ export async function ok<T>(call: Promise<Outcome>): Promise<T> {
     throw new ApiError(response.status, code, detail, body);
   }
   return data as T;
+}
+
+/** Like `ok`, for an answer read as text (`parseAs: 'text'`): integers beyond 2^53 stay exact, as bigints. */
+export async function okExact<T>(call: Promise<Outcome>): Promise<T> {
+  return parseExactJson<T>(await ok<string>(call));
 }

@@ -136,6 +136,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/compliance/threshold-status/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Article 59c: the year's cumulative counted amount by tax-point day against the threshold, with the crossing (the chart behind the status) */
+        get: operations["getV1ComplianceThresholdStatusSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations/{integration_id}/product-code-assignments": {
         parameters: {
             query?: never;
@@ -1943,6 +1960,143 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "malformed_request" | "unexpected_body" | "unknown_parameter";
+                    };
+                };
+            };
+            /** @description Unauthorized: invalid_api_key, missing_api_key, session_expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "missing_api_key" | "session_expired";
+                    };
+                };
+            };
+            /** @description Forbidden: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getV1ComplianceThresholdStatusSeries: {
+        parameters: {
+            query?: {
+                /** @description calendar year, default the current one (UTC); not later (400 year_after_current_year) */
+                year?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description YYYY-MM-DD */
+                        cutoff_date: string;
+                        ledger_position: number;
+                        series: {
+                            /** @description a proven crossing; superseded_* only on a crossing a later event replaced */
+                            crossing: {
+                                cumulative_minor: components["schemas"]["MoneyMinor"];
+                                currency: string;
+                                establishment_country: string;
+                                event_amount_minor: components["schemas"]["MoneyMinor"];
+                                event_id: string;
+                                /** @description RFC 3339 timestamp */
+                                occurred_at: string;
+                                policy_version: string;
+                                /** @description RFC 3339 timestamp */
+                                proven_at: string;
+                                /** @description RFC 3339 timestamp */
+                                recorded_at: string;
+                                release_version: string;
+                                sequence: number;
+                                /** @description RFC 3339 timestamp */
+                                superseded_at?: string;
+                                superseded_by_event_id?: string | null;
+                                threshold_minor: components["schemas"]["MoneyMinor"];
+                                year: number;
+                            } | null;
+                            currency: string;
+                            currency_scale: number;
+                            establishment_country: string;
+                            points: {
+                                cumulative_minor: components["schemas"]["MoneyMinor"];
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                day_minor: components["schemas"]["MoneyMinor"];
+                                event_count: number;
+                            }[];
+                            threshold_minor: components["schemas"]["MoneyMinor"];
+                        }[];
+                        year: number;
+                    };
+                };
+            };
+            /** @description Bad Request: api_key_in_query, invalid_query, invalid_request, invalid_url, invalid_year, malformed_request, unexpected_body, unknown_parameter, year_after_current_year */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        error?: "api_key_in_query" | "invalid_query" | "invalid_request" | "invalid_url" | "invalid_year" | "malformed_request" | "unexpected_body" | "unknown_parameter" | "year_after_current_year";
                     };
                 };
             };

@@ -1,10 +1,10 @@
 import type { ThresholdCheckEntry, ThresholdCoverageRow, ThresholdCrossing, ThresholdNotification, ThresholdStatus } from '@vat/gen/vat/thresholds/v1/resources_pb';
-import type { CheckThresholdResponse } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
+import type { CheckThresholdResponse, GetThresholdSeriesResponse } from '@vat/gen/vat/thresholds/v1/thresholds_service_pb';
 import type { Clients } from '@vat/platform/clients';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
 import { body, boolParam, date, intOf, intParam, query, str } from './schemas';
-import { arrayOf, boolean, dateTime, integer, nullable, object, page, ref, string, strings } from '../openapi/shapes';
+import { arrayOf, boolean, dateTime, day, integer, nullable, object, page, ref, string, strings } from '../openapi/shapes';
 
 const money = ref('MoneyMinor');
 const COVERAGE = object({ reason: string, disposition: string, evidence_quality: string, materiality: string, currency: string, event_count: integer, net_minor: money });
@@ -74,6 +74,27 @@ const STATUS = object({
   ledger_position: integer,
   ledger_head: integer,
   disclaimer: string,
+});
+const SERIES = object({
+  year: integer,
+  cutoff_date: day,
+  ledger_position: integer,
+  series: arrayOf(
+    object(
+      {
+        establishment_country: string,
+        currency: string,
+        currency_scale: integer,
+        threshold_minor: money,
+        points: arrayOf(
+          object({ date: day, day_minor: money, cumulative_minor: money, event_count: integer }, [], 'a tax-point day whose counted amount changed the total: the change and the running total after it'),
+        ),
+        crossing: nullable(CROSSING),
+      },
+      [],
+      'one establishment State named by the counted events (one for a resolved status): its threshold and the cumulative counted amount in its currency, oldest day first',
+    ),
+  ),
 });
 const OSS_ONLY = ['previous_year_minor', 'previous_comparison', 'release_version', 'policy_version', 'cutoff_at'];
 const CHECK_ANSWER = object(
@@ -194,6 +215,20 @@ const statusJson = (s: ThresholdStatus) => ({
   disclaimer: s.disclaimer,
 });
 
+const seriesJson = (r: GetThresholdSeriesResponse) => ({
+  year: r.year,
+  cutoff_date: r.cutoffDate,
+  ledger_position: num(r.ledgerPosition),
+  series: r.series.map((s) => ({
+    establishment_country: s.establishmentCountry,
+    currency: s.currency,
+    currency_scale: s.currencyScale,
+    threshold_minor: num(s.thresholdMinor),
+    points: s.points.map((p) => ({ date: p.date, day_minor: num(p.dayMinor), cumulative_minor: num(p.cumulativeMinor), event_count: num(p.eventCount) })),
+    crossing: crossingJson(s.crossing),
+  })),
+});
+
 const checkResponseJson = (r: CheckThresholdResponse) => ({
   threshold_type: r.thresholdType,
   threshold_minor: num(r.thresholdMinor),
@@ -259,6 +294,17 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
       responses: { 200: STATUS },
       errors: {},
       handler: async ({ call }) => statusJson((await clients.thresholds.getThresholdStatus({}, call)).status!),
+    },
+    {
+      method: 'GET',
+      url: '/v1/compliance/threshold-status/series',
+      access: { scopes: READ_SCOPES },
+      summary: "Article 59c: the year's cumulative counted amount by tax-point day against the threshold, with the crossing (the chart behind the status)",
+      tags: ['compliance'],
+      schema: { querystring: query({ year: { ...intParam('invalid_year'), description: 'calendar year, default the current one (UTC); not later (400 year_after_current_year)' } }) },
+      responses: { 200: SERIES },
+      errors: { 400: ['invalid_year', 'year_after_current_year', 'unknown_parameter'] },
+      handler: async ({ req, call }) => seriesJson(await clients.thresholds.getThresholdSeries({ year: intOf((req.query as { year?: string }).year) }, call)),
     },
     {
       method: 'POST',

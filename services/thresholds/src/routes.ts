@@ -4,6 +4,7 @@ import { bindHandlers } from '@vat/platform/service-module';
 import type { ThresholdsDeps } from './context';
 import { checkSmeEligibility } from './handlers/check-sme-eligibility';
 import { checkThreshold } from './handlers/check-threshold';
+import { getThresholdSeries } from './handlers/get-threshold-series';
 import { getThresholdStatus } from './handlers/get-threshold-status';
 import { listNotifications } from './handlers/list-notifications';
 import { markNotificationRead } from './handlers/mark-notification-read';
@@ -12,5 +13,5 @@ export function routes(deps: ThresholdsDeps) {
   return (router: ConnectRouter) =>
     router
       .service(SmeEligibilityService, bindHandlers(deps, { checkSmeEligibility }))
-      .service(ThresholdService, bindHandlers(deps, { getThresholdStatus, checkThreshold, listNotifications, markNotificationRead }));
+      .service(ThresholdService, bindHandlers(deps, { getThresholdStatus, getThresholdSeries, checkThreshold, listNotifications, markNotificationRead }));
 }

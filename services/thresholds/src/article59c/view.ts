@@ -4,7 +4,7 @@ import type { ThresholdsDeps } from '../context';
 import type { ProfileDefaults } from './classify';
 import { byTaxPointThenSequence } from './crossing';
 import { thresholdStatus, type StoredCrossing, type ThresholdStatusView } from './status';
-import { summarizeYear } from './summarize';
+import { summarizeYear, type Bucket } from './summarize';
 
 /**
  * The account's Article 59c view as of the end of `cutoffDay` (UTC): the running totals of the cutoff year and
@@ -28,13 +28,9 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
     deps.clients.ledger.getLedgerHead({}, call),
   ]);
   const head = ledger.sequence;
-  // Profiles are read only when some event lacks a fact a profile could supply.
-  const lacking = buckets.some((b) => b.facts.sourceId !== null && (b.facts.supplierEstablishmentCountry === null || (b.facts.supplyKind === 'goods' && b.facts.dispatchCountry === null)));
-  const defaults: Map<string, ProfileDefaults> = lacking ? await deps.profileDefaults.of(principal.accountId) : new Map();
-  const defaultsFor = (sourceId: string | null) => (sourceId === null ? undefined : defaults.get(sourceId));
+  const defaultsFor = await profileDefaultsFor(deps, principal.accountId, buckets);
   const lookup = (c: string) => release.thresholds.get(c);
-  const cutoffEnd = Date.parse(`${cutoffDay}T23:59:59.999Z`);
-  const ofYear = (y: number) => crossingsOfYear(crossings.filter((c) => c.year === y && Date.parse(c.occurredAt) <= cutoffEnd));
+  const ofYear = (y: number) => crossingsOfYear(crossings.filter((c) => c.year === y && occurredBy(c, cutoffDay)));
   const [current, preceding] = [ofYear(year), ofYear(year - 1)];
   return thresholdStatus({
     currentYear: year,
@@ -48,6 +44,16 @@ export async function article59cView(deps: ThresholdsDeps, principal: Principal,
     decisionsLagging: decisionsApplied < ledger.decisionCount,
   });
 }
+
+/** The source-profile defaults of the account, read only when some event lacks a fact a profile could supply. */
+export async function profileDefaultsFor(deps: ThresholdsDeps, accountId: bigint, buckets: readonly Bucket[]): Promise<(sourceId: string | null) => ProfileDefaults | undefined> {
+  const lacking = buckets.some((b) => b.facts.sourceId !== null && (b.facts.supplierEstablishmentCountry === null || (b.facts.supplyKind === 'goods' && b.facts.dispatchCountry === null)));
+  const defaults: Map<string, ProfileDefaults> = lacking ? await deps.profileDefaults.of(accountId) : new Map();
+  return (sourceId) => (sourceId === null ? undefined : defaults.get(sourceId));
+}
+
+/** Whether a crossing's event is dated up to the end of `cutoffDay` (UTC). */
+export const occurredBy = (c: StoredCrossing, cutoffDay: string) => Date.parse(c.occurredAt) <= Date.parse(`${cutoffDay}T23:59:59.999Z`);
 
 /**
  * A year's stored crossings: the crossing is the earliest in tax-point order (ties by ledger sequence);

@@ -66,17 +66,18 @@ function crossingOfRow(r: Record<string, any>): StoredCrossing {
 
 /**
  * The running totals of the account `$1` in the years `$2` (and up to the day `$3`), summed over days: one row
- * per distinct fact combination. Rows without events are skipped: they exist only where a batch moved every
- * event out of a row (or were left so by versions before 2026-11-28, which kept them), and a one-process run
- * in ledger order may never create them, so they must not show as coverage, issues or establishments.
+ * per distinct fact combination; or, `byDay`, one per fact combination and tax-point day. Rows without events
+ * are skipped: they exist only where a batch moved every event out of a row (or were left so by versions before
+ * 2026-11-28, which kept them), and a one-process run in ledger order may never create them, so they must not
+ * show as coverage, issues, establishments or series points.
  */
-const bucketTotalsSql = (upToDay: boolean) =>
-  `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
+const bucketTotalsSql = (upToDay: boolean, byDay = false) =>
+  `select year, ${byDay ? 'occurred_on' : 'max(occurred_on) as occurred_on'}, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
      dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
      max(max_recorded_at) as max_recorded_at, jsonb_agg(converted_minor) as converted_minor, jsonb_agg(converted_count) as converted_count
    from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[]) and event_count <> 0${upToDay ? ' and occurred_on <= $3' : ''}
    group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
-     supplier_establishment_country, currency, source_id`;
+     supplier_establishment_country, currency, source_id${byDay ? ', occurred_on' : ''}`;
 
 const CROSSINGS_SQL = `select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
   establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])`;
@@ -109,6 +110,26 @@ export class Article59cStatusRepository {
     return {
       position: row.position === null ? 0n : BigInt(row.position),
       decisionsApplied: row.decisions_applied === null ? 0n : BigInt(row.decisions_applied),
+      buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
+      crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
+    };
+  }
+
+  /**
+   * Position, running totals of `year` per fact combination and tax-point day up to `cutoffDay`, and the year's
+   * crossings, in one statement (one snapshot): what the cumulative series is computed from.
+   */
+  async daily(accountId: bigint, year: number, cutoffDay: string): Promise<{ position: bigint; buckets: Bucket[]; crossings: StoredCrossing[] }> {
+    const res = await this.pool.query(
+      `select
+         (select applied::text from ${S}.supply_projection_position where account_id = $1) as position,
+         (select coalesce(jsonb_agg(b), '[]'::jsonb) from (${bucketTotalsSql(true, true)}) b) as buckets,
+         (select coalesce(jsonb_agg(c), '[]'::jsonb) from (${CROSSINGS_SQL}) c) as crossings`,
+      [accountId.toString(), [year], cutoffDay],
+    );
+    const row = res.rows[0]!;
+    return {
+      position: row.position === null ? 0n : BigInt(row.position),
       buckets: (row.buckets as Record<string, any>[]).map(bucketOfRow),
       crossings: (row.crossings as Record<string, any>[]).map(crossingOfRow),
     };

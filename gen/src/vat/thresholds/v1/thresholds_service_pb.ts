@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { SmeEligibilityResult, ThresholdNotification, ThresholdStatus } from "./resources_pb";
+import type { SmeEligibilityResult, ThresholdCrossing, ThresholdNotification, ThresholdStatus } from "./resources_pb";
 import { file_vat_thresholds_v1_resources } from "./resources_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/thresholds/v1/thresholds_service.proto.
  */
 export const file_vat_thresholds_v1_thresholds_service: GenFile = /*@__PURE__*/
-  fileDesc("Cip2YXQvdGhyZXNob2xkcy92MS90aHJlc2hvbGRzX3NlcnZpY2UucHJvdG8SEXZhdC50aHJlc2hvbGRzLnYxIowBChpDaGVja1NtZUVsaWdpYmlsaXR5UmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhsKE2FubnVhbF90dXJub3Zlcl9uYWMYAyABKAMSGwoOcmVmZXJlbmNlX2RhdGUYBCABKAlIAIgBAUIRCg9fcmVmZXJlbmNlX2RhdGUiVgobQ2hlY2tTbWVFbGlnaWJpbGl0eVJlc3BvbnNlEjcKBnJlc3VsdBgBIAEoCzInLnZhdC50aHJlc2hvbGRzLnYxLlNtZUVsaWdpYmlsaXR5UmVzdWx0IjkKGUdldFRocmVzaG9sZFN0YXR1c1JlcXVlc3QSEgoFYXNfb2YYASABKAlIAIgBAUIICgZfYXNfb2YiUAoaR2V0VGhyZXNob2xkU3RhdHVzUmVzcG9uc2USMgoGc3RhdHVzGAEgASgLMiIudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkU3RhdHVzIo8BChVDaGVja1RocmVzaG9sZFJlcXVlc3QSFgoOdGhyZXNob2xkX3R5cGUYASABKAkSEQoEZnJvbRgCIAEoCUgAiAEBEg8KAnRvGAMgASgJSAGIAQESGQoMYW1vdW50X21pbm9yGAQgASgDSAKIAQFCBwoFX2Zyb21CBQoDX3RvQg8KDV9hbW91bnRfbWlub3IizAQKFkNoZWNrVGhyZXNob2xkUmVzcG9uc2USFgoOdGhyZXNob2xkX3R5cGUYASABKAkSFwoPdGhyZXNob2xkX21pbm9yGAIgASgDEhAKCGN1cnJlbmN5GAMgASgJEhYKDmN1cnJlbmN5X3NjYWxlGAQgASgFEhUKDWN1cnJlbnRfbWlub3IYBSABKAMSFwoPcmVtYWluaW5nX21pbm9yGAYgASgDEhcKD3BlcmNlbnRhZ2VfdXNlZBgHIAEoBRIQCghleGNlZWRlZBgIIAEoCBIPCgd3YXJuaW5nGAkgASgIEiAKE3ByZXZpb3VzX3llYXJfbWlub3IYCiABKANIAIgBARIgChNwcmV2aW91c19jb21wYXJpc29uGAsgASgJSAGIAQESFwoPZXZpZGVuY2Vfc3RhdHVzGAwgASgJEiIKGmhpc3RvcmljYWxfY3Jvc3NpbmdfcHJvdmVuGA0gASgIEh4KFnVuY29udmVydGVkX2N1cnJlbmNpZXMYDiADKAkSEgoKZGlzY2xhaW1lchgPIAEoCRIcCg9yZWxlYXNlX3ZlcnNpb24YECABKAlIAogBARIbCg5wb2xpY3lfdmVyc2lvbhgRIAEoCUgDiAEBEhYKCWN1dG9mZl9hdBgSIAEoCUgEiAEBQhYKFF9wcmV2aW91c195ZWFyX21pbm9yQhYKFF9wcmV2aW91c19jb21wYXJpc29uQhIKEF9yZWxlYXNlX3ZlcnNpb25CEQoPX3BvbGljeV92ZXJzaW9uQgwKCl9jdXRvZmZfYXQieAoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0EhMKBmN1cnNvchgBIAEoCUgAiAEBEhMKBnVucmVhZBgCIAEoCEgBiAEBEhIKBWxpbWl0GAMgASgFSAKIAQFCCQoHX2N1cnNvckIJCgdfdW5yZWFkQggKBl9saW1pdCJ+ChlMaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlEjcKBWl0ZW1zGAEgAygLMigudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkTm90aWZpY2F0aW9uEhgKC25leHRfY3Vyc29yGAIgASgJSACIAQFCDgoMX25leHRfY3Vyc29yIikKG01hcmtOb3RpZmljYXRpb25SZWFkUmVxdWVzdBIKCgJpZBgBIAEoCSJeChxNYXJrTm90aWZpY2F0aW9uUmVhZFJlc3BvbnNlEj4KDG5vdGlmaWNhdGlvbhgBIAEoCzIoLnZhdC50aHJlc2hvbGRzLnYxLlRocmVzaG9sZE5vdGlmaWNhdGlvbjKNAQoVU21lRWxpZ2liaWxpdHlTZXJ2aWNlEnQKE0NoZWNrU21lRWxpZ2liaWxpdHkSLS52YXQudGhyZXNob2xkcy52MS5DaGVja1NtZUVsaWdpYmlsaXR5UmVxdWVzdBouLnZhdC50aHJlc2hvbGRzLnYxLkNoZWNrU21lRWxpZ2liaWxpdHlSZXNwb25zZTLVAwoQVGhyZXNob2xkU2VydmljZRJxChJHZXRUaHJlc2hvbGRTdGF0dXMSLC52YXQudGhyZXNob2xkcy52MS5HZXRUaHJlc2hvbGRTdGF0dXNSZXF1ZXN0Gi0udmF0LnRocmVzaG9sZHMudjEuR2V0VGhyZXNob2xkU3RhdHVzUmVzcG9uc2USZQoOQ2hlY2tUaHJlc2hvbGQSKC52YXQudGhyZXNob2xkcy52MS5DaGVja1RocmVzaG9sZFJlcXVlc3QaKS52YXQudGhyZXNob2xkcy52MS5DaGVja1RocmVzaG9sZFJlc3BvbnNlEm4KEUxpc3ROb3RpZmljYXRpb25zEisudmF0LnRocmVzaG9sZHMudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0GiwudmF0LnRocmVzaG9sZHMudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRJ3ChRNYXJrTm90aWZpY2F0aW9uUmVhZBIuLnZhdC50aHJlc2hvbGRzLnYxLk1hcmtOb3RpZmljYXRpb25SZWFkUmVxdWVzdBovLnZhdC50aHJlc2hvbGRzLnYxLk1hcmtOb3RpZmljYXRpb25SZWFkUmVzcG9uc2ViBnByb3RvMw", [file_vat_thresholds_v1_resources]);
+  fileDesc("Cip2YXQvdGhyZXNob2xkcy92MS90aHJlc2hvbGRzX3NlcnZpY2UucHJvdG8SEXZhdC50aHJlc2hvbGRzLnYxIowBChpDaGVja1NtZUVsaWdpYmlsaXR5UmVxdWVzdBIPCgdjb3VudHJ5GAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhsKE2FubnVhbF90dXJub3Zlcl9uYWMYAyABKAMSGwoOcmVmZXJlbmNlX2RhdGUYBCABKAlIAIgBAUIRCg9fcmVmZXJlbmNlX2RhdGUiVgobQ2hlY2tTbWVFbGlnaWJpbGl0eVJlc3BvbnNlEjcKBnJlc3VsdBgBIAEoCzInLnZhdC50aHJlc2hvbGRzLnYxLlNtZUVsaWdpYmlsaXR5UmVzdWx0IjkKGUdldFRocmVzaG9sZFN0YXR1c1JlcXVlc3QSEgoFYXNfb2YYASABKAlIAIgBAUIICgZfYXNfb2YiUAoaR2V0VGhyZXNob2xkU3RhdHVzUmVzcG9uc2USMgoGc3RhdHVzGAEgASgLMiIudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkU3RhdHVzIjcKGUdldFRocmVzaG9sZFNlcmllc1JlcXVlc3QSEQoEeWVhchgBIAEoBUgAiAEBQgcKBV95ZWFyIowBChpHZXRUaHJlc2hvbGRTZXJpZXNSZXNwb25zZRIMCgR5ZWFyGAEgASgFEhMKC2N1dG9mZl9kYXRlGAIgASgJEhcKD2xlZGdlcl9wb3NpdGlvbhgDIAEoAxIyCgZzZXJpZXMYBCADKAsyIi52YXQudGhyZXNob2xkcy52MS5UaHJlc2hvbGRTZXJpZXMi9gEKD1RocmVzaG9sZFNlcmllcxIdChVlc3RhYmxpc2htZW50X2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkSFgoOY3VycmVuY3lfc2NhbGUYAyABKAUSFwoPdGhyZXNob2xkX21pbm9yGAQgASgDEjcKBnBvaW50cxgFIAMoCzInLnZhdC50aHJlc2hvbGRzLnYxLlRocmVzaG9sZFNlcmllc1BvaW50EjsKCGNyb3NzaW5nGAYgASgLMiQudmF0LnRocmVzaG9sZHMudjEuVGhyZXNob2xkQ3Jvc3NpbmdIAIgBAUILCglfY3Jvc3NpbmciZgoUVGhyZXNob2xkU2VyaWVzUG9pbnQSDAoEZGF0ZRgBIAEoCRIRCglkYXlfbWlub3IYAiABKAMSGAoQY3VtdWxhdGl2ZV9taW5vchgDIAEoAxITCgtldmVudF9jb3VudBgEIAEoAyKPAQoVQ2hlY2tUaHJlc2hvbGRSZXF1ZXN0EhYKDnRocmVzaG9sZF90eXBlGAEgASgJEhEKBGZyb20YAiABKAlIAIgBARIPCgJ0bxgDIAEoCUgBiAEBEhkKDGFtb3VudF9taW5vchgEIAEoA0gCiAEBQgcKBV9mcm9tQgUKA190b0IPCg1fYW1vdW50X21pbm9yIswEChZDaGVja1RocmVzaG9sZFJlc3BvbnNlEhYKDnRocmVzaG9sZF90eXBlGAEgASgJEhcKD3RocmVzaG9sZF9taW5vchgCIAEoAxIQCghjdXJyZW5jeRgDIAEoCRIWCg5jdXJyZW5jeV9zY2FsZRgEIAEoBRIVCg1jdXJyZW50X21pbm9yGAUgASgDEhcKD3JlbWFpbmluZ19taW5vchgGIAEoAxIXCg9wZXJjZW50YWdlX3VzZWQYByABKAUSEAoIZXhjZWVkZWQYCCABKAgSDwoHd2FybmluZxgJIAEoCBIgChNwcmV2aW91c195ZWFyX21pbm9yGAogASgDSACIAQESIAoTcHJldmlvdXNfY29tcGFyaXNvbhgLIAEoCUgBiAEBEhcKD2V2aWRlbmNlX3N0YXR1cxgMIAEoCRIiChpoaXN0b3JpY2FsX2Nyb3NzaW5nX3Byb3ZlbhgNIAEoCBIeChZ1bmNvbnZlcnRlZF9jdXJyZW5jaWVzGA4gAygJEhIKCmRpc2NsYWltZXIYDyABKAkSHAoPcmVsZWFzZV92ZXJzaW9uGBAgASgJSAKIAQESGwoOcG9saWN5X3ZlcnNpb24YESABKAlIA4gBARIWCgljdXRvZmZfYXQYEiABKAlIBIgBAUIWChRfcHJldmlvdXNfeWVhcl9taW5vckIWChRfcHJldmlvdXNfY29tcGFyaXNvbkISChBfcmVsZWFzZV92ZXJzaW9uQhEKD19wb2xpY3lfdmVyc2lvbkIMCgpfY3V0b2ZmX2F0IngKGExpc3ROb3RpZmljYXRpb25zUmVxdWVzdBITCgZjdXJzb3IYASABKAlIAIgBARITCgZ1bnJlYWQYAiABKAhIAYgBARISCgVsaW1pdBgDIAEoBUgCiAEBQgkKB19jdXJzb3JCCQoHX3VucmVhZEIICgZfbGltaXQifgoZTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRI3CgVpdGVtcxgBIAMoCzIoLnZhdC50aHJlc2hvbGRzLnYxLlRocmVzaG9sZE5vdGlmaWNhdGlvbhIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciIpChtNYXJrTm90aWZpY2F0aW9uUmVhZFJlcXVlc3QSCgoCaWQYASABKAkiXgocTWFya05vdGlmaWNhdGlvblJlYWRSZXNwb25zZRI+Cgxub3RpZmljYXRpb24YASABKAsyKC52YXQudGhyZXNob2xkcy52MS5UaHJlc2hvbGROb3RpZmljYXRpb24yjQEKFVNtZUVsaWdpYmlsaXR5U2VydmljZRJ0ChNDaGVja1NtZUVsaWdpYmlsaXR5Ei0udmF0LnRocmVzaG9sZHMudjEuQ2hlY2tTbWVFbGlnaWJpbGl0eVJlcXVlc3QaLi52YXQudGhyZXNob2xkcy52MS5DaGVja1NtZUVsaWdpYmlsaXR5UmVzcG9uc2UyyAQKEFRocmVzaG9sZFNlcnZpY2UScQoSR2V0VGhyZXNob2xkU3RhdHVzEiwudmF0LnRocmVzaG9sZHMudjEuR2V0VGhyZXNob2xkU3RhdHVzUmVxdWVzdBotLnZhdC50aHJlc2hvbGRzLnYxLkdldFRocmVzaG9sZFN0YXR1c1Jlc3BvbnNlEnEKEkdldFRocmVzaG9sZFNlcmllcxIsLnZhdC50aHJlc2hvbGRzLnYxLkdldFRocmVzaG9sZFNlcmllc1JlcXVlc3QaLS52YXQudGhyZXNob2xkcy52MS5HZXRUaHJlc2hvbGRTZXJpZXNSZXNwb25zZRJlCg5DaGVja1RocmVzaG9sZBIoLnZhdC50aHJlc2hvbGRzLnYxLkNoZWNrVGhyZXNob2xkUmVxdWVzdBopLnZhdC50aHJlc2hvbGRzLnYxLkNoZWNrVGhyZXNob2xkUmVzcG9uc2USbgoRTGlzdE5vdGlmaWNhdGlvbnMSKy52YXQudGhyZXNob2xkcy52MS5MaXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QaLC52YXQudGhyZXNob2xkcy52MS5MaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlEncKFE1hcmtOb3RpZmljYXRpb25SZWFkEi4udmF0LnRocmVzaG9sZHMudjEuTWFya05vdGlmaWNhdGlvblJlYWRSZXF1ZXN0Gi8udmF0LnRocmVzaG9sZHMudjEuTWFya05vdGlmaWNhdGlvblJlYWRSZXNwb25zZWIGcHJvdG8z", [file_vat_thresholds_v1_resources]);
 
 /**
  * @generated from message vat.thresholds.v1.CheckSmeEligibilityRequest
@@ -102,6 +102,148 @@ export const GetThresholdStatusResponseSchema: GenMessage<GetThresholdStatusResp
   messageDesc(file_vat_thresholds_v1_thresholds_service, 3);
 
 /**
+ * @generated from message vat.thresholds.v1.GetThresholdSeriesRequest
+ */
+export type GetThresholdSeriesRequest = Message<"vat.thresholds.v1.GetThresholdSeriesRequest"> & {
+  /**
+   * The calendar year (default the current UTC year; not later than it).
+   *
+   * @generated from field: optional int32 year = 1;
+   */
+  year?: number | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.GetThresholdSeriesRequest.
+ * Use `create(GetThresholdSeriesRequestSchema)` to create a new message.
+ */
+export const GetThresholdSeriesRequestSchema: GenMessage<GetThresholdSeriesRequest> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 4);
+
+/**
+ * The year's cumulative counted amount by tax-point day, one series per establishment State the counted
+ * events name (the same running totals, dispositions and conversions as the status).
+ *
+ * @generated from message vat.thresholds.v1.GetThresholdSeriesResponse
+ */
+export type GetThresholdSeriesResponse = Message<"vat.thresholds.v1.GetThresholdSeriesResponse"> & {
+  /**
+   * @generated from field: int32 year = 1;
+   */
+  year: number;
+
+  /**
+   * The last day included: today (UTC) for the current year, else 31 December.
+   *
+   * @generated from field: string cutoff_date = 2;
+   */
+  cutoffDate: string;
+
+  /**
+   * The ledger position the projection had applied when the series was read.
+   *
+   * @generated from field: int64 ledger_position = 3;
+   */
+  ledgerPosition: bigint;
+
+  /**
+   * @generated from field: repeated vat.thresholds.v1.ThresholdSeries series = 4;
+   */
+  series: ThresholdSeries[];
+};
+
+/**
+ * Describes the message vat.thresholds.v1.GetThresholdSeriesResponse.
+ * Use `create(GetThresholdSeriesResponseSchema)` to create a new message.
+ */
+export const GetThresholdSeriesResponseSchema: GenMessage<GetThresholdSeriesResponse> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 5);
+
+/**
+ * @generated from message vat.thresholds.v1.ThresholdSeries
+ */
+export type ThresholdSeries = Message<"vat.thresholds.v1.ThresholdSeries"> & {
+  /**
+   * @generated from field: string establishment_country = 1;
+   */
+  establishmentCountry: string;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: int32 currency_scale = 3;
+   */
+  currencyScale: number;
+
+  /**
+   * @generated from field: int64 threshold_minor = 4;
+   */
+  thresholdMinor: bigint;
+
+  /**
+   * Oldest day first; only days whose counted amount changed the total.
+   *
+   * @generated from field: repeated vat.thresholds.v1.ThresholdSeriesPoint points = 5;
+   */
+  points: ThresholdSeriesPoint[];
+
+  /**
+   * The year's stored crossing (the earliest, as in the status), when this State's threshold was crossed.
+   *
+   * @generated from field: optional vat.thresholds.v1.ThresholdCrossing crossing = 6;
+   */
+  crossing?: ThresholdCrossing | undefined;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdSeries.
+ * Use `create(ThresholdSeriesSchema)` to create a new message.
+ */
+export const ThresholdSeriesSchema: GenMessage<ThresholdSeries> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 6);
+
+/**
+ * @generated from message vat.thresholds.v1.ThresholdSeriesPoint
+ */
+export type ThresholdSeriesPoint = Message<"vat.thresholds.v1.ThresholdSeriesPoint"> & {
+  /**
+   * The tax-point day YYYY-MM-DD.
+   *
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * The day's net counted amount (refunds and corrections included) and the running total after it.
+   *
+   * @generated from field: int64 day_minor = 2;
+   */
+  dayMinor: bigint;
+
+  /**
+   * @generated from field: int64 cumulative_minor = 3;
+   */
+  cumulativeMinor: bigint;
+
+  /**
+   * The net number of counted events that day (a correction moved into the count counts once).
+   *
+   * @generated from field: int64 event_count = 4;
+   */
+  eventCount: bigint;
+};
+
+/**
+ * Describes the message vat.thresholds.v1.ThresholdSeriesPoint.
+ * Use `create(ThresholdSeriesPointSchema)` to create a new message.
+ */
+export const ThresholdSeriesPointSchema: GenMessage<ThresholdSeriesPoint> = /*@__PURE__*/
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 7);
+
+/**
  * @generated from message vat.thresholds.v1.CheckThresholdRequest
  */
 export type CheckThresholdRequest = Message<"vat.thresholds.v1.CheckThresholdRequest"> & {
@@ -131,7 +273,7 @@ export type CheckThresholdRequest = Message<"vat.thresholds.v1.CheckThresholdReq
  * Use `create(CheckThresholdRequestSchema)` to create a new message.
  */
 export const CheckThresholdRequestSchema: GenMessage<CheckThresholdRequest> = /*@__PURE__*/
-  messageDesc(file_vat_thresholds_v1_thresholds_service, 4);
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 8);
 
 /**
  * @generated from message vat.thresholds.v1.CheckThresholdResponse
@@ -233,7 +375,7 @@ export type CheckThresholdResponse = Message<"vat.thresholds.v1.CheckThresholdRe
  * Use `create(CheckThresholdResponseSchema)` to create a new message.
  */
 export const CheckThresholdResponseSchema: GenMessage<CheckThresholdResponse> = /*@__PURE__*/
-  messageDesc(file_vat_thresholds_v1_thresholds_service, 5);
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 9);
 
 /**
  * @generated from message vat.thresholds.v1.ListNotificationsRequest
@@ -260,7 +402,7 @@ export type ListNotificationsRequest = Message<"vat.thresholds.v1.ListNotificati
  * Use `create(ListNotificationsRequestSchema)` to create a new message.
  */
 export const ListNotificationsRequestSchema: GenMessage<ListNotificationsRequest> = /*@__PURE__*/
-  messageDesc(file_vat_thresholds_v1_thresholds_service, 6);
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 10);
 
 /**
  * @generated from message vat.thresholds.v1.ListNotificationsResponse
@@ -282,7 +424,7 @@ export type ListNotificationsResponse = Message<"vat.thresholds.v1.ListNotificat
  * Use `create(ListNotificationsResponseSchema)` to create a new message.
  */
 export const ListNotificationsResponseSchema: GenMessage<ListNotificationsResponse> = /*@__PURE__*/
-  messageDesc(file_vat_thresholds_v1_thresholds_service, 7);
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 11);
 
 /**
  * @generated from message vat.thresholds.v1.MarkNotificationReadRequest
@@ -299,7 +441,7 @@ export type MarkNotificationReadRequest = Message<"vat.thresholds.v1.MarkNotific
  * Use `create(MarkNotificationReadRequestSchema)` to create a new message.
  */
 export const MarkNotificationReadRequestSchema: GenMessage<MarkNotificationReadRequest> = /*@__PURE__*/
-  messageDesc(file_vat_thresholds_v1_thresholds_service, 8);
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 12);
 
 /**
  * @generated from message vat.thresholds.v1.MarkNotificationReadResponse
@@ -316,7 +458,7 @@ export type MarkNotificationReadResponse = Message<"vat.thresholds.v1.MarkNotifi
  * Use `create(MarkNotificationReadResponseSchema)` to create a new message.
  */
 export const MarkNotificationReadResponseSchema: GenMessage<MarkNotificationReadResponse> = /*@__PURE__*/
-  messageDesc(file_vat_thresholds_v1_thresholds_service, 9);
+  messageDesc(file_vat_thresholds_v1_thresholds_service, 13);
 
 /**
  * SME exemption (Art. 284) and, later, Article 59c and IOSS thresholds.
@@ -348,6 +490,14 @@ export const ThresholdService: GenService<{
     methodKind: "unary";
     input: typeof GetThresholdStatusRequestSchema;
     output: typeof GetThresholdStatusResponseSchema;
+  },
+  /**
+   * @generated from rpc vat.thresholds.v1.ThresholdService.GetThresholdSeries
+   */
+  getThresholdSeries: {
+    methodKind: "unary";
+    input: typeof GetThresholdSeriesRequestSchema;
+    output: typeof GetThresholdSeriesResponseSchema;
   },
   /**
    * @generated from rpc vat.thresholds.v1.ThresholdService.CheckThreshold
