@@ -16,6 +16,11 @@ export const complianceReportsModule = serviceModule({
   migrations,
   migrationsPath: MIGRATIONS_PATH,
   context: complianceReportsContext,
+  // VIES checks stored before `VatNumberChecked` existed are announced once (thresholds needs every check).
+  seed: async (deps) => {
+    const announced = await deps.vatNumberChecks.announceBacklog(deps.now());
+    if (announced > 0) deps.log.info({ announced }, 'announced VIES checks stored before VatNumberChecked');
+  },
   routes,
   // Decisions travel on a durable of their own (it starts at the beginning of the stream, so decisions
   // published before this consumer existed arrive too); a decision that overtakes its fact is retried.

@@ -24,7 +24,7 @@ export function eventFactsOfRow(r: Record<string, any>): EventFacts {
 
 function bucketOfRow(r: Record<string, any>): Bucket {
   return {
-    facts: { eventClass: r.event_class, linkState: r.link_state, year: r.year, ...eventFactsOfRow(r) },
+    facts: { eventClass: r.event_class, linkState: r.link_state, year: r.year, ...eventFactsOfRow(r), vatNumberEvidence: r.vat_number_evidence ?? null },
     occurredOn: r.occurred_on,
     eventCount: BigInt(r.event_count),
     netMinor: BigInt(r.net_minor),
@@ -67,11 +67,11 @@ function crossingOfRow(r: Record<string, any>): StoredCrossing {
 /** The running totals of the account `$1` in the years `$2` (and up to the day `$3`), summed over days: one row per distinct fact combination. */
 const bucketTotalsSql = (upToDay: boolean) =>
   `select year, max(occurred_on) as occurred_on, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
-     dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
+     dispatch_country, supplier_establishment_country, currency, source_id, vat_number_evidence, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
      max(max_recorded_at) as max_recorded_at, jsonb_agg(converted_minor) as converted_minor, jsonb_agg(converted_count) as converted_count
    from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[])${upToDay ? ' and occurred_on <= $3' : ''}
    group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
-     supplier_establishment_country, currency, source_id`;
+     supplier_establishment_country, currency, source_id, vat_number_evidence`;
 
 const CROSSINGS_SQL = `select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
   establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])`;
