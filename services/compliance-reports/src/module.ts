@@ -5,6 +5,7 @@ import { sourceProfileConsumer } from '@vat/platform/source-profile-projection';
 import { complianceReportsContext } from './context';
 import { complianceEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
+import { overdueCheckTask } from './overdue-check';
 import { routes } from './routes';
 
 export const complianceReportsModule = serviceModule({
@@ -30,5 +31,7 @@ export const complianceReportsModule = serviceModule({
     referenceDataConsumer(deps.pool, 'compliance_reports', 'compliance-reports-reference-data', deps.now),
     sourceProfileConsumer(deps.pool, deps.profileDefaults, 'compliance-reports-source-profiles'),
   ],
+  // Return periods that become overdue are announced without anyone reading the filing calendar.
+  background: (deps) => [overdueCheckTask(deps)],
   readiness: (deps) => deps.reference.probes('compliance-reports'),
 });
