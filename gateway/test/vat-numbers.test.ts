@@ -420,3 +420,31 @@ describe.skipIf(!backends.ok)('VAT-number checks against VIES (REST, PostgreSQL,
     await expect(db.query('delete from compliance_reports.vat_number_check')).rejects.toThrow(/immutable/);
   });
 });
+
+describe.skipIf(!backends.ok)('VIES evidence of b2b Article 59c candidates on the embedded database (npm start: one database session)', () => {
+  let h: Harness;
+  let vies: LocalVies;
+  beforeAll(async () => {
+    vies = await new LocalVies().start();
+    h = await startHarness({ embedded: true, env: { VIES_URL: vies.url, VIES_RETRIES: '0', VIES_STATUS_TTL_MS: '0' } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+    await vies?.close();
+  });
+
+  it('a check after the supply clears its flag in the threshold status', async () => {
+    const { key } = await h.key('vies-embedded', 'full');
+    const send = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      h.inject({ method, url, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    const number = germanVatNumber('29000001');
+    vies.numbers.set(number, 'valid');
+    const committed = await send('POST', '/v1/supply-events', { events: [servicesSale('emb-b2b', new Date().toISOString(), { customer_type: 'b2b', customer_vat_number: number })] });
+    expect(committed.statusCode, committed.body).toBeLessThan(300);
+    const b2b = async () => ((await send('GET', '/v1/compliance/threshold-status')).json().current_year_coverage as Json[]).filter((r) => r.reason.startsWith('b2b')).map((r) => `${r.reason}:${r.event_count}`);
+    await waitUntil(async () => (await b2b()).join() === 'b2b_without_vat_number_evidence:1');
+    const checked = await send('POST', '/v1/vat-numbers/check', { vat_number: number });
+    expect(checked.json().check.result, checked.body).toBe('valid');
+    await waitUntil(async () => (await b2b()).join() === 'b2b:1');
+  }, 60_000);
+});
