@@ -20,10 +20,13 @@ import { observePool, observeSchema, unobservePool } from '@vat/platform/metrics
 import { rpcClientTelemetryInterceptor, rpcServerTelemetryInterceptor } from '@vat/platform/rpc-telemetry';
 import { stopwatch } from '@vat/platform/stopwatch';
 import type { AnyServiceModule, ReadinessProbe, ServiceDeps } from '@vat/platform/service-module';
+import type { BackgroundTask } from '@vat/platform/periodic-task';
 
 export type RunningService = {
   module: AnyServiceModule;
   deps: ServiceDeps;
+  /** The module's background tasks; `startRelays` starts them. */
+  background: BackgroundTask[];
   routes: (router: ConnectRouter) => void;
   readiness(): Promise<{ ready: boolean; checks: ReadinessProbe[] }>;
   stop(): Promise<void>;
@@ -55,6 +58,7 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   await mod.seed?.(deps);
   if (mod.seed) slog.info(elapsed(), 'reference data ready');
   for (const sub of mod.consumers?.(deps) ?? []) await bus.subscribe(sub);
+  const background = mod.background?.(deps) ?? [];
   const readiness = async () => {
     const checks: ReadinessProbe[] = await databaseProbes(orm, mod.name);
     const db = checks[0]!.ok;
@@ -77,9 +81,11 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
   return {
     module: mod,
     deps,
+    background,
     routes,
     readiness,
     async stop() {
+      for (const t of background) await t.stop().catch(() => undefined);
       await relay.stop();
       unobservePool(pool);
       await mod.stop?.(deps).catch(() => undefined);
@@ -108,6 +114,8 @@ export async function startRelays(bus: EventBus, services: RunningService[], opt
     if (opts.soleRelay) await s.deps.relay.releaseClaims();
     s.deps.relay.start();
   }
+  // Background work writes to the outboxes: it starts once their relays run.
+  for (const s of services) for (const t of s.background) t.start();
   if (bus instanceof InProcessBus) await Promise.all(services.map((s) => s.deps.relay.flush(START_DRAIN_MS)));
 }
 

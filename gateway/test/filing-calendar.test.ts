@@ -3,6 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
+import type { ComplianceReportsDeps } from '../../services/compliance-reports/src/context';
+import { announceOverduePeriods } from '../../services/compliance-reports/src/overdue-check';
 import { expectError, projectionCaughtUp, servicesSale, waitUntil, type Json, type Res } from './report-support';
 
 const backends = await requireBackends(['postgres']);
@@ -186,5 +188,31 @@ describe.skipIf(!backends.ok)('from return to filing: BZSt file, filing record, 
     ]);
     const neg = expectError(await get(`${R}/oss-quarterly-summary/export?period=2025-Q4&format=bzst-csv`), 422, 'bzst_file_refused');
     expect(neg.detail).toContain('FR SERVICES 20.00 %: VAT -10.00 is negative');
+  });
+
+  it('overdue without any read: the background check (injected clock) raises one notification per period, also when two replicas run it together', async () => {
+    const acct = await h.key('filing-sweep', 'full');
+    await register(acct.key, { scheme_type: 'union_oss', member_state_identification: 'DE', effective_from: '2026-01-01', status: 'active' });
+    const service = h.built.services.find((s) => s.module.name === 'compliance-reports')!;
+    expect(service.background.map((t) => t.name)).toEqual(['return-period-overdue-check']);
+    const deps = service.deps as ComplianceReportsDeps;
+    const notified = async () =>
+      ((await ok('/v1/compliance/notifications?limit=100', acct.key)).json().items as Json[]).filter((n) => n.kind === 'return_period_overdue').map((n) => `${n.scheme_type} ${n.period_key} ${n.due_date}`);
+    // The check covers every account (the file's others too, with their periods up to 2026-Q1): this test runs last.
+    const realNow = deps.now;
+    try {
+      // 2026-04-30: Q1 is due that day, not late. 2026-05-01: late; two runs side by side (as two replicas would).
+      deps.now = () => new Date('2026-04-30T23:59:59.000Z');
+      await announceOverduePeriods(deps);
+      deps.now = () => new Date('2026-05-01T00:00:00.000Z');
+      await Promise.all([announceOverduePeriods(deps), announceOverduePeriods(deps)]);
+    } finally {
+      deps.now = realNow;
+    }
+    await waitUntil(async () => (await notified()).length > 0);
+    // Nothing else in flight: the relay has drained the outbox.
+    await waitUntil(async () => (await db.query(`select count(*)::int as n from compliance_reports.outbox where published_at is null`)).rows[0].n === 0);
+    expect(await notified()).toEqual(['union_oss 2026-Q1 2026-04-30']);
+    expect((await db.query(`select count(*)::int as n from thresholds.threshold_notification where account_id = $1 and kind = 'return_period_overdue'`, [acct.accountId])).rows[0].n).toBe(1);
   });
 });

@@ -102,7 +102,8 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
   it('crossing mid-year then a refund below the line: the crossing stays proven, remaining 0, percentage below 100', async () => {
     // preceding year: 700,000 (at or below). Current year: 600,000 + 300,000 = 900,000 (90 %: warning band)
     // + 250,000 = 1,150,000 > 1,000,000 (crossing at s3); linked refund of s1 −300,000 → 850,000 (85 %).
-    // A B2B sale without dispatch is a conclusive exclusion (not blocking).
+    // A B2B sale without dispatch is a conclusive exclusion (not blocking); without a customer VAT number
+    // checked in VIES it is flagged for review (Art. 18(1)(b) of Reg. 282/2011), still not blocking.
     await commit(k.a!, [
       sale('p1', `${P}-05-01`, 700000),
       sale('s1', `${Y}-03-01`, 600000),
@@ -112,9 +113,9 @@ describe.skipIf(!backends.ok)('Article 59c threshold status, check and notificat
       sale('b2b-1', `${Y}-02-01`, 500000, { customer_type: 'b2b', dispatch_country: undefined }),
     ]);
     const s = await caughtUp(k.a!, 6);
-    expect(s).toMatchObject({ evidence_status: 'resolved', threshold_evidence_status: 'complete', article_59c_applicability_status: 'sole_establishment', eur_only: false, issues: [], unconverted_currencies: [] });
+    expect(s).toMatchObject({ evidence_status: 'resolved', threshold_evidence_status: 'complete', article_59c_applicability_status: 'sole_establishment', eur_only: false, issues: ['b2b_without_vat_number_evidence'], unconverted_currencies: [] });
     expect(s).toMatchObject({ current_year_candidate_event_count: 5, current_year_excluded_event_count: 1, current_year_blocking_event_count: 0, preceding_year_candidate_event_count: 1 });
-    expect(s.current_year_coverage).toContainEqual({ reason: 'b2b', disposition: 'excluded', evidence_quality: 'dispatch_country_missing', materiality: 'immaterial', currency: 'EUR', event_count: 1, net_minor: 500000 });
+    expect(s.current_year_coverage).toContainEqual({ reason: 'b2b_without_vat_number_evidence', disposition: 'excluded', evidence_quality: 'vat_number_evidence_missing', materiality: 'immaterial', currency: 'EUR', event_count: 1, net_minor: 500000 });
     expect(s.checks).toHaveLength(1);
     const c = s.checks[0];
     expect(c).toMatchObject({

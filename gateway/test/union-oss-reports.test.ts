@@ -313,6 +313,11 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
       }
       const report = JSON.parse(before[locked.exports[0].export_id]!.toString('utf8'));
       expect(report.filing_context).toMatchObject({ period_status: 'locked', filing_due_date: '2026-01-31' });
+      // The stored CSV is layout 2: each row repeats the manifest fields with the notes as codes; their text is in the report's manifest.
+      const csvLines = before[locked.exports.find((e: Json) => e.export_kind === 'union_oss_quarterly_summary_locked').export_id]!.toString('utf8').trimEnd().split('\r\n');
+      for (const l of csvLines.slice(1)) expect(l).toMatch(/^union_oss_quarterly_summary_locked,1,[^,]+,union_oss,2025-Q4,DE,EUR,ecb_quarter_end_v1,union_oss_locked_v1,/);
+      expect(report.manifest).toMatchObject({ conversion_rule_code: 'ecb_quarter_end_v1', scope_note_code: 'union_oss_locked_v1' });
+      expect(report.manifest.conversion_rule).toContain('Art. 366(2) of Directive 2006/112/EC');
       expect(report.summary.totals).toEqual({ taxable_amount: '100.00', current_vat: '20.00', correction_vat: '0.00', payable_vat: '20.00' });
     });
 
@@ -519,6 +524,22 @@ describe.skipIf(!backends.ok)('Union OSS reports (REST, PostgreSQL)', () => {
         await db.query('update compliance_reports.supply_projection_position set applied = applied + 1 where account_id = $1', [k.a!.accountId]);
       }
       expect((await ok(`${LOCKED}?period=2026-Q2`)).json().current_period).toBeNull();
+    });
+
+    it('a CSV artifact stored in layout 1 (the notes in full on every row, before the coded layout) is served as stored, byte for byte', async () => {
+      const period = (await db.query(`select id from compliance_reports.union_oss_locked_period where account_id = $1 and period_key = '2026-Q1'`, [k.a!.accountId])).rows[0].id;
+      const note = 'Locked Union OSS snapshot from committed supply events at the stated ledger position; immutable. Not legal advice.';
+      const rule = 'Amounts in other currencies are converted per event, half-up, at the ECB euro reference rate of the last day of the quarter or, when none was published that day, of the next publication day (Art. 366(2) of Directive 2006/112/EC); corrections at the rate of their original period.';
+      const layout1 = Buffer.from(`export_kind,export_version,conversion_rule,scope_note\r\nunion_oss_quarterly_summary_locked,1,${rule},${note}\r\n`);
+      const { createHash, randomUUID } = await import('node:crypto');
+      const id = randomUUID();
+      await db.query(
+        `insert into compliance_reports.union_oss_export (id, account_id, locked_period_id, period_key, export_kind, format, media_type, filename, content, sha256, byte_size, created_at)
+         values ($1, $2, $3, '2026-Q1', 'union_oss_quarterly_summary_locked', 'csv', 'text/csv; charset=utf-8', 'oss-quarterly-summary-2026-Q1-layout1.csv', $4, $5, $6, now())`,
+        [id, k.a!.accountId, period, layout1, createHash('sha256').update(layout1).digest('hex'), layout1.length],
+      );
+      const d = await ok(`${LOCKED}/exports/${id}`, k.aRead!.key);
+      expect(d.rawPayload.equals(layout1)).toBe(true);
     });
 
     it("another account's export ids, and malformed ones, are 404 export_not_found", async () => {

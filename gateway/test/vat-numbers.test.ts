@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../test/support/env';
 import { startHarness, type Harness } from '../../test/support/harness';
 import { germanVatNumber, LocalVies } from '../../test/support/vies-server';
-import { projectionCaughtUp, servicesSale } from './report-support';
+import { projectionCaughtUp, servicesSale, waitUntil } from './report-support';
 
 const backends = await requireBackends(['postgres']);
 
@@ -359,8 +359,92 @@ describe.skipIf(!backends.ok)('VAT-number checks against VIES (REST, PostgreSQL,
     expect(byId.get('q-b2c')).toMatchObject({ disposition: 'included', vat_number_check_id: null });
   });
 
+  it('Article 59c: a b2b supply without VIES evidence at its tax point is flagged for review in the threshold status; evidence arriving after the supply clears the flag', async () => {
+    const { key } = await h.key('vies-59c', 'full');
+    const reg = await h.inject({ method: 'POST', url: '/v1/tax-registrations', headers: { 'x-api-key': key }, payload: { scheme_type: 'union_oss', member_state_identification: 'DE', vat_registration_number: OWN_NUMBER, effective_from: '2024-01-01', status: 'active' } });
+    expect(reg.statusCode, reg.body).toBe(201);
+    const [before, after, invalidNo] = [nextNumber(), nextNumber(), nextNumber()];
+    vies.numbers.set(before, 'valid');
+    vies.numbers.set(after, 'valid');
+    vies.numbers.set(invalidNo, 'invalid');
+    expect((await ok(key, before)).check.result).toBe('valid');
+    expect((await ok(key, invalidNo)).check.result).toBe('invalid');
+
+    const at = new Date().toISOString();
+    const b2b = (id: string, net: number, number?: string) => servicesSale(id, at, { customer_type: 'b2b', net_amount_minor: net, vat_amount_minor: net / 5, ...(number ? { customer_vat_number: number } : {}) });
+    const commit = await h.inject({
+      method: 'POST',
+      url: '/v1/supply-events',
+      headers: { 'x-api-key': key },
+      payload: { events: [servicesSale('t-b2c', at), b2b('t-before', 1000, before), b2b('t-after', 2000, after), b2b('t-invalid', 4000, invalidNo), b2b('t-none', 8000)] },
+    });
+    expect(commit.statusCode, commit.body).toBeLessThan(300);
+    const status = async () => {
+      const r = await h.inject({ method: 'GET', url: '/v1/compliance/threshold-status', headers: { 'x-api-key': key } });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as Json;
+    };
+    const b2bRows = (s: Json) => (s.current_year_coverage as Json[]).filter((r) => r.reason.startsWith('b2b')).map((r) => [r.reason, r.evidence_quality, r.event_count, r.net_minor]);
+    let s: Json = {};
+    await waitUntil(async () => ((s = await status()), s.ledger_position === 5 && s.ledger_head === 5));
+    // Checked before the supply (valid): out of scope with evidence. Checked invalid, or not checked yet, or no number: flagged.
+    expect(b2bRows(s)).toEqual([
+      ['b2b', 'complete', 1, 1000],
+      // 2000 + 4000 + 8000 = 14000 in 3 events
+      ['b2b_without_vat_number_evidence', 'vat_number_evidence_missing', 3, 14000],
+    ]);
+    expect(s.issues).toEqual(['b2b_without_vat_number_evidence']);
+    // Flagged for review, not blocking: the b2c sale (10000) is counted and the check is stated.
+    expect(s).toMatchObject({ evidence_status: 'resolved', current_year_excluded_event_count: 4, current_year_blocking_event_count: 0 });
+    expect(s.checks[0]).toMatchObject({ current_minor: 10000, source_event_count: 1 });
+
+    // The customer's number is checked after the supply, on the tax point's day: the evidence clears its flag.
+    expect((await ok(key, after)).check.result).toBe('valid');
+    await waitUntil(async () => ((s = await status()), b2bRows(s)[0]![2] === 2));
+    expect(b2bRows(s)).toEqual([
+      ['b2b', 'complete', 2, 3000],
+      ['b2b_without_vat_number_evidence', 'vat_number_evidence_missing', 2, 12000],
+    ]);
+    // Another account's check of a number this account's supply carries changes nothing here (once thresholds has it).
+    vies.numbers.set(invalidNo, 'valid');
+    const other = (await ok(keys.b!, invalidNo)).check;
+    expect(other.result).toBe('valid');
+    await waitUntil(async () => (await db.query('select 1 from thresholds.vat_number_evidence where check_id = $1', [other.id])).rowCount === 1);
+    const again = await status();
+    expect(b2bRows(again)).toEqual(b2bRows(s));
+    expect(again.issues).toEqual(['b2b_without_vat_number_evidence']);
+  });
+
   it('evidence is immutable in the database', async () => {
     await expect(db.query("update compliance_reports.vat_number_check set result = 'valid' where result = 'invalid'")).rejects.toThrow(/immutable/);
     await expect(db.query('delete from compliance_reports.vat_number_check')).rejects.toThrow(/immutable/);
   });
+});
+
+describe.skipIf(!backends.ok)('VIES evidence of b2b Article 59c candidates on the embedded database (npm start: one database session)', () => {
+  let h: Harness;
+  let vies: LocalVies;
+  beforeAll(async () => {
+    vies = await new LocalVies().start();
+    h = await startHarness({ embedded: true, env: { VIES_URL: vies.url, VIES_RETRIES: '0', VIES_STATUS_TTL_MS: '0' } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+    await vies?.close();
+  });
+
+  it('a check after the supply clears its flag in the threshold status', async () => {
+    const { key } = await h.key('vies-embedded', 'full');
+    const send = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      h.inject({ method, url, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+    const number = germanVatNumber('29000001');
+    vies.numbers.set(number, 'valid');
+    const committed = await send('POST', '/v1/supply-events', { events: [servicesSale('emb-b2b', new Date().toISOString(), { customer_type: 'b2b', customer_vat_number: number })] });
+    expect(committed.statusCode, committed.body).toBeLessThan(300);
+    const b2b = async () => ((await send('GET', '/v1/compliance/threshold-status')).json().current_year_coverage as Json[]).filter((r) => r.reason.startsWith('b2b')).map((r) => `${r.reason}:${r.event_count}`);
+    await waitUntil(async () => (await b2b()).join() === 'b2b_without_vat_number_evidence:1');
+    const checked = await send('POST', '/v1/vat-numbers/check', { vat_number: number });
+    expect(checked.json().check.result, checked.body).toBe('valid');
+    await waitUntil(async () => (await b2b()).join() === 'b2b:1');
+  }, 60_000);
 });

@@ -34,6 +34,7 @@ const envSchema = z.object({
   VIES_MAX_CONCURRENT_PER_STATE: z.coerce.number().int().min(1).max(100).default(2),
   VIES_STATUS_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   VIES_REUSE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  OVERDUE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
   METRICS_TOKEN: z.string().min(16).optional(),
   GATEWAY_METRICS: z.enum(['on', 'off']).default('on'),
   // The standard OpenTelemetry switches (the SDK reads the rest of OTEL_* itself).
@@ -80,6 +81,11 @@ export type Config = {
     /** Days a definitive (valid or invalid) answer is reused instead of asking VIES again (0 = always ask). */
     reuseDays: number;
   };
+  /**
+   * How often compliance-reports looks for return periods that became overdue and announces each once
+   * (`ReturnPeriodOverdue`); 0 turns the background check off (the filing calendar still detects on read).
+   */
+  overdueCheckIntervalMs: number;
   /** When set, the gateway's `/metrics` answers only `Authorization: Bearer <token>` (service health ports stay open). */
   metricsToken?: string;
   /** `off` serves no `/metrics` on the public gateway port (scrape the service health ports instead). */
@@ -138,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       statusTtlMs: e.VIES_STATUS_TTL_MS,
       reuseDays: e.VIES_REUSE_DAYS,
     },
+    overdueCheckIntervalMs: e.OVERDUE_CHECK_INTERVAL_MS,
     metricsToken: e.METRICS_TOKEN,
     gatewayMetrics: e.GATEWAY_METRICS === 'on',
     tracing: e.OTEL_SDK_DISABLED !== 'true' && !!e.OTEL_TRACES_EXPORTER && e.OTEL_TRACES_EXPORTER.split(',').some((x) => x.trim() !== '' && x.trim() !== 'none'),

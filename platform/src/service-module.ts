@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { EventBus, Subscription } from './bus';
 import type { Config, ServiceName } from './config';
 import type { OutboxRelay } from './outbox';
+import type { BackgroundTask } from './periodic-task';
 import type { ClientsOf } from './clients';
 
 /**
@@ -49,6 +50,8 @@ export type ServiceModule<D extends ServiceDeps<S>, S extends ServiceName = neve
   seed?: (deps: D) => Promise<void>;
   routes: (deps: D) => (router: ConnectRouter) => void;
   consumers?: (deps: D) => Subscription[];
+  /** Periodic work of its own (not driven by a request or an event), started after the relays, stopped first. */
+  background?: (deps: D) => BackgroundTask[];
   readiness?: (deps: D) => Promise<ReadinessProbe[]>;
   /** Releases what the module opened beyond the ORM (timers, caches). */
   stop?: (deps: D) => Promise<void>;

@@ -11,6 +11,7 @@ import { thresholdsProjectionConsumer } from '../../services/thresholds/src/proj
 import { Article59cRepository } from '../../services/thresholds/src/repositories/article59c';
 import { Article59cStatusRepository } from '../../services/thresholds/src/repositories/article59c-status';
 import { ReleaseStore } from '../../services/thresholds/src/repositories/releases';
+import { loadConfig } from '@vat/platform/config';
 import { freshDatabase } from '../support/env';
 import { freePort, runAdmin, spawnMain, stopProcess, waitReady } from '../support/processes';
 import { supplyEvent } from '../support/supply-files';
@@ -78,7 +79,7 @@ async function seed(databaseUrl: string, accountId: bigint): Promise<number> {
       log,
       now: () => new Date(),
       releases: new ReleaseStore(pool),
-      article59c: new Article59cRepository(pool),
+      article59c: new Article59cRepository(pool, loadConfig({}).vies.reuseDays),
       profileDefaults: { of: async () => { throw new Error('no profile lookup in the bench'); } },
       article59cStatus: new Article59cStatusRepository(pool),
     } as unknown as ThresholdsDeps;

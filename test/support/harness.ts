@@ -25,7 +25,8 @@ export type Harness = {
 export async function startHarness(opts: { embedded?: boolean; env?: Record<string, string> } = {}): Promise<Harness> {
   const db = opts.embedded ? undefined : await freshDatabase();
   const dataDir = opts.embedded ? mkdtempSync(join(tmpdir(), 'vat-embedded-')) : undefined;
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OUTBOX_POLL_MS: '50', ...(db ? { DATABASE_URL: db.url } : { DATA_DIR: dataDir }), ...opts.env });
+  // The background overdue check stays off unless a test asks for it: tests drive it with their own clock.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OUTBOX_POLL_MS: '50', OVERDUE_CHECK_INTERVAL_MS: '0', ...(db ? { DATABASE_URL: db.url } : { DATA_DIR: dataDir }), ...opts.env });
   const built = await build('all', config, pino({ level: 'silent' }));
   const app = built.gateway!.app;
   await app.ready();

@@ -12,7 +12,7 @@ const period = quarterKey('Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS
 const format = str('invalid_format', {
   enum: ['csv', 'json', 'oss-return', 'bzst-csv'],
   description:
-    'csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE)',
+    'csv: the manifest fields on every row, the conversion rule and scope note as codes (their text is in the json manifest); json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE)',
 });
 const withPeriod = query({ period }, ['period']);
 const tags = ['reports'];

@@ -5,6 +5,7 @@ import { sourceProfileConsumer } from '@vat/platform/source-profile-projection';
 import { complianceReportsContext } from './context';
 import { complianceEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
+import { overdueCheckTask } from './overdue-check';
 import { routes } from './routes';
 
 export const complianceReportsModule = serviceModule({
@@ -16,6 +17,11 @@ export const complianceReportsModule = serviceModule({
   migrations,
   migrationsPath: MIGRATIONS_PATH,
   context: complianceReportsContext,
+  // VIES checks stored before `VatNumberChecked` existed are announced once (thresholds needs every check).
+  seed: async (deps) => {
+    const announced = await deps.vatNumberChecks.announceBacklog(deps.now());
+    if (announced > 0) deps.log.info({ announced }, 'announced VIES checks stored before VatNumberChecked');
+  },
   routes,
   // Decisions travel on a durable of their own (it starts at the beginning of the stream, so decisions
   // published before this consumer existed arrive too); a decision that overtakes its fact is retried.
@@ -25,5 +31,7 @@ export const complianceReportsModule = serviceModule({
     referenceDataConsumer(deps.pool, 'compliance_reports', 'compliance-reports-reference-data', deps.now),
     sourceProfileConsumer(deps.pool, deps.profileDefaults, 'compliance-reports-source-profiles'),
   ],
+  // Return periods that become overdue are announced without anyone reading the filing calendar.
+  background: (deps) => [overdueCheckTask(deps)],
   readiness: (deps) => deps.reference.probes('compliance-reports'),
 });

@@ -1,6 +1,8 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBinary } from '@bufbuild/protobuf';
 import { VatNumberService } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
+import { VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
 import { reasonOf } from '@vat/platform/rpc-errors';
 import { vatNumberDigest } from '@vat/platform/vat-number-digest';
 import { requireBackends } from '../../../test/support/env';
@@ -98,5 +100,45 @@ describe.skipIf(!backends.ok)('VAT-number evidence through time (createRouterTra
       expect((err as ConnectError).code).toBe(Code.InvalidArgument);
       expect(reasonOf(err as ConnectError)).toBe(reason);
     }
+  });
+
+  it('every stored check is announced once as VatNumberChecked (digest, result, time; never the number), a reused answer is not', async () => {
+    const n = germanVatNumber('30000004');
+    vies.numbers.set(n, 'valid');
+    at(0);
+    const events = async () =>
+      (await h.deps.pool.query(`select payload from compliance_reports.outbox where subject = 'vat.compliance_reports.v1.vat_number_checked' order by created_at, id`)).rows.map((r) => ({
+        raw: Buffer.from(r.payload as Buffer),
+        event: fromBinary(VatNumberCheckedSchema, r.payload as Buffer),
+      }));
+    const before = new Set((await events()).map((e) => e.event.eventId));
+    const valid = (await check(A, n)).check!;
+    expect((await check(A, n)).reused).toBe(true);
+    const badFormat = (await check(A, 'DE136695977')).check!;
+    const mine = (await events()).filter((e) => !before.has(e.event.eventId)).sort((a, b) => Number(a.event.checkId - b.event.checkId));
+    expect(mine.map((e) => ({ accountId: e.event.accountId, checkId: e.event.checkId, digest: e.event.vatNumberDigest, result: e.event.result, checkedAt: e.event.checkedAt }))).toEqual([
+      { accountId: 501n, checkId: valid.id, digest: vatNumberDigest(h.deps.vatNumberDigestKey, n), result: 'valid', checkedAt: valid.checkedAt },
+      { accountId: 501n, checkId: badFormat.id, digest: vatNumberDigest(h.deps.vatNumberDigestKey, 'DE136695977'), result: 'format_invalid', checkedAt: badFormat.checkedAt },
+    ]);
+    for (const e of mine) {
+      expect(e.raw.toString('latin1')).not.toContain(n.slice(2));
+      expect(e.raw.toString('latin1')).not.toContain(valid.vatNumberMasked);
+    }
+  });
+
+  it('checks stored before the event existed are announced once at start, also by two replicas starting together', async () => {
+    const insert = async (id: number) =>
+      h.deps.pool.query(
+        `insert into compliance_reports.vat_number_check (id, account_id, vat_number_digest, vat_number_masked, vat_number_encrypted, member_state, result, checked_at, member_state_availability, attempts)
+         values ($1, 503, $2, 'DE*****0000', '\\x00', 'DE', 'valid', '2026-01-05T00:00:00Z', 'Available', 1)`,
+        [id, String(id).padStart(64, '0')],
+      );
+    for (const id of [900001, 900002, 900003]) await insert(id);
+    const announced = await Promise.all([h.deps.vatNumberChecks.announceBacklog(new Date()), h.deps.vatNumberChecks.announceBacklog(new Date())]);
+    expect(announced[0] + announced[1]).toBe(3);
+    expect(await h.deps.vatNumberChecks.announceBacklog(new Date())).toBe(0);
+    const rows = (await h.deps.pool.query(`select payload from compliance_reports.outbox where subject = 'vat.compliance_reports.v1.vat_number_checked'`)).rows;
+    const ids = rows.map((r) => fromBinary(VatNumberCheckedSchema, r.payload as Buffer)).filter((e) => e.accountId === 503n).map((e) => Number(e.checkId)).sort();
+    expect(ids).toEqual([900001, 900002, 900003]);
   });
 });

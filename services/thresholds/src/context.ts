@@ -27,7 +27,7 @@ export function thresholdsContext(deps: ServiceDeps<Uses>): ThresholdsDeps {
     ...deps,
     sme: new SmeThresholdStore(deps.pool),
     releases: new ReleaseStore(deps.pool),
-    article59c: new Article59cRepository(deps.pool),
+    article59c: new Article59cRepository(deps.pool, deps.config.vies.reuseDays),
     article59cStatus,
     notifications: new ThresholdNotificationRepository(deps.pool),
     statusSnapshots: new StatusSnapshots(deps.pool, article59cStatus),

@@ -2,7 +2,7 @@ import { serviceModule } from '@vat/platform/service-module';
 import { thresholdsContext } from './context';
 import { thresholdEntities } from './entities/index';
 import { migrations, MIGRATIONS_PATH } from './migrations/index';
-import { overdueNotificationConsumer, sourceProfileConsumer, thresholdsDecisionConsumer, thresholdsProjectionConsumer } from './projection';
+import { overdueNotificationConsumer, sourceProfileConsumer, thresholdsDecisionConsumer, thresholdsProjectionConsumer, vatNumberCheckConsumer } from './projection';
 import { seedArticle59cRelease } from './repositories/releases';
 import { routes } from './routes';
 import { seedSmeThresholds } from './sme-store';
@@ -24,7 +24,7 @@ export const thresholdsModule = serviceModule({
     await deps.releases.current();
   },
   routes,
-  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps), sourceProfileConsumer(deps), overdueNotificationConsumer(deps)],
+  consumers: (deps) => [thresholdsProjectionConsumer(deps), thresholdsDecisionConsumer(deps), sourceProfileConsumer(deps), overdueNotificationConsumer(deps), vatNumberCheckConsumer(deps)],
   readiness: async (deps) => {
     const rows = await deps.sme.rows().then((r) => r.length, () => 0);
     const release = await deps.releases.current().then((r) => r.version, () => undefined);

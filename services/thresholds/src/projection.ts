@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { decodeEvent } from '@vat/platform/events';
 import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
-import { ReturnPeriodOverdueSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
+import { ReturnPeriodOverdueSchema, VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
 import { recordOverdueNotifications } from './repositories/threshold-notifications';
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { factColumns } from './repositories/article59c';
@@ -15,6 +15,7 @@ export const PROJECTION_DURABLE = 'thresholds-supply-projection';
 export const DECISIONS_DURABLE = 'thresholds-classification-decisions';
 export const PROFILES_DURABLE = 'thresholds-source-profiles';
 export const OVERDUE_DURABLE = 'thresholds-return-period-overdue';
+export const VAT_NUMBER_CHECKS_DURABLE = 'thresholds-vat-number-checks';
 
 /**
  * Serializes the consumers' transactions per account (they move running totals between buckets and check
@@ -106,6 +107,31 @@ export function overdueNotificationConsumer(deps: ThresholdsDeps): Subscription 
     handler: async (batch) => {
       const events = batch.map((m) => ({ id: m.id, ...decodeEvent(ReturnPeriodOverdueSchema, m.data) }));
       await recordOverdueNotifications(deps.pool, OVERDUE_DURABLE, events, deps.now());
+    },
+  };
+}
+
+/**
+ * compliance-reports' VIES checks (`VatNumberChecked`, a durable of its own): in one transaction per batch
+ * under the accounts' locks (shared with the supply projection), the inbox and the definitive checks, and the
+ * `b2b` facts whose evidence at their tax point they change move between running totals. A check and the
+ * supplies it proves may arrive in either order, on any replica: the evidence is evaluated over every check
+ * and fact applied, so the totals are the same (docs/thresholds.md, "B2B supplies and VIES evidence").
+ */
+export function vatNumberCheckConsumer(deps: ThresholdsDeps): Subscription {
+  return {
+    durable: VAT_NUMBER_CHECKS_DURABLE,
+    subjects: [subjectOf(VatNumberCheckedSchema)],
+    handler: async (batch) => {
+      const release = await deps.releases.current();
+      const checks = batch.map((m) => {
+        const e = decodeEvent(VatNumberCheckedSchema, m.data);
+        return { id: e.eventId || m.id, accountId: e.accountId, checkId: e.checkId, vatNumberDigest: e.vatNumberDigest, result: e.result, checkedAt: e.checkedAt };
+      });
+      await inTransaction(deps.pool, async (client) => {
+        await lockAccounts(client, checks.map((c) => c.accountId.toString()));
+        await deps.article59c.applyVatNumberChecks(client, VAT_NUMBER_CHECKS_DURABLE, checks, release);
+      });
     },
   };
 }

@@ -7300,7 +7300,7 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
-                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                /** @description csv: the manifest fields on every row, the conversion rule and scope note as codes (their text is in the json manifest); json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
                 format: "csv" | "json" | "oss-return" | "bzst-csv";
                 /** @description 1 (the default and only version) */
                 export_version?: string;
@@ -7428,7 +7428,7 @@ export interface operations {
             query: {
                 /** @description Quarter key YYYY-Qn, from 2021-Q3 (when the Union OSS scheme began) to 9999-Q3 (the last one due within year 9999) */
                 period: components["schemas"]["QuarterKey"];
-                /** @description csv: manifest columns on every row; json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
+                /** @description csv: the manifest fields on every row, the conversion rule and scope note as codes (their text is in the json manifest); json: { manifest, report }; oss-return: the Annex III return document (JSON; summary only); bzst-csv: the German BZSt upload file (summary only, Member State of identification DE) */
                 format: "csv" | "json" | "oss-return" | "bzst-csv";
                 /** @description 1 (the default and only version) */
                 export_version?: string;

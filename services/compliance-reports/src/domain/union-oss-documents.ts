@@ -1,6 +1,6 @@
 /**
  * The documents of a Union OSS return: previews (minor units), export packages (major units, JSON
- * or CSV with the manifest on every row) and the accountant report. Pure; the same functions make
+ * or CSV with the manifest fields, coded, on every row) and the accountant report. Pure; the same functions make
  * the artifacts a lock stores, so a locked file is what an export at that position would be.
  */
 import { csvRow, type CsvKind, type CsvValue } from '@vat/platform/csv';
@@ -34,6 +34,19 @@ export const CONVERSION_RULE =
 const SCOPE_NOTE =
   'Union OSS preview from committed supply events (Annex III of Implementing Regulation (EU) 2020/194, Art. 369g of Directive 2006/112/EC). Not a filed return and not legal advice; previews and exports never lock a period.';
 const LOCKED_SCOPE_NOTE = 'Locked Union OSS snapshot from committed supply events at the stated ledger position; immutable. Not legal advice.';
+
+/**
+ * The manifest's two notes as short codes: what the CSV repeats on each row (layout 2), while the JSON manifests
+ * (export package, accountant report) carry each code beside its full text once. A changed text gets a new code.
+ */
+export const CONVERSION_RULE_CODE = 'ecb_quarter_end_v1';
+const SCOPE_NOTES = { preview: { code: 'union_oss_preview_v1', text: SCOPE_NOTE }, locked: { code: 'union_oss_locked_v1', text: LOCKED_SCOPE_NOTE } } as const;
+
+/**
+ * The CSV layout: 1 repeated both notes' full text (about 560 characters) on every row (locks stored before keep
+ * it, byte for byte); 2 repeats their codes. The columns are the same (`export_version` 1).
+ */
+export const CSV_LAYOUT = 2;
 
 const rowMinor = (r: ReturnRow) => ({
   section: r.section,
@@ -190,7 +203,9 @@ function manifestOf(c: ReturnContext, exportKind: string, locked = false) {
     member_state_identification: r.memberStateIdentification,
     return_currency: r.returnCurrency,
     conversion_rule: CONVERSION_RULE,
-    scope_note: locked ? LOCKED_SCOPE_NOTE : SCOPE_NOTE,
+    conversion_rule_code: CONVERSION_RULE_CODE,
+    scope_note: SCOPE_NOTES[locked ? 'locked' : 'preview'].text,
+    scope_note_code: SCOPE_NOTES[locked ? 'locked' : 'preview'].code,
     source_event_counts: { total: r.totalSourceEventCount, included: r.includedSourceEventCount, excluded: r.excludedSourceEventCount },
     warnings: r.warnings,
     ledger_position: c.ledgerPosition,
@@ -220,15 +235,15 @@ const KINDS: CsvKind[] = CSV_COLUMNS.map((c) => (NUMBER_COLUMNS.has(c) ? 'number
 type Detail = Partial<Record<(typeof DETAIL_COLUMNS)[number], CsvValue>>;
 
 /**
- * An export package as CSV: a header, then one line per row, correction, balance (summary) or
- * country (breakdown) and a total line, each repeating the manifest. A quarter with nothing
- * included is one manifest-only `nil_return` line with empty detail fields.
+ * An export package as CSV (layout 2): a header, then one line per row, correction, balance (summary) or
+ * country (breakdown) and a total line, each repeating the manifest fields, the notes as their codes. A
+ * quarter with nothing included is one manifest-only `nil_return` line with empty detail fields.
  */
 export function exportCsv(c: ReturnContext, view: ExportView, exportKind: string = EXPORT_KINDS[view], locked = false): string {
   const r = c.ret;
   const man = manifestOf(c, exportKind, locked);
   const manifest: CsvValue[] = [
-    man.export_kind, man.export_version, man.generated_at, man.scheme_type, man.period_key, man.member_state_identification, man.return_currency, man.conversion_rule, man.scope_note,
+    man.export_kind, man.export_version, man.generated_at, man.scheme_type, man.period_key, man.member_state_identification, man.return_currency, man.conversion_rule_code, man.scope_note_code,
     r.totalSourceEventCount, r.includedSourceEventCount, r.excludedSourceEventCount, r.warnings.map((w) => `${w.code}/${w.reason}/${w.review}:${w.count}`).join(';'), c.ledgerPosition,
   ];
   const m = majorOf(r);

@@ -157,6 +157,19 @@ export const VatNumberCheck = defineEntity({
 });
 
 /**
+ * The `VatNumberChecked` event of each check (written to the outbox in the check's transaction; checks
+ * stored before the event existed are announced once at start). One row per check: announced once.
+ */
+export const VatNumberCheckEvent = defineEntity({
+  name: 'VatNumberCheckEvent',
+  tableName: 'vat_number_check_event',
+  properties: {
+    checkId: p.bigint().primary().autoincrement(false),
+    eventId: p.uuid(),
+  },
+});
+
+/**
  * What a Union OSS lock sealed instead of a copy of its events: the scope it read and each event key's
  * disposition (see repositories/union-oss-sealed-events.ts). Never updated or deleted (a trigger).
  */
@@ -215,4 +228,4 @@ export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities
 /** Compliance-reports' copies of calculation's reference data and source-profile defaults (platform projections), so it never calls calculation. */
 export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
 export const SourceProfileDefault = defineSourceProfileDefaultEntity();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, VatNumberCheck, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, VatNumberCheck, VatNumberCheckEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];

@@ -31,7 +31,8 @@ function outcomeOf(a: ViesAnswer): Pick<NewVatNumberCheck, 'result' | 'reason' |
 
 /**
  * Checks a customer's VAT number: offline format, then a reusable earlier answer, then VIES with the
- * account's own number as requester (so VIES issues a consultation number). Every answer is stored.
+ * account's own number as requester (so VIES issues a consultation number). Every answer is stored, with
+ * its `VatNumberChecked` event (thresholds keeps the evidence of b2b Article 59c candidates from it).
  * No transaction is held while VIES is asked.
  */
 export async function checkVatNumber(deps: ComplianceReportsDeps, req: CheckVatNumberRequest, ctx: HandlerContext) {
@@ -45,6 +46,7 @@ export async function checkVatNumber(deps: ComplianceReportsDeps, req: CheckVatN
 
   if (!format.ok) {
     const row = await deps.vatNumberChecks.insert({ ...base, result: 'format_invalid', reason: format.reason, checkedAt: now, viesRequestDate: null, consultationNumber: null, name: null, address: null, requesterVatNumberMasked: null, memberStateAvailability: 'unknown', attempts: 0 });
+    deps.relay.kick();
     return create(CheckVatNumberResponseSchema, { check: vatNumberCheckMessage(row), reused: false });
   }
   const reuseDays = deps.config.vies.reuseDays;
@@ -71,5 +73,6 @@ export async function checkVatNumber(deps: ComplianceReportsDeps, req: CheckVatN
     requesterVatNumberMasked: sentRequester?.masked ?? null,
     memberStateAvailability: availability,
   });
+  deps.relay.kick();
   return create(CheckVatNumberResponseSchema, { check: vatNumberCheckMessage(row), reused: false });
 }

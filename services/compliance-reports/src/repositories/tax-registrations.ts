@@ -84,6 +84,21 @@ export class TaxRegistrationRepository {
     return res.rows.map(toRecord);
   }
 
+  /**
+   * Accounts with a Union OSS or IOSS registration that covers return periods (`active` or `ended`), in id
+   * order after `afterId`, at most `limit`: the overdue check's pages.
+   */
+  async accountsWithReturns(afterId: bigint | undefined, limit: number): Promise<bigint[]> {
+    const res = await this.pool.query(
+      `select a.account_id::text as account_id from (
+         select distinct account_id from ${TABLE}
+          where scheme_type in ('union_oss', 'ioss') and status in ('active', 'ended') and ($1::bigint is null or account_id > $1)) a
+        order by a.account_id limit $2`,
+      [afterId?.toString() ?? null, limit],
+    );
+    return res.rows.map((r: { account_id: string }) => BigInt(r.account_id));
+  }
+
   /** The scheme of one of the account's rows (immutable, so safe to read before locking), or undefined. */
   async schemeOf(accountId: bigint, id: bigint): Promise<string | undefined> {
     const res = await this.pool.query(`select scheme_type from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), id.toString()]);

@@ -1,5 +1,9 @@
 import type pg from 'pg';
+import { VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
+import { buildEvent } from '@vat/platform/events';
+import { writeOutbox } from '@vat/platform/outbox';
 import { insertStatement, pgTimestamp } from '@vat/platform/sql';
+import { inTransaction } from '@vat/platform/transaction';
 
 /** A stored VIES check as the handlers see it. */
 export type VatNumberCheckRecord = {
@@ -24,6 +28,26 @@ export type VatNumberCheckRecord = {
 export type NewVatNumberCheck = Omit<VatNumberCheckRecord, 'id'>;
 
 const TABLE = '"compliance_reports".vat_number_check';
+const EVENTS = '"compliance_reports".vat_number_check_event';
+/** Checks announced per statement when the ones stored before the event existed are announced. */
+const ANNOUNCE_BATCH = 500;
+
+type Db = Pick<pg.PoolClient, 'query'>;
+
+/**
+ * Writes the `VatNumberChecked` event of each check not announced before (the marker row and the outbox row in
+ * the caller's transaction): the digest, result and time only. Answers how many were announced.
+ */
+async function announce(db: Db, checks: readonly VatNumberCheckRecord[], now: Date): Promise<number> {
+  if (checks.length === 0) return 0;
+  const events = new Map(checks.map((c) => [c.id, buildEvent(VatNumberCheckedSchema, { accountId: c.accountId, checkId: c.id, vatNumberDigest: c.vatNumberDigest, result: c.result, checkedAt: c.checkedAt.toISOString() })]));
+  const res = await db.query(
+    `insert into ${EVENTS} (check_id, event_id) select * from unnest($1::bigint[], $2::uuid[]) on conflict do nothing returning check_id::text as check_id`,
+    [[...events.keys()].map(String), [...events.values()].map((e) => e.id)],
+  );
+  await writeOutbox(db, 'compliance_reports', res.rows.map((r: { check_id: string }) => events.get(BigInt(r.check_id))!), now);
+  return res.rowCount ?? 0;
+}
 
 /** Record field → column: the table's one mapping. */
 const COLUMNS: Record<keyof NewVatNumberCheck, string> = {
@@ -56,11 +80,34 @@ function toRecord(r: Record<string, any>): VatNumberCheckRecord {
 export class VatNumberCheckRepository {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** Stores a check and, in the same transaction, its `VatNumberChecked` event (the relay publishes it). */
   async insert(values: NewVatNumberCheck): Promise<VatNumberCheckRecord> {
     const row: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(COLUMNS)) row[column] = field === 'accountId' ? values.accountId.toString() : values[field as keyof NewVatNumberCheck];
     const st = insertStatement(TABLE, row);
-    return toRecord((await this.pool.query(`${st.text} returning *`, st.values)).rows[0]);
+    return inTransaction(this.pool, async (client) => {
+      const stored = toRecord((await client.query(`${st.text} returning *`, st.values)).rows[0]);
+      await announce(client, [stored], values.checkedAt);
+      return stored;
+    });
+  }
+
+  /**
+   * Announces the checks stored before `VatNumberChecked` existed, a batch per transaction, once: the
+   * marker row is the claim, so replicas starting together announce each check once. Answers how many.
+   */
+  async announceBacklog(now: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await inTransaction(this.pool, async (client) => {
+        const res = await client.query(
+          `select c.* from ${TABLE} c where not exists (select 1 from ${EVENTS} e where e.check_id = c.id) order by c.id limit ${ANNOUNCE_BATCH}`,
+        );
+        return { seen: res.rowCount ?? 0, announced: await announce(client, res.rows.map(toRecord), now) };
+      });
+      total += n.announced;
+      if (n.seen < ANNOUNCE_BATCH) return total;
+    }
   }
 
   /** The newest valid or invalid answer about the number since `since`, for reuse. */

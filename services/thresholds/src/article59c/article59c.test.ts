@@ -69,7 +69,7 @@ function statusOf(buckets: Bucket[], crossings: { current?: StoredCrossing; prec
 
 describe('Article 59c disposition, evidence quality and materiality', () => {
   it('a B2B sale with missing dispatch is a conclusive exclusion (not blocking); a B2C goods sale without dispatch blocks', () => {
-    const b2b = classifyCandidate(sale({ customerType: 'b2b', dispatchCountry: null }), undefined, lookup);
+    const b2b = classifyCandidate(sale({ customerType: 'b2b', dispatchCountry: null, vatNumberEvidence: 'valid' }), undefined, lookup);
     expect(b2b).toMatchObject({ disposition: 'excluded', reason: 'b2b', evidenceQuality: 'dispatch_country_missing', materiality: 'immaterial' });
     const b2c = classifyCandidate(sale({ dispatchCountry: null }), undefined, lookup);
     expect(b2c).toMatchObject({ disposition: 'unresolved', reason: 'dispatch_country_missing', materiality: 'material' });
@@ -86,6 +86,28 @@ describe('Article 59c disposition, evidence quality and materiality', () => {
     expect(blocked.checks).toEqual([]);
     expect(blocked.currentYearBlockingEventCount).toBe(1n);
     expect(blocked.issues).toContain('dispatch_country_missing');
+  });
+
+  it('a B2B sale without VIES evidence at its tax point: excluded under its own reason, flagged for review in the issues, not blocking', () => {
+    for (const vatNumberEvidence of ['missing', null, undefined] as const) {
+      expect(classifyCandidate(sale({ customerType: 'b2b', vatNumberEvidence }), undefined, lookup)).toEqual({
+        reason: 'b2b_without_vat_number_evidence', disposition: 'excluded', evidenceQuality: 'vat_number_evidence_missing', materiality: 'immaterial', establishment: 'DE', defaultApplied: false,
+      });
+    }
+    // B2B 2,000.00 without evidence + B2B 1,000.00 with + B2C 3,000.00: 300,000 counted, both B2B excluded, one flagged.
+    const s = statusOf([bucket(sale({ customerType: 'b2b', vatNumberEvidence: 'missing' }), 200_000n), bucket(sale({ customerType: 'b2b', vatNumberEvidence: 'valid' }), 100_000n), bucket(sale(), 300_000n)]);
+    expect(s.evidenceStatus).toBe('resolved');
+    expect(s.checks[0]!.currentMinor).toBe(300_000n);
+    expect(s.currentYearExcludedEventCount).toBe(2n);
+    expect(s.currentYearCoverage.filter((r) => r.reason.startsWith('b2b'))).toEqual([
+      { reason: 'b2b', disposition: 'excluded', evidenceQuality: 'complete', materiality: 'immaterial', currency: 'EUR', eventCount: 1n, netMinor: 100_000n },
+      { reason: 'b2b_without_vat_number_evidence', disposition: 'excluded', evidenceQuality: 'vat_number_evidence_missing', materiality: 'immaterial', currency: 'EUR', eventCount: 1n, netMinor: 200_000n },
+    ]);
+    expect(s.issues).toEqual(['b2b_without_vat_number_evidence']);
+    // With the evidence in place (its running total emptied, 0 events) nothing is flagged and no empty row is listed.
+    const cleared = statusOf([bucket(sale({ customerType: 'b2b', vatNumberEvidence: 'missing' }), 0n, undefined, 0n), bucket(sale({ customerType: 'b2b', vatNumberEvidence: 'valid' }), 300_000n), bucket(sale(), 300_000n)]);
+    expect(cleared.currentYearCoverage.map((r) => r.reason)).toEqual(['b2b', 'counted']);
+    expect(cleared.issues).toEqual([]);
   });
 
   it('imported goods, installed goods, new means of transport and domestic supplies are conclusive even with missing facts', () => {

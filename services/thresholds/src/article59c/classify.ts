@@ -13,8 +13,16 @@ export type EventFacts = {
   sourceId: string | null;
 };
 
+/**
+ * A `b2b` supply's VIES evidence at its tax point (compliance-reports' checks, projected from `VatNumberChecked`):
+ * `valid` when the newest definitive check of its number in the evidence window said valid, else `missing`.
+ */
+export type VatNumberEvidence = 'valid' | 'missing';
+
 /** The facts of one candidate event (or of a group of events sharing them) that decide its disposition. */
 export type CandidateFacts = EventFacts & {
+  /** A `b2b` candidate's VIES evidence (absent or null on any other; absent on a `b2b` one reads as `missing`). */
+  vatNumberEvidence?: VatNumberEvidence | null;
   /** `sale`, or `correction` for refund, cancellation, credit note and adjustment. */
   eventClass: 'sale' | 'correction';
   /** A correction's link to its original sale: `linked`, `missing` (not received) or `invalid`; `none` for a sale. */
@@ -41,10 +49,14 @@ export type Classification = {
   defaultApplied: boolean;
 };
 
+/** The reason of a `b2b` candidate without VIES evidence at its tax point (and the status issue that flags it). */
+export const B2B_WITHOUT_EVIDENCE = 'b2b_without_vat_number_evidence';
+
 const CONCLUSIVE_KIND_EXCLUSIONS = new Set(['imported_goods', 'installed_goods', 'new_means_of_transport']);
 
 /** The first missing or unusable fact, whatever the disposition (evidence quality is its own dimension). */
 function evidenceQuality(f: CandidateFacts, establishment: string | null, dispatch: string | null, defaulted: boolean, threshold: ThresholdLookup): string {
+  if (f.customerType === 'b2b' && f.vatNumberEvidence !== 'valid') return 'vat_number_evidence_missing';
   if (f.eventClass === 'correction' && f.linkState === 'missing') return 'original_event_missing';
   if (f.eventClass === 'correction' && f.linkState === 'invalid') return 'original_event_invalid';
   if (f.classificationStatus === 'needs_review') return 'classification_needs_review';
@@ -57,7 +69,8 @@ function evidenceQuality(f: CandidateFacts, establishment: string | null, dispat
 }
 
 /**
- * Decides one candidate's disposition. Conclusive exclusions (explicitly excluded classification, B2B,
+ * Decides one candidate's disposition. Conclusive exclusions (explicitly excluded classification, B2B with or
+ * without VIES evidence,
  * imported goods, installed goods, new means of transport, consumption outside the EU, domestic) are
  * decided before any missing fact, so a missing unrelated fact never blocks them; only a material
  * unresolved fact makes the candidate `unresolved`.
@@ -78,7 +91,9 @@ export function classifyCandidate(f: CandidateFacts, defaults: ProfileDefaults |
   });
 
   if (f.classificationStatus === 'excluded') return out('excluded', 'classification_excluded');
-  if (f.customerType === 'b2b') return out('excluded', 'b2b');
+  // Without VIES evidence at the tax point the customer may be a non-taxable person (Art. 18(1)(b) of
+  // Implementing Regulation 282/2011): still excluded, under its own reason, flagged for review.
+  if (f.customerType === 'b2b') return out('excluded', f.vatNumberEvidence === 'valid' ? 'b2b' : B2B_WITHOUT_EVIDENCE);
   if (CONCLUSIVE_KIND_EXCLUSIONS.has(f.supplyKind)) return out('excluded', f.supplyKind);
   if (!isEuMemberState(f.countryOfConsumption)) return out('excluded', 'consumption_outside_eu');
   if (establishment !== null && establishment === f.countryOfConsumption) return out('excluded', 'domestic');

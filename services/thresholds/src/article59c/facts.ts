@@ -1,5 +1,5 @@
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
-import type { CandidateFacts, EventFacts } from './classify';
+import type { CandidateFacts, EventFacts, VatNumberEvidence } from './classify';
 import type { RateEvidence } from './conversion';
 
 /** The facts of a supply event or projected fact that its bucket needs, before linking. */
@@ -15,6 +15,10 @@ export type RawFacts = EventFacts & {
   netMinor: bigint;
   /** The ECB rates the ledger attached at commit (absent on a projected row: read from the evidence table). */
   evidence?: RateEvidence | null;
+  /** The keyed digest of the customer's VAT number (`b2b` only; on an event, not on a projected row). */
+  vatNumberDigest?: string | null;
+  /** A `b2b` fact's VIES evidence as last evaluated (a projected row reads it; a new event is evaluated before its bucket). */
+  vatNumberEvidence?: VatNumberEvidence | null;
 };
 
 /** What linking a correction needs of its original (and its ledger sequence: the prefix from which it is linked). */
@@ -46,6 +50,7 @@ export function rawOfEvent(e: SupplyEvent): RawFacts {
     sourceId: e.sourceId ?? null,
     netMinor: e.netAmountMinor,
     evidence: e.ecbRateEvidence ? { rateDate: e.ecbRateEvidence.rateDate, ratesPerEur: { ...e.ecbRateEvidence.ratesPerEur } } : null,
+    vatNumberDigest: e.customerVatNumberDigest ?? null,
   };
 }
 
@@ -77,10 +82,12 @@ export function candidateOf(raw: RawFacts, original: Original | undefined): Cand
     supplierEstablishmentCountry: raw.supplierEstablishmentCountry,
     currency: raw.currency,
     sourceId: raw.sourceId,
+    vatNumberEvidence: raw.customerType === 'b2b' ? (raw.vatNumberEvidence ?? 'missing') : null,
   };
 }
 
-/** The running-total row a candidate's amount is counted in. */
+/** The running-total row a candidate's amount is counted in (a `b2b` one's key ends with its VIES evidence). */
 export function bucketKeyOf(f: CandidateFacts, occurredOn: string): string {
-  return [f.year, occurredOn, f.eventClass, f.linkState, f.supplyKind, f.customerType, f.classificationStatus, f.countryOfConsumption, f.dispatchCountry ?? '-', f.supplierEstablishmentCountry ?? '-', f.currency, f.sourceId ?? ''].join('|');
+  const key = [f.year, occurredOn, f.eventClass, f.linkState, f.supplyKind, f.customerType, f.classificationStatus, f.countryOfConsumption, f.dispatchCountry ?? '-', f.supplierEstablishmentCountry ?? '-', f.currency, f.sourceId ?? ''].join('|');
+  return f.customerType === 'b2b' ? `${key}|${f.vatNumberEvidence ?? 'missing'}` : key;
 }

@@ -1,4 +1,5 @@
 import { isEuMemberState } from '@vat/platform/countries';
+import { B2B_WITHOUT_EVIDENCE } from './classify';
 import { DISCLAIMER, POLICY_VERSION, WARNING_BAND_PERCENT } from './policy';
 import type { CoverageRow, YearSummary } from './summarize';
 
@@ -119,6 +120,8 @@ export function thresholdStatus(i: StatusInput): ThresholdStatusView {
   if (lagging) issues.add('projection_lagging');
   if (establishments.size > 1) issues.add('multiple_establishment_countries');
   if (i.current.defaultApplied || i.preceding.defaultApplied) issues.add('profile_default_applied');
+  // Flagged for review, not blocking (Art. 18(1)(b) of Reg. 282/2011: the customer may be a non-taxable person).
+  if ([...i.current.coverage, ...i.preceding.coverage].some((r) => r.reason === B2B_WITHOUT_EVIDENCE && r.eventCount !== 0n)) issues.add(B2B_WITHOUT_EVIDENCE);
 
   let evidence: 'resolved' | 'incomplete_evidence' | 'conflicting_evidence' | 'not_applicable';
   if (establishments.size > 1) evidence = 'conflicting_evidence';

@@ -74,6 +74,7 @@ export function summarizeYear(
     g.netMinor += b.netMinor;
     groups.set(key, g);
   }
-  s.coverage = [...groups.values()].sort((a, b) => (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : a.evidenceQuality < b.evidenceQuality ? -1 : 1));
+  // A group whose events all moved to another running total (reclassified, or VIES evidence arrived) is not listed.
+  s.coverage = [...groups.values()].filter((g) => g.eventCount !== 0n || g.netMinor !== 0n).sort((a, b) => (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : a.evidenceQuality < b.evidenceQuality ? -1 : 1));
   return s;
 }

@@ -50,6 +50,8 @@ export const Article59cBucket = defineEntity({
     supplierEstablishmentCountry: p.string().length(2).nullable(),
     currency: p.string().length(3),
     sourceId: p.string().length(100).nullable(),
+    /** A `b2b` bucket's VIES evidence at the events' tax point: `valid`, or `missing` (flagged for review); null otherwise. */
+    vatNumberEvidence: p.string().length(10).nullable(),
     eventCount: p.bigint(),
     netMinor: p.decimal().precision(38).scale(0),
     maxRecordedAt: p.datetime(),
@@ -89,6 +91,53 @@ export const Article59cPendingCorrection = defineEntity({
     linkedAtSequence: p.bigint().nullable(),
   },
   indexes: [{ properties: ['accountId', 'originalEventId'] }, { properties: ['accountId', 'linkedAtSequence'] }],
+});
+
+/**
+ * The definitive VIES checks (`valid`, `invalid`) of customers' VAT numbers, from compliance-reports'
+ * `VatNumberChecked` events: by the number's keyed digest, never the number. Only ever inserted.
+ */
+export const VatNumberEvidence = defineEntity({
+  name: 'VatNumberEvidence',
+  tableName: 'vat_number_evidence',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    checkId: p.bigint().primary().autoincrement(false),
+    vatNumberDigest: p.string().length(64),
+    result: p.string().length(20),
+    checkedAt: p.datetime(),
+  },
+  indexes: [{ properties: ['accountId', 'vatNumberDigest', 'checkedAt'] }],
+});
+
+/**
+ * Each `b2b` fact's VIES evidence at its tax point as last evaluated (`valid` or `missing`): the running total
+ * it is counted in. Evaluated from the facts and checks applied so far, again whenever a check of its number arrives.
+ */
+export const Article59cB2bFact = defineEntity({
+  name: 'Article59cB2bFact',
+  tableName: 'article59c_b2b_fact',
+  properties: {
+    factId: p.uuid().primary(),
+    accountId: p.bigint(),
+    vatNumberDigest: p.string().length(64).nullable(),
+    occurredAt: p.datetime(),
+    evidence: p.string().length(10),
+  },
+  indexes: [{ properties: ['accountId', 'vatNumberDigest', 'occurredAt'] }],
+});
+
+/**
+ * Per account, how many `VatNumberChecked` events were applied: with the projection position row, the
+ * version of a cached status snapshot (a check can move b2b facts between running totals).
+ */
+export const VatNumberEvidencePosition = defineEntity({
+  name: 'VatNumberEvidencePosition',
+  tableName: 'vat_number_evidence_position',
+  properties: {
+    accountId: p.bigint().primary().autoincrement(false),
+    checksApplied: p.bigint(),
+  },
 });
 
 /**
@@ -174,6 +223,9 @@ export const thresholdEntities = [
   Article59cPendingCorrection,
   Article59cMarksPosition,
   Article59cCrossing,
+  VatNumberEvidence,
+  Article59cB2bFact,
+  VatNumberEvidencePosition,
   ThresholdNotification,
   SourceProfileDefault,
   Outbox,

@@ -24,7 +24,7 @@ export function eventFactsOfRow(r: Record<string, any>): EventFacts {
 
 function bucketOfRow(r: Record<string, any>): Bucket {
   return {
-    facts: { eventClass: r.event_class, linkState: r.link_state, year: r.year, ...eventFactsOfRow(r) },
+    facts: { eventClass: r.event_class, linkState: r.link_state, year: r.year, ...eventFactsOfRow(r), vatNumberEvidence: r.vat_number_evidence ?? null },
     occurredOn: r.occurred_on,
     eventCount: BigInt(r.event_count),
     netMinor: BigInt(r.net_minor),
@@ -73,11 +73,11 @@ function crossingOfRow(r: Record<string, any>): StoredCrossing {
  */
 const bucketTotalsSql = (upToDay: boolean, byDay = false) =>
   `select year, ${byDay ? 'occurred_on' : 'max(occurred_on) as occurred_on'}, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption,
-     dispatch_country, supplier_establishment_country, currency, source_id, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
+     dispatch_country, supplier_establishment_country, currency, source_id, vat_number_evidence, sum(event_count)::text as event_count, sum(net_minor)::text as net_minor,
      max(max_recorded_at) as max_recorded_at, jsonb_agg(converted_minor) as converted_minor, jsonb_agg(converted_count) as converted_count
    from ${S}.article59c_bucket where account_id = $1 and year = any($2::int[]) and event_count <> 0${upToDay ? ' and occurred_on <= $3' : ''}
    group by year, event_class, link_state, supply_kind, customer_type, classification_status, country_of_consumption, dispatch_country,
-     supplier_establishment_country, currency, source_id${byDay ? ', occurred_on' : ''}`;
+     supplier_establishment_country, currency, source_id, vat_number_evidence${byDay ? ', occurred_on' : ''}`;
 
 const CROSSINGS_SQL = `select year, event_id, sequence::text, occurred_at, recorded_at, event_amount_minor::text, cumulative_minor::text, threshold_minor::text, currency,
   establishment_country, release_version, policy_version, proven_at from ${S}.article59c_crossing where account_id = $1 and year = any($2::int[])`;

@@ -11,6 +11,7 @@ import type { ThresholdRelease } from '../article59c/release';
 import { summarizeYear } from '../article59c/summarize';
 import { Article59cStatusRepository, eventFactsOfRow } from './article59c-status';
 import { NOTIFICATION_KINDS, recordNotification } from './threshold-notifications';
+import { evidenceColumn, reevaluateB2bFacts, registerB2bFacts, storeChecks, type CheckedEvent } from './vat-number-evidence';
 
 const S = '"thresholds"';
 type Db = Pick<pg.PoolClient, 'query'>;
@@ -28,13 +29,16 @@ function profileLookup(profiles: ProfileDefaultsOf) {
   };
 }
 
-/** The projected fact columns a bucket needs, qualified by `alias`. */
-export const factColumns = (alias: string) =>
+/** The projected fact columns a bucket needs but its VIES evidence, qualified by `alias`. */
+const eventColumns = (alias: string) =>
   [
     'id::text as fact_id', 'account_id::text as account_id', 'event_id', 'sequence::text as sequence', 'event_type', 'original_event_id', 'occurred_at', 'recorded_at',
     'supply_kind', 'customer_type', 'classification_status', 'country_of_consumption', 'dispatch_country', 'supplier_establishment_country', 'currency', 'source_id',
     'net_amount_minor::text as net_amount_minor',
   ].map((c) => `${alias}.${c}`).join(', ');
+
+/** The projected fact columns a bucket needs, qualified by `alias`: a `b2b` fact's VIES evidence too. */
+export const factColumns = (alias: string) => `${eventColumns(alias)}, ${evidenceColumn(alias)}`;
 
 function rawOfRow(r: Record<string, any>): RawFacts {
   return {
@@ -48,6 +52,7 @@ function rawOfRow(r: Record<string, any>): RawFacts {
     recordedAt: iso(r.recorded_at),
     ...eventFactsOfRow(r),
     netMinor: BigInt(r.net_amount_minor),
+    vatNumberEvidence: r.vat_number_evidence ?? null,
   };
 }
 
@@ -92,7 +97,8 @@ function deltaSet() {
 export class Article59cRepository {
   private readonly status: Article59cStatusRepository;
 
-  constructor(pool: pg.Pool) {
+  /** `vatEvidenceDays`: how many days before a tax point a VIES check still stands as evidence (VIES_REUSE_DAYS). */
+  constructor(pool: pg.Pool, private readonly vatEvidenceDays: number) {
     this.status = new Article59cStatusRepository(pool);
   }
 
@@ -114,6 +120,8 @@ export class Article59cRepository {
     }
     for (const [accountId, raws] of byAccount) {
       await this.storeEvidence(db, accountId, raws);
+      const vatEvidence = await registerB2bFacts(db, accountId, raws, this.vatEvidenceDays);
+      for (const raw of raws) if (vatEvidence.has(raw.factId)) raw.vatNumberEvidence = vatEvidence.get(raw.factId);
       const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
       for (const raw of raws) {
         const original = raw.originalEventId ? originals.get(raw.originalEventId) : undefined;
@@ -186,6 +194,38 @@ export class Article59cRepository {
       }
     }
     await this.settle(db, deltas, release, now, profiles);
+  }
+
+  /**
+   * Applies a batch of `VatNumberChecked` (in the caller's transaction, under the accounts' locks): the inbox, the
+   * definitive checks, then each `b2b` fact whose evidence they change moves from the running total of its old
+   * evidence to that of the new one, so the totals equal an evaluation over every fact and check applied,
+   * whichever arrived first. A `b2b` candidate is excluded with or without evidence, so no counted total, warning
+   * or crossing changes: only the coverage (and the review flag) does.
+   */
+  async applyVatNumberChecks(db: Db, durable: string, checks: readonly CheckedEvent[], release: ThresholdRelease): Promise<void> {
+    const fresh = await storeChecks(db, durable, checks);
+    const byAccount = new Map<string, CheckedEvent[]>();
+    for (const c of fresh) byAccount.set(c.accountId.toString(), [...(byAccount.get(c.accountId.toString()) ?? []), c]);
+    const { deltas, add } = deltaSet();
+    const targets = thresholdCurrencies(release.thresholds.values());
+    for (const accountId of [...byAccount.keys()].sort()) {
+      const moved = await reevaluateB2bFacts(db, accountId, byAccount.get(accountId)!, this.vatEvidenceDays, eventColumns('f'));
+      if (moved.length === 0) continue;
+      const raws = moved.map((m) => rawOfRow(m.row));
+      const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
+      const evidence = await this.evidenceOf(db, accountId, raws.map((r) => r.eventId));
+      for (const [i, raw] of raws.entries()) {
+        const before = candidateOf(raw, raw.originalEventId ? originals.get(raw.originalEventId) : undefined);
+        const after = { ...before, vatNumberEvidence: moved[i]!.after };
+        const converted = convertEvent(raw.netMinor, raw.currency, evidence.get(raw.eventId) ?? null, targets);
+        add(accountId, before, raw.occurredAt, raw.recordedAt, -1n, -raw.netMinor, converted);
+        add(accountId, after, raw.occurredAt, raw.recordedAt, 1n, raw.netMinor, converted);
+        // A correction still waiting for its original keeps the key of the bucket it is counted in.
+        await db.query(`update ${S}.article59c_pending_correction set bucket_key = $2 where fact_id = $1`, [raw.factId, bucketKeyOf(after, raw.occurredAt.slice(0, 10))]);
+      }
+    }
+    await this.upsertBuckets(db, sortedDeltas(deltas));
   }
 
   /**
@@ -269,6 +309,7 @@ export class Article59cRepository {
       supplier_establishment_country: d.facts.supplierEstablishmentCountry,
       currency: d.facts.currency,
       source_id: d.facts.sourceId,
+      vat_number_evidence: d.facts.customerType === 'b2b' ? (d.facts.vatNumberEvidence ?? 'missing') : null,
       event_count: d.count.toString(),
       net_minor: d.net.toString(),
       max_recorded_at: d.maxRecordedAt,

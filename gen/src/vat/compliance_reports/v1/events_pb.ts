@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/compliance_reports/v1/events.proto.
  */
 export const file_vat_compliance_reports_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiZ2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2V2ZW50cy5wcm90bxIZdmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MSJOChJSZXR1cm5QZXJpb2RMb2NrZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxISCgpwZXJpb2Rfa2V5GAMgASgJIosBChNSZXR1cm5QZXJpb2RPdmVyZHVlEhAKCGV2ZW50X2lkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAMSEwoLc2NoZW1lX3R5cGUYAyABKAkSEgoKcGVyaW9kX2tleRgEIAEoCRIQCghkdWVfZGF0ZRgFIAEoCRITCgtkZXRlY3RlZF9hdBgGIAEoCWIGcHJvdG8z");
+  fileDesc("CiZ2YXQvY29tcGxpYW5jZV9yZXBvcnRzL3YxL2V2ZW50cy5wcm90bxIZdmF0LmNvbXBsaWFuY2VfcmVwb3J0cy52MSJOChJSZXR1cm5QZXJpb2RMb2NrZWQSEAoIZXZlbnRfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoAxISCgpwZXJpb2Rfa2V5GAMgASgJIosBChNSZXR1cm5QZXJpb2RPdmVyZHVlEhAKCGV2ZW50X2lkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAMSEwoLc2NoZW1lX3R5cGUYAyABKAkSEgoKcGVyaW9kX2tleRgEIAEoCRIQCghkdWVfZGF0ZRgFIAEoCRITCgtkZXRlY3RlZF9hdBgGIAEoCSKJAQoQVmF0TnVtYmVyQ2hlY2tlZBIQCghldmVudF9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgDEhAKCGNoZWNrX2lkGAMgASgDEhkKEXZhdF9udW1iZXJfZGlnZXN0GAQgASgJEg4KBnJlc3VsdBgFIAEoCRISCgpjaGVja2VkX2F0GAYgASgJYgZwcm90bzM");
 
 /**
  * Reserved: published when a Union OSS quarter is locked.
@@ -93,4 +93,59 @@ export type ReturnPeriodOverdue = Message<"vat.compliance_reports.v1.ReturnPerio
  */
 export const ReturnPeriodOverdueSchema: GenMessage<ReturnPeriodOverdue> = /*@__PURE__*/
   messageDesc(file_vat_compliance_reports_v1_events, 1);
+
+/**
+ * Published once for every stored check of a customer's VAT number (issue 26): what another service needs
+ * to tell whether a `b2b` supply had VIES evidence at its tax point (Art. 18 of Implementing Regulation
+ * 282/2011). Carries the keyed digest of the number (as `SupplyCommitted` does), never the number, its
+ * mask, the consultation number or the trader's name and address.
+ *
+ * @generated from message vat.compliance_reports.v1.VatNumberChecked
+ */
+export type VatNumberChecked = Message<"vat.compliance_reports.v1.VatNumberChecked"> & {
+  /**
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * @generated from field: int64 account_id = 2;
+   */
+  accountId: bigint;
+
+  /**
+   * The check's id in compliance-reports (orders two checks made at the same instant).
+   *
+   * @generated from field: int64 check_id = 3;
+   */
+  checkId: bigint;
+
+  /**
+   * HMAC-SHA256 (hex) of the normalized number under the key derived from DATA_ENCRYPTION_KEY.
+   *
+   * @generated from field: string vat_number_digest = 4;
+   */
+  vatNumberDigest: string;
+
+  /**
+   * valid, invalid, format_invalid or unavailable.
+   *
+   * @generated from field: string result = 5;
+   */
+  result: string;
+
+  /**
+   * When the check was made (RFC 3339).
+   *
+   * @generated from field: string checked_at = 6;
+   */
+  checkedAt: string;
+};
+
+/**
+ * Describes the message vat.compliance_reports.v1.VatNumberChecked.
+ * Use `create(VatNumberCheckedSchema)` to create a new message.
+ */
+export const VatNumberCheckedSchema: GenMessage<VatNumberChecked> = /*@__PURE__*/
+  messageDesc(file_vat_compliance_reports_v1_events, 2);
 
