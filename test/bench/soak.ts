@@ -47,7 +47,7 @@ type Route = { label: string; path: string; weight: number; build(ctx: Ctx, rnd:
 type Ctx = { accounts: Account[]; quarter: string; months: string[]; days: string[]; runId: string; seq: number };
 type Cell = { count: number; errors: number; ms: number[] };
 
-/** Standard rates in force in 2026 in the States the sales go to (the ledger checks the rate is in force). */
+/** Standard rates in force in 2026 in the States the sales go to (the ledger checks the rate is in force on the tax point: a change in a later year refuses the batches, an error in the run). */
 const STANDARD: [string, number][] = [['FR', 2000], ['AT', 2000], ['IT', 2200], ['ES', 2100], ['NL', 2100], ['BE', 2100], ['PL', 2300], ['IE', 2300]];
 
 /** half_up(net × bps / 10000), as the ledger checks it (net ≥ 0). */
