@@ -50,6 +50,8 @@ export type ServiceModule<D extends ServiceDeps<S>, S extends ServiceName = neve
   routes: (deps: D) => (router: ConnectRouter) => void;
   consumers?: (deps: D) => Subscription[];
   readiness?: (deps: D) => Promise<ReadinessProbe[]>;
+  /** Begins background work that publishes to the bus, once it is open and the relays run; `stop` ends it. */
+  started?: (deps: D) => void;
   /** Releases what the module opened beyond the ORM (timers, caches). */
   stop?: (deps: D) => Promise<void>;
 };

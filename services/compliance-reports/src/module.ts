@@ -26,4 +26,7 @@ export const complianceReportsModule = serviceModule({
     sourceProfileConsumer(deps.pool, deps.profileDefaults, 'compliance-reports-source-profiles'),
   ],
   readiness: (deps) => deps.reference.probes('compliance-reports'),
+  // A projection still incomplete once the bus is open (a fresh or recreated NATS stream) asks calculation for it.
+  started: (deps) => deps.referenceRequests.start(),
+  stop: (deps) => deps.referenceRequests.stop(),
 });
