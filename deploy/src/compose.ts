@@ -29,6 +29,8 @@ export type RunningService = {
   background: BackgroundTask[];
   routes: (router: ConnectRouter) => void;
   readiness(): Promise<{ ready: boolean; checks: ReadinessProbe[] }>;
+  /** Begins the module's background work (`startRelays` calls it once the bus is open). */
+  started(): void;
   stop(): Promise<void>;
 };
 
@@ -84,6 +86,7 @@ export async function startService(mod: AnyServiceModule, config: Config, databa
     background,
     routes,
     readiness,
+    started: () => mod.started?.(deps),
     async stop() {
       for (const t of background) await t.stop().catch(() => undefined);
       await relay.stop();
@@ -103,7 +106,8 @@ const START_DRAIN_MS = 60_000;
  * in-process bus (every service in this process) it also waits until what the outboxes held at start has
  * been applied by its consumers, so the projections hold the reference data seeded at start (the ledger's
  * rates and ECB days, …) before the process listens. Distributed, a service whose projection is still
- * empty says so in its readiness and waits under the lag rule.
+ * empty says so in its readiness, waits under the lag rule and asks calculation for it (`started`:
+ * platform/src/reference-request.ts).
  */
 export async function startRelays(bus: EventBus, services: RunningService[], opts: { soleRelay?: boolean } = {}): Promise<void> {
   bus.open();
@@ -117,6 +121,7 @@ export async function startRelays(bus: EventBus, services: RunningService[], opt
   // Background work writes to the outboxes: it starts once their relays run.
   for (const s of services) for (const t of s.background) t.start();
   if (bus instanceof InProcessBus) await Promise.all(services.map((s) => s.deps.relay.flush(START_DRAIN_MS)));
+  for (const s of services) s.started();
 }
 
 /**

@@ -14,21 +14,15 @@ import { SERVICE_NAMES } from '@vat/platform/config';
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
 /**
- * The imports of `@vat/seeds` services had when this check was written: the reference-data importers, and
- * EU_MEMBER_STATES (moving to platform). The list may shrink; it does not grow.
+ * The imports of `@vat/seeds` services may have: the reference-data importers (functions and types that read the
+ * seed files). The list may shrink; it does not grow. No constant is imported from there (shared constants such
+ * as EU_MEMBER_STATES have their one definition in platform).
  */
 const SEEDS_IMPORTS_KNOWN = new Set([
-  'services/calculation/src/domain/governed/sales-vat.ts -> @vat/seeds/vat-rates',
-  'services/calculation/src/domain/reference-inputs.ts -> @vat/seeds/vat-rates',
-  'services/calculation/src/domain/treatment-release.ts -> @vat/seeds/vat-rates',
-  'services/calculation/src/handlers/get-tax-class.ts -> @vat/seeds/vat-rates',
   'services/calculation/src/reference/ecb-days.ts -> @vat/seeds/ecb',
   'services/calculation/src/reference/ecb-import.ts -> @vat/seeds/ecb',
   'services/calculation/src/reference/seed.ts -> @vat/seeds/vat-rates',
   'services/classification/src/admin/coverage.ts -> @vat/seeds/vat-rates',
-  'services/classification/src/domain/coverage-manifest.ts -> @vat/seeds/vat-rates',
-  'services/classification/src/handlers/resolve-tax-class.ts -> @vat/seeds/vat-rates',
-  'services/classification/src/reprocessing.ts -> @vat/seeds/vat-rates',
 ]);
 
 /** Calls whose arguments describe an error. */
@@ -67,6 +61,20 @@ function restPathsIn(source: ts.SourceFile): string[] {
   return found;
 }
 
+/** The names a file imports from `@vat/seeds` modules (a namespace or default import counts as `*`). */
+function seedsNamesIn(source: ts.SourceFile): string[] {
+  return source.statements.flatMap((st) => {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.moduleSpecifier.text.startsWith('@vat/seeds')) return [];
+    const clause = st.importClause;
+    const bindings = clause?.namedBindings;
+    const named = bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => (e.propertyName ?? e.name).text) : [];
+    return [...named, ...(clause?.name || (bindings && ts.isNamespaceImport(bindings)) ? ['*'] : [])];
+  });
+}
+
+/** A constant by the house's naming (`EU_MEMBER_STATES`), or an import that could hold any. */
+const isConstantName = (name: string) => name === '*' || /^[A-Z][A-Z0-9_]*$/.test(name);
+
 /** Module specifiers a file imports or re-exports (static, type-only and dynamic). */
 function importsIn(source: ts.SourceFile): string[] {
   const found: string[] = [];
@@ -96,6 +104,10 @@ describe('services stay services', () => {
     expect(seeds.filter((i) => !SEEDS_IMPORTS_KNOWN.has(i))).toEqual([]);
   });
 
+  it('imports no constant from @vat/seeds', () => {
+    expect(files.flatMap((f) => seedsNamesIn(f.source).filter(isConstantName).map((n) => `${f.name}: ${n}`))).toEqual([]);
+  });
+
   it('the scanners see what they look for (so a regression would be caught)', () => {
     const sample = parse(
       'sample.ts',
@@ -110,5 +122,7 @@ describe('services stay services', () => {
     );
     expect(restPathsIn(sample)).toEqual(['/v1/reports/exports', '/v2/decisions/']);
     expect(importsIn(sample)).toEqual(['@vat/seeds/vat-rates', '@vat/seeds/ecb']);
+    expect(seedsNamesIn(sample).filter(isConstantName)).toEqual(['EU_MEMBER_STATES']);
+    expect(seedsNamesIn(parse('ns.ts', "import * as seeds from '@vat/seeds/ecb';\nimport { loadTaxClasses, type TaxClassSeed } from '@vat/seeds/vat-rates';"))).toEqual(['*', 'loadTaxClasses', 'TaxClassSeed']);
   });
 });

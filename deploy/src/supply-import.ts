@@ -1,9 +1,7 @@
-import { applyReferenceData, REFERENCE_SUBJECTS } from '@vat/platform/reference-projection';
-import { inTransaction } from '@vat/platform/transaction';
 import { readOrCreateKeyFile } from '@vat/platform/crypto';
 import pino from 'pino';
 import type { CsvDelimiter } from '@vat/platform/csv-reader';
-import { createClient, createRouterTransport, type Client, type Transport } from '@connectrpc/connect';
+import { createClient, createRouterTransport, type Client } from '@connectrpc/connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { InProcessBus } from '@vat/platform/bus';
@@ -14,7 +12,7 @@ import { principalHeaders } from '@vat/platform/principal';
 import { openGatewayOrm } from '@vat/gateway/start';
 import { KeyStore } from '@vat/gateway/keys';
 import { databaseForCli } from './database-for-cli';
-import { serviceInterceptors, startService, type RunningService } from './compose';
+import { inProcessTransports, serviceInterceptors, startService, type RunningService } from './compose';
 import { MODULES } from './modules';
 import { importSupplyEvents, type ImportStats, type Rejection } from './supply-import-pipeline';
 import { progressReporter } from './supply-import-progress';
@@ -43,16 +41,6 @@ type SupplyImportSummary = {
 
 type LedgerAccess = { client: Client<typeof SupplyLedgerService>; where: string; close(): Promise<void> };
 
-/** A transport whose target is built (asynchronously) on the first call. */
-function deferredTransport(resolve: () => Promise<Transport>): Transport {
-  let t: Promise<Transport> | undefined;
-  const get = () => (t ??= resolve());
-  return {
-    unary: async (...args) => (await get()).unary(...args),
-    stream: async (...args) => (await get()).stream(...args),
-  };
-}
-
 /** The ledger process over HTTP/2 Connect with the internal token (distributed mode). */
 function networkLedger(url: string, config: Config): LedgerAccess {
   const sessions = new Http2SessionManager(url);
@@ -61,50 +49,63 @@ function networkLedger(url: string, config: Config): LedgerAccess {
 }
 
 /**
- * The ledger module run in this process on the database, without its relay (the running
- * `npm start` or the ledger processes publish the outbox; otherwise it waits for the next start).
- * The calculation module is started only if an event links a calculation.
+ * The ledger module run in this process on the database, without its relay (the running `npm start` or the
+ * ledger processes publish the outbox; otherwise it waits for the next start). Its services call no other.
  */
 async function inProcessLedger(config: Config, databaseUrl: string, poolMax: number): Promise<LedgerAccess> {
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'admin', pino.destination(2));
   const bus = new InProcessBus();
-  const started = new Map<ServiceName, Promise<RunningService>>();
-  const transportOf = (svc: RunningService) =>
-    createRouterTransport(svc.routes, { router: { interceptors: serviceInterceptors(config) }, transport: { interceptors: [internalTokenInterceptor(config.internalToken)] } });
-  const transportFor = (name: ServiceName) => deferredTransport(async () => transportOf(await start(name)));
-  const start = (name: ServiceName): Promise<RunningService> => {
-    let s = started.get(name);
-    if (!s) started.set(name, (s = startService(MODULES[name], config, databaseUrl, bus, log, poolMax, transportFor)));
+  const running: RunningService[] = [];
+  const transportOf = (routes: RunningService['routes']) =>
+    createRouterTransport(routes, { router: { interceptors: serviceInterceptors(config) }, transport: { interceptors: [internalTokenInterceptor(config.internalToken)] } });
+  const transportFor = inProcessTransports(running, transportOf);
+  const start = async (name: ServiceName) => {
+    const s = await startService(MODULES[name], config, databaseUrl, bus, log, poolMax, transportFor);
+    running.push(s);
     return s;
   };
-  const ledger = await start('ledger');
-  await bootstrapReferenceData(ledger, start);
-  return {
-    client: createClient(SupplyLedgerService, transportOf(ledger)),
-    where: 'in-process',
-    async close() {
-      for (const s of started.values()) await (await s.catch(() => undefined))?.stop().catch(() => undefined);
-      await bus.close();
-    },
-  };
+  try {
+    const ledger = await start('ledger');
+    await completeReferenceData(ledger, start, bus);
+    return {
+      client: createClient(SupplyLedgerService, transportOf(ledger.routes)),
+      where: 'in-process',
+      close: () => stopAll(running, bus),
+    };
+  } catch (err) {
+    await stopAll(running, bus);
+    throw err;
+  }
 }
 
+async function stopAll(running: RunningService[], bus: InProcessBus): Promise<void> {
+  for (const s of running.reverse()) await s.stop().catch(() => undefined);
+  await bus.close();
+}
+
+/** How long the import waits for calculation's answer before it gives up (the answer takes well under a second). */
+const REFERENCE_WAIT_MS = 30_000;
+
 /**
- * A database where no calculation process ever ran beside a ledger (a fresh DATA_DIR imported into before the
- * first `npm start`) has an empty ledger projection of calculation's reference data, so every commit would be
- * refused (503 reference_data_unavailable). Calculation is then started here (its start writes its reference
- * publications to its outbox) and the ledger's projection is filled from those rows directly: the rows stay
- * unpublished for the relay of the next start, so no other consumer misses them.
+ * A database whose ledger projection of calculation's reference data is incomplete (a fresh DATA_DIR imported
+ * into before the first `npm start`, or a NATS stream lost) would refuse every commit (503
+ * reference_data_unavailable). The ledger then gets it the way it does in a running system: the calculation module
+ * is started beside it on this process's bus, the bus is opened, and the ledger asks (`ReferenceDataRequested`);
+ * calculation answers on the bus, straight to the ledger's consumer. No service's table is read from here, and no
+ * outbox is relayed: what the services' outboxes hold stays for the next start's relays.
  */
-async function bootstrapReferenceData(ledger: RunningService, start: (name: ServiceName) => Promise<RunningService>): Promise<void> {
-  const pool = ledger.deps.pool;
-  if ((await pool.query('select 1 from "ledger".rate_release_projection limit 1')).rowCount) return;
-  const calculation = await start('calculation');
-  const { rows } = await calculation.deps.pool.query<{ id: string; subject: string; payload: Buffer }>(
-    'select id, subject, payload from "calculation".outbox where subject = any($1::text[]) order by created_at, id',
-    [REFERENCE_SUBJECTS],
-  );
-  await inTransaction(pool, (client) => applyReferenceData(client, 'ledger', rows.map((r) => ({ id: r.id, subject: r.subject, data: r.payload })), new Date()));
+async function completeReferenceData(ledger: RunningService, start: (name: ServiceName) => Promise<RunningService>, bus: InProcessBus): Promise<void> {
+  if ((await ledger.readiness()).ready) return;
+  await start('calculation');
+  bus.open();
+  ledger.started();
+  const until = Date.now() + REFERENCE_WAIT_MS;
+  for (;;) {
+    const r = await ledger.readiness();
+    if (r.ready) return;
+    if (Date.now() > until) throw new Error(`the ledger is not ready: ${r.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`).join('; ')}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
 }
 
 function summaryOf(args: SupplyImportArgs, where: string, stats: ImportStats, rejections: Rejection[], error: string | undefined): SupplyImportSummary {

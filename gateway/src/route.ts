@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Principal } from '@vat/platform/principal';
 import type { Access } from './auth';
 
-type CallOptions = { headers: Record<string, string>; signal?: AbortSignal };
+export type CallOptions = { headers: Record<string, string>; signal?: AbortSignal };
 
 type RouteContext = {
   req: FastifyRequest;

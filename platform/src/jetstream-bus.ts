@@ -23,6 +23,19 @@ const STREAM_SUBJECTS = ['vat.>'];
 /** Most messages one consumer batch holds (and how many a pull asks for at a time). */
 export const MAX_BATCH = 256;
 
+/** Creates the stream unless it exists. */
+async function ensureStream(nc: NatsConnection): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  try {
+    await jsm.streams.info(STREAM_NAME);
+  } catch {
+    await jsm.streams.add({ name: STREAM_NAME, subjects: STREAM_SUBJECTS, duplicate_window: nanos(120_000) });
+  }
+}
+
+/** A publish no stream took (JetStream answers a subject without a stream with "no responders"). */
+const isNoStream = (err: unknown) => /no responders/i.test(String((err as Error)?.message ?? err));
+
 /**
  * JetStream bus. Connects in the background and keeps reconnecting forever, so the API keeps
  * serving while NATS is down; the outbox holds events until publish succeeds again.
@@ -46,12 +59,7 @@ export class JetStreamBus implements EventBus {
         // noAsyncTraces: nats.js otherwise builds a RequestError and a TimeoutError (two stack captures)
         // for every publish to keep the caller's stack; measured at 8 % of the ledger's CPU in bulk ingest.
         const nc = await connect({ servers: this.servers, name: this.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, timeout: 2000, noAsyncTraces: true });
-        const jsm = await jetstreamManager(nc);
-        try {
-          await jsm.streams.info(STREAM_NAME);
-        } catch {
-          await jsm.streams.add({ name: STREAM_NAME, subjects: STREAM_SUBJECTS, duplicate_window: nanos(120_000) });
-        }
+        await ensureStream(nc);
         this.nc = nc;
         this.js = jetstream(nc);
         this.watchStatus();
@@ -71,12 +79,27 @@ export class JetStreamBus implements EventBus {
 
   private reconnecting = false;
 
-  /** Pipelines the batch on the one connection; a failed message stays in the outbox for the next attempt. */
+  /**
+   * Pipelines the batch on the one connection; a failed message stays in the outbox for the next attempt. A
+   * batch that found no stream (deleted, or a NATS server that lost its store) creates it and is sent again.
+   */
   async publish(batch: BusMessage[]): Promise<string[]> {
     assertNoOpenTransaction('publishing to the event bus');
     this.gate.beforePublish();
-    const js = this.js;
-    if (!js || !this.nc) throw new Error('NATS not connected');
+    const nc = this.nc;
+    if (!this.js || !nc) throw new Error('NATS not connected');
+    try {
+      return await this.publishOnce(batch);
+    } catch (err) {
+      if (!isNoStream(err)) throw err;
+      this.log.warn({ stream: STREAM_NAME }, 'JetStream stream missing: creating it again');
+      await ensureStream(nc);
+      return this.publishOnce(batch);
+    }
+  }
+
+  private async publishOnce(batch: BusMessage[]): Promise<string[]> {
+    const js = this.js!;
     const results = await Promise.allSettled(
       // msgID is sent as the Nats-Msg-Id header: JetStream drops a repeat inside the duplicate window.
       batch.map((msg) => js.publish(msg.subject, msg.data, { msgID: msg.id, timeout: 2000, ...traceHeaders(msg) })),
@@ -98,8 +121,35 @@ export class JetStreamBus implements EventBus {
     await this.startConsumer(sub);
   }
 
+  /**
+   * Creates the durable (if needed) and consumes it until the bus closes. When the stream or the durable goes
+   * away (deleted, a NATS server that lost its store), consuming aborts and both are created again: the new
+   * durable starts at the beginning of the new stream.
+   */
   private async startConsumer(sub: Subscription): Promise<void> {
+    let consumer = await this.durable(sub);
+    void (async () => {
+      while (!this.closed) {
+        try {
+          const messages = await consumer.consume({ max_messages: MAX_BATCH, abort_on_missing_resource: true });
+          await inBatches(messages, MAX_BATCH, (batch) => this.deliver(sub, batch));
+        } catch (err) {
+          if (this.closed) return;
+          this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'consumer interrupted; resuming');
+          await new Promise((r) => setTimeout(r, 1000));
+          consumer = await this.durable(sub, true).catch((e: Error) => {
+            this.log.warn({ err: e.message, durable: sub.durable }, 'consumer not restored yet');
+            return consumer;
+          });
+        }
+      }
+    })();
+  }
+
+  /** The durable of `sub`, created if missing (with the stream, when `restore`: after consuming aborted). */
+  private async durable(sub: Subscription, restore = false) {
     const nc = this.nc!;
+    if (restore) await ensureStream(nc);
     const jsm = await jetstreamManager(nc);
     const filters = this.filtersOf(sub);
     await this.replaceIfFilterChanged(jsm, sub, filters);
@@ -114,19 +164,7 @@ export class JetStreamBus implements EventBus {
       // Already exists with the same config: fine.
       if (!String(err).includes('already')) throw err;
     });
-    const consumer = await this.js!.consumers.get(STREAM_NAME, sub.durable);
-    void (async () => {
-      while (!this.closed) {
-        try {
-          const messages = await consumer.consume({ max_messages: MAX_BATCH });
-          await inBatches(messages, MAX_BATCH, (batch) => this.deliver(sub, batch));
-        } catch (err) {
-          if (this.closed) return;
-          this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'consumer interrupted; resuming');
-          await new Promise((r) => setTimeout(r, 1000));
-        }
-      }
-    })();
+    return this.js!.consumers.get(STREAM_NAME, sub.durable);
   }
 
   /**

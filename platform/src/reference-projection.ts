@@ -20,7 +20,8 @@ import { inTransaction } from './transaction';
  * the data (the seed on a fresh database included), and publishes at start whatever it stored before these
  * events existed; a durable consumer (JetStream) or the in-process bus, whose relays are drained before the
  * process listens, delivers them. Both applies are idempotent by key (a release by id, a day by date with the
- * import that wrote it), so no inbox row is needed: a redelivered event writes the same rows again.
+ * import that wrote it), so no inbox row is needed: a redelivered event writes the same rows again. What the bus
+ * no longer holds (a lost or fresh NATS stream) the service asks for (reference-request.ts).
  */
 export function defineReferenceProjectionEntities() {
   const RateReleaseProjection = defineEntity({
@@ -61,6 +62,10 @@ export function defineReferenceProjectionEntities() {
 export type ProjectedRateInForce = Omit<RateInForce, '$typeName'>;
 /** One class's dated window [validFrom, validTo) in one Member State. */
 export type ProjectedRateWindow = { country: string; taxClassId: string; rateBps: number; rateType: string; validFrom: string; validTo?: string };
+
+/** What a reference projection holds, each kind fed by its own event. */
+export const REFERENCE_KINDS = ['vat_rates', 'ecb'] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 /** The subjects the reference-data consumer takes. */
 export const REFERENCE_SUBJECTS = [subjectOf(RateReleasePublishedSchema), subjectOf(ExchangeRatesPublishedSchema)];
@@ -149,7 +154,7 @@ export async function awaitProjected<T>(probe: () => Promise<T | undefined>, max
 }
 
 /** 503 `reference_data_unavailable`: the projection has not received calculation's reference data within the lag rule. */
-export function referenceDataUnavailable(kind: 'vat_rates' | 'ecb') {
+export function referenceDataUnavailable(kind: ReferenceKind) {
   const what = kind === 'vat_rates' ? 'VAT rate release' : 'ECB reference rates';
   return rpcError(Code.Unavailable, 'reference_data_unavailable', `The ${what} published by the calculation service has not reached this service yet (a fresh start is still delivering it); retry shortly.`);
 }
@@ -167,6 +172,12 @@ export class ReferenceProjection {
   private async versions(): Promise<Map<string, string>> {
     const res = await this.pool.query<{ kind: string; version: string }>(`select kind, version::text as version from "${this.schema}".reference_projection_version`);
     return new Map(res.rows.map((r) => [r.kind, r.version]));
+  }
+
+  /** The kinds nothing has arrived of yet (one query of the version rows): empty when the projection is complete. */
+  async missing(): Promise<ReferenceKind[]> {
+    const versions = await this.versions();
+    return REFERENCE_KINDS.filter((k) => !versions.has(k));
   }
 
   /** The newest release, or undefined when none is projected yet. */

@@ -53,6 +53,8 @@ export type ServiceModule<D extends ServiceDeps<S>, S extends ServiceName = neve
   /** Periodic work of its own (not driven by a request or an event), started after the relays, stopped first. */
   background?: (deps: D) => BackgroundTask[];
   readiness?: (deps: D) => Promise<ReadinessProbe[]>;
+  /** Begins background work that publishes to the bus, once it is open and the relays run; `stop` ends it. */
+  started?: (deps: D) => void;
   /** Releases what the module opened beyond the ORM (timers, caches). */
   stop?: (deps: D) => Promise<void>;
 };

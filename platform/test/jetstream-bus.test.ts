@@ -143,4 +143,21 @@ describe.skipIf(!natsBinary)('JetStream bus (private nats-server)', () => {
     await nc2.close();
     expect(info.config.filter_subject).toBe('vat.filter.v1.>');
   }, 40_000);
+
+  // Last: it deletes the stream the other tests share.
+  it('a stream deleted while the bus runs is created again: the next publish goes through, and the durable comes back and gets it', async () => {
+    const b = await bus('stream-loss');
+    const got: string[] = [];
+    await b.subscribe({ durable: 'stream-loss', subjects: ['vat.loss.v1.thing_happened'], handler: async (batch) => void got.push(...batch.map((m) => m.id)) });
+    b.open();
+    const [before, after] = [randomUUID(), randomUUID()];
+    await b.publish([msg(before, 'vat.loss.v1.thing_happened')]);
+    await waitFor('the event before the loss', () => got.includes(before), { timeoutMs: 10_000, intervalMs: 20 });
+    const nc = await connect({ servers: nats.url });
+    await (await jetstreamManager(nc)).streams.delete('VAT');
+    await nc.close();
+    expect(await b.publish([msg(after, 'vat.loss.v1.thing_happened')])).toEqual([after]);
+    await waitFor('the event after the loss, through the recreated durable', () => got.includes(after), { timeoutMs: 20_000, intervalMs: 50 });
+    expect(got).toEqual([before, after]);
+  }, 40_000);
 });

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/compliance_reports_service_pb';
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
-import type { RouteDef } from '../route';
+import type { CallOptions, RouteDef } from '../route';
 import { enumOf, file, object, openObject, ref } from '../openapi/shapes';
 import { date, intOf, intParam, query, quarterKey, str } from './schemas';
 import { READ_SCOPES } from './transactions';
@@ -109,6 +109,16 @@ const LOCKED_PERIOD_SCHEMA = {
 const reportDocument = (description: string, members: Record<string, object> = {}) => ({ ...openObject(description), ...(Object.keys(members).length ? { properties: members, required: Object.keys(members) } : {}) });
 const QUARTER_DOCUMENT = (description: string) => reportDocument(description, { period_key: ref('QuarterKey') });
 /** A Union OSS quarter can only be reported with exactly one covering union_oss registration. */
+/** The filters and keyset paging of a drill-down into a return's source events; `reason` names what it filters on. */
+const drillDown = (reason: string) => ({
+  disposition: str('invalid_disposition', { enum: ['included', 'excluded'] }),
+  reason: str('invalid_reason', { pattern: '^[a-z0-9_]{1,60}$', description: reason }),
+  member_state: str('invalid_member_state', { pattern: '^[A-Z]{2}$', description: 'Member State of consumption (EL for Greece)' }),
+  cursor: str('invalid_cursor', { maxLength: 64 }),
+  limit: { ...intParam('invalid_limit'), description: '1-500, default 100' },
+});
+const DRILL_DOWN_ERRORS = ['invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'];
+
 const ELIGIBILITY = { 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] } as const;
 const EXPORT = file('text/csv', {
   description: 'format=json: the export package with its manifest; format=oss-return: the canonical Union OSS return document',
@@ -186,7 +196,14 @@ function filingRecordOf(b: unknown): { submission_reference?: string; filed_on?:
 }
 
 export function reportRoutes(clients: Clients): RouteDef[] {
-  const preview = (url: string, view: string, summary: string, document = QUARTER_DOCUMENT(summary)): RouteDef => ({
+  /** A report document of one quarter (`period`), read by `fetch` and answered as JSON. */
+  const periodDocument = (
+    url: string,
+    summary: string,
+    document: object,
+    errors: RouteDef['errors'],
+    fetch: (periodKey: string, call: CallOptions) => Promise<{ document?: ReportDocument }>,
+  ): RouteDef => ({
     method: 'GET',
     url,
     access: { scopes: READ_SCOPES },
@@ -194,13 +211,14 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     tags,
     schema: { querystring: withPeriod },
     responses: { 200: document },
-    errors: ELIGIBILITY,
+    errors,
     handler: async ({ req, reply, call }) => {
-      const q = req.query as { period: string };
-      const r = await reportCall(clients.unionOss.getUnionOssReport({ periodKey: q.period, view }, call));
+      const r = await reportCall(fetch((req.query as { period: string }).period, call));
       return send(reply, r.document, false);
     },
   });
+  const preview = (url: string, view: string, summary: string) =>
+    periodDocument(url, summary, QUARTER_DOCUMENT(summary), ELIGIBILITY, (periodKey, call) => clients.unionOss.getUnionOssReport({ periodKey, view }, call));
   const exportRoute = (url: string, view: string, summary: string): RouteDef => ({
     method: 'GET',
     url,
@@ -248,17 +266,13 @@ export function reportRoutes(clients: Clients): RouteDef[] {
         querystring: query(
           {
             period,
-            disposition: str('invalid_disposition', { enum: ['included', 'excluded'] }),
-            reason: str('invalid_reason', { pattern: '^[a-z0-9_]{1,60}$', description: 'a warning code (e.g. unsupported_supply_kind_excluded) or a reason (e.g. domestic_supply)' }),
-            member_state: str('invalid_member_state', { pattern: '^[A-Z]{2}$', description: 'Member State of consumption (EL for Greece)' }),
-            cursor: str('invalid_cursor', { maxLength: 64 }),
-            limit: { ...intParam('invalid_limit'), description: '1-500, default 100' },
+            ...drillDown('a warning code (e.g. unsupported_supply_kind_excluded) or a reason (e.g. domestic_supply)'),
           },
           ['period'],
         ),
       },
       responses: { 200: QUARTER_DOCUMENT('the events of the quarter with their disposition, and next_cursor') },
-      errors: { ...ELIGIBILITY, 400: ['invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'] },
+      errors: { ...ELIGIBILITY, 400: DRILL_DOWN_ERRORS },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
         const r = await reportCall(
@@ -277,53 +291,33 @@ export function reportRoutes(clients: Clients): RouteDef[] {
         querystring: query(
           {
             month: str('invalid_month', { pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'IOSS month YYYY-MM, from 2021-07 (when IOSS began)' }),
-            disposition: str('invalid_disposition', { enum: ['included', 'excluded'] }),
-            reason: str('invalid_reason', { pattern: '^[a-z0-9_]{1,60}$', description: 'an IOSS exclusion code (e.g. consignment_above_150_eur_excluded)' }),
-            member_state: str('invalid_member_state', { pattern: '^[A-Z]{2}$', description: 'Member State of consumption (EL for Greece)' }),
-            cursor: str('invalid_cursor', { maxLength: 64 }),
-            limit: { ...intParam('invalid_limit'), description: '1-500, default 100' },
+            ...drillDown('an IOSS exclusion code (e.g. consignment_above_150_eur_excluded)'),
           },
           ['month'],
         ),
       },
       responses: { 200: reportDocument('the imported-goods events of the IOSS month with their disposition, and next_cursor') },
-      errors: { 400: ['invalid_month', 'invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'] },
+      errors: { 400: ['invalid_month', ...DRILL_DOWN_ERRORS] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { month: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
         const r = await clients.unionOss.listIossEvents({ month: q.month, disposition: q.disposition, reason: q.reason, memberState: q.member_state, cursor: q.cursor, limit: intOf(q.limit) }, call);
         return send(reply, r.document, false);
       },
     },
-    {
-      method: 'GET',
-      url: '/v1/reports/filing-prep',
-      access: { scopes: READ_SCOPES },
-      summary: 'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',
-      tags,
-      schema: { querystring: withPeriod },
-      responses: { 200: reportDocument('the filing-prep workspace: registrations, the Union OSS quarter or why it is not eligible, the three IOSS months, locked-period metadata') },
-      errors: {},
-      handler: async ({ req, reply, call }) => {
-        const q = req.query as { period: string };
-        const r = await reportCall(clients.unionOss.getFilingPrep({ periodKey: q.period }, call));
-        return send(reply, r.document, false);
-      },
-    },
-    {
-      method: 'GET',
-      url: '/v1/reports/multi-jurisdiction',
-      access: { scopes: READ_SCOPES },
-      summary: 'Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration)',
-      tags,
-      schema: { querystring: withPeriod },
-      responses: { 200: reportDocument('filing exposure per Member State of consumption (Union OSS sections 2a-2d, IOSS months)') },
-      errors: ELIGIBILITY,
-      handler: async ({ req, reply, call }) => {
-        const q = req.query as { period: string };
-        const r = await reportCall(clients.unionOss.getMultiJurisdiction({ periodKey: q.period }, call));
-        return send(reply, r.document, false);
-      },
-    },
+    periodDocument(
+      '/v1/reports/filing-prep',
+      'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',
+      reportDocument('the filing-prep workspace: registrations, the Union OSS quarter or why it is not eligible, the three IOSS months, locked-period metadata'),
+      {},
+      (periodKey, call) => clients.unionOss.getFilingPrep({ periodKey }, call),
+    ),
+    periodDocument(
+      '/v1/reports/multi-jurisdiction',
+      'Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration)',
+      reportDocument('filing exposure per Member State of consumption (Union OSS sections 2a-2d, IOSS months)'),
+      ELIGIBILITY,
+      (periodKey, call) => clients.unionOss.getMultiJurisdiction({ periodKey }, call),
+    ),
     {
       method: 'GET',
       url: '/v1/reports/filing-calendar',

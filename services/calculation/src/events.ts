@@ -14,8 +14,9 @@ import type { SourceProfileRecord } from './repositories/source-profiles';
  * - `CalculationRecorded`, for every stored calculation (calculation-record.ts);
  * - `SourceProfileChanged`, for every stored state of a source profile (below);
  * - `RateReleasePublished` and `ExchangeRatesPublished`, its reference data, for the ledger's and
- *   compliance-reports' projections (below; recorded in repositories/reference-publications.ts).
- * It consumes none.
+ *   compliance-reports' projections (below; recorded in repositories/reference-publications.ts), and
+ *   both again, straight to the bus, on request.
+ * It consumes `ReferenceDataRequested` (reference/requests.ts).
  */
 
 /** `SourceProfileChanged` for one stored revision of a profile (thresholds and compliance-reports keep their defaults from it). */

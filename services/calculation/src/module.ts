@@ -8,6 +8,7 @@ import { routes } from './routes';
 import { calculationRecordedEvent } from './calculation-record';
 import { releaseContentOf } from './events';
 import { calculationRecordOf } from './repositories/calculations';
+import { referenceRequestConsumer } from './reference/requests';
 
 export const calculationModule = serviceModule({
   name: 'calculation',
@@ -42,6 +43,8 @@ export const calculationModule = serviceModule({
     deps.log.info({ ...elapsed(), release, ecbDays, calculations, profiles }, 'reference data and earlier records published for the projections');
   },
   routes,
+  // A projection of the reference data that is still incomplete (a fresh or recreated NATS stream) asks for it again.
+  consumers: (deps) => [referenceRequestConsumer(deps)],
   // In memory, so cheap: the stores re-check the database at most every few seconds.
   readiness: async (deps) => {
     const snap = await deps.rates.current().catch(() => undefined);

@@ -1,5 +1,6 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import { ReferenceProjection } from '@vat/platform/reference-projection';
+import { ReferenceDataRequester } from '@vat/platform/reference-request';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { vatNumberDigestKey } from '@vat/platform/vat-number-digest';
 import { SourceProfileDefaults } from '@vat/platform/source-profile-projection';
@@ -33,12 +34,15 @@ export type ComplianceReportsDeps = ServiceDeps<Uses> & {
   /** The key of customers' VAT-number digests (derived from DATA_ENCRYPTION_KEY; the ledger derives the same). */
   vatNumberDigestKey: Buffer;
   reference: ReferenceProjection;
+  /** Asks calculation again for the reference data the projection lacks (started by the module). */
+  referenceRequests: ReferenceDataRequester;
   profileDefaults: SourceProfileDefaults;
 };
 
 /** Fails the start (not the first request) when DATA_ENCRYPTION_KEY is missing or malformed. */
 export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceReportsDeps {
   const key = requireDataEncryptionKey(deps.config.dataEncryptionKey, 'the compliance-reports service');
+  const reference = new ReferenceProjection(deps.pool, 'compliance_reports');
   return {
     ...deps,
     registrations: new TaxRegistrationRepository(deps.pool),
@@ -51,7 +55,8 @@ export function complianceReportsContext(deps: ServiceDeps<Uses>): ComplianceRep
     vatNumberChecks: new VatNumberCheckRepository(deps.pool),
     vies: new ViesClient(deps.config.vies),
     vatNumberDigestKey: vatNumberDigestKey(key),
-    reference: new ReferenceProjection(deps.pool, 'compliance_reports'),
+    reference,
+    referenceRequests: new ReferenceDataRequester(reference, deps.bus, 'compliance-reports', deps.log, deps.now),
     profileDefaults: new SourceProfileDefaults(deps.pool, 'compliance_reports'),
   };
 }

@@ -34,4 +34,7 @@ export const complianceReportsModule = serviceModule({
   // Return periods that become overdue are announced without anyone reading the filing calendar.
   background: (deps) => [overdueCheckTask(deps)],
   readiness: (deps) => deps.reference.probes('compliance-reports'),
+  // A projection still incomplete once the bus is open (a fresh or recreated NATS stream) asks calculation for it.
+  started: (deps) => deps.referenceRequests.start(),
+  stop: (deps) => deps.referenceRequests.stop(),
 });

@@ -1,5 +1,6 @@
 import { FieldCipher, requireDataEncryptionKey } from '@vat/platform/crypto';
 import { ReferenceProjection } from '@vat/platform/reference-projection';
+import { ReferenceDataRequester } from '@vat/platform/reference-request';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { vatNumberDigestKey } from '@vat/platform/vat-number-digest';
 import { CalculationSummaries } from './repositories/calculation-summaries';
@@ -16,6 +17,8 @@ export type LedgerDeps = ServiceDeps & {
   fences: ReturnPeriodFenceRepository;
   calculationSummaries: CalculationSummaries;
   reference: ReferenceProjection;
+  /** Asks calculation again for the reference data the projection lacks (started by the module). */
+  referenceRequests: ReferenceDataRequester;
   /** Seals customers' VAT numbers at rest (DATA_ENCRYPTION_KEY). */
   cipher: FieldCipher;
   /** The key of VAT-number digests; compliance-reports derives the same one to match its VIES evidence. */
@@ -25,6 +28,7 @@ export type LedgerDeps = ServiceDeps & {
 /** Fails the start when DATA_ENCRYPTION_KEY is missing or malformed (customers' VAT numbers are encrypted at rest). */
 export function ledgerContext(deps: ServiceDeps): LedgerDeps {
   const key = requireDataEncryptionKey(deps.config.dataEncryptionKey, 'the ledger service');
+  const reference = new ReferenceProjection(deps.pool, 'ledger');
   return {
     ...deps,
     cipher: new FieldCipher(key),
@@ -34,6 +38,7 @@ export function ledgerContext(deps: ServiceDeps): LedgerDeps {
     corrections: new ClassificationCorrectionRepository(deps.pool),
     fences: new ReturnPeriodFenceRepository(deps.pool),
     calculationSummaries: new CalculationSummaries(deps.pool),
-    reference: new ReferenceProjection(deps.pool, 'ledger'),
+    reference,
+    referenceRequests: new ReferenceDataRequester(reference, deps.bus, 'ledger', deps.log, deps.now),
   };
 }

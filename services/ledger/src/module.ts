@@ -29,4 +29,7 @@ export const ledgerModule = serviceModule({
     { durable: 'ledger-calculation-summaries', subjects: [subjectOf(CalculationRecordedSchema)], handler: (batch) => deps.calculationSummaries.apply(batch) },
   ],
   readiness: (deps) => deps.reference.probes('ledger'),
+  // A projection still incomplete once the bus is open (a fresh or recreated NATS stream) asks calculation for it.
+  started: (deps) => deps.referenceRequests.start(),
+  stop: (deps) => deps.referenceRequests.stop(),
 });

@@ -1,13 +1,12 @@
 import type { Subscription } from '@vat/platform/bus';
 import { subjectOf } from '@vat/platform/events';
-import type pg from 'pg';
 import { decodeEvent } from '@vat/platform/events';
 import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { ReturnPeriodOverdueSchema, VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
 import { recordOverdueNotifications } from './repositories/threshold-notifications';
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
-import { factColumns } from './repositories/article59c';
+import { factColumns, lockAccounts } from './repositories/article59c';
 import { inTransaction } from '@vat/platform/transaction';
 import type { ThresholdsDeps } from './context';
 
@@ -16,14 +15,6 @@ export const DECISIONS_DURABLE = 'thresholds-classification-decisions';
 export const PROFILES_DURABLE = 'thresholds-source-profiles';
 export const OVERDUE_DURABLE = 'thresholds-return-period-overdue';
 export const VAT_NUMBER_CHECKS_DURABLE = 'thresholds-vat-number-checks';
-
-/**
- * Serializes the consumers' transactions per account (they move running totals between buckets and check
- * marks from the facts and defaults they read): a transaction-scoped advisory lock per account, taken in one order.
- */
-async function lockAccounts(client: pg.PoolClient, accountIds: Iterable<string>): Promise<void> {
-  for (const id of [...new Set(accountIds)].sort()) await client.query(`select pg_advisory_xact_lock(hashtextextended('thresholds.account:' || $1::text, 0))`, [id]);
-}
 
 /**
  * The thresholds projection of `SupplyCommitted`: in one transaction per batch, the inbox, facts and

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
+import { currentSmeDigest, insertSmeRelease, smeDocument } from './repositories/sme-releases';
 import { loadSmeThresholds, parseSmeDocument, type SmeThresholdRow } from './sme/data';
-
-const RELEASES = '"thresholds".sme_threshold_release';
 
 /**
  * Stores the shipped SME data once per content digest (one statement, safe when replicas start together)
@@ -11,10 +10,7 @@ const RELEASES = '"thresholds".sme_threshold_release';
 export async function seedSmeThresholds(pool: pg.Pool, now: Date): Promise<{ digest: string; rows: SmeThresholdRow[] }> {
   const doc = loadSmeThresholds();
   const digest = digestOf(doc);
-  await pool.query(
-    `insert into ${RELEASES} (digest, document, row_count, loaded_at) values ($1, $2::jsonb, $3, $4) on conflict (digest) do nothing`,
-    [digest, JSON.stringify(doc), doc.rows.length, now],
-  );
+  await insertSmeRelease(pool, { digest, document: doc, rowCount: doc.rows.length, loadedAt: now });
   return { digest, rows: doc.rows };
 }
 
@@ -35,12 +31,10 @@ export class SmeThresholdStore {
 
   async rows(): Promise<SmeThresholdRow[]> {
     if (this.cached && Date.now() - this.checkedAt < this.recheckMs) return this.cached.rows;
-    const latest = await this.pool.query<{ digest: string }>(`select digest from ${RELEASES} order by loaded_at desc limit 1`);
-    const digest = latest.rows[0]?.digest;
+    const digest = await currentSmeDigest(this.pool);
     if (digest === undefined) throw new Error('no SME threshold release loaded');
     if (this.cached?.digest !== digest) {
-      const full = await this.pool.query<{ document: unknown }>(`select document from ${RELEASES} where digest = $1`, [digest]);
-      const parsed = parseSmeDocument(full.rows[0]?.document);
+      const parsed = parseSmeDocument(await smeDocument(this.pool, digest));
       if (!parsed.ok) throw new Error('stored SME threshold release does not validate');
       this.cached = { digest, rows: parsed.document.rows };
     }

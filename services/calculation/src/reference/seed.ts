@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
-import { loadTaxClasses, loadVatRates, seedDigest, validateRateSeeds } from '@vat/seeds/vat-rates';
+import { loadTaxClasses, loadVatRates, seedDigest, validateRateSeeds, type RateSource } from '@vat/seeds/vat-rates';
 import type { EcbDay } from './ecb-days';
 import { ecbFileDigest, parseEcbFile, storeEcbFile } from './ecb-import';
 import { ecbState } from '../repositories/ecb-rates';
@@ -19,6 +19,16 @@ export function rateRowDigest(country: string, row: Record<string, unknown>): st
  * A new digest (an operator updated the seed files) becomes the current release; old releases and
  * the rows they pinned stay, so stored calculations keep their evidence.
  */
+/** A rate file's citations by id: each row names its sources, stored with it as cited. */
+function citedSources(sources: readonly RateSource[]): (ids: readonly string[]) => { source_id: string; title: string; url: string; as_of: string }[] {
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  return (ids) =>
+    ids.map((id) => {
+      const s = byId.get(id)!;
+      return { source_id: s.id, title: s.title, url: s.url, as_of: s.as_of };
+    });
+}
+
 export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: string; loaded: boolean }> {
   const classes = loadTaxClasses();
   const rates = loadVatRates();
@@ -42,7 +52,7 @@ export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: 
       annexIiiPoints: c.annex_iii_points,
     })),
     windows: rates.flatMap((file) => {
-      const sources = new Map(file.sources.map((s) => [s.id, s]));
+      const sourcesOf = citedSources(file.sources);
       return file.rates.map((row) => ({
         country: file.country,
         taxClassId: row.tax_class_id,
@@ -52,10 +62,7 @@ export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: 
         rateType: row.rate_type,
         conditional: row.conditional,
         conditions: row.conditions,
-        sources: row.source_ids.map((id) => {
-          const s = sources.get(id)!;
-          return { source_id: s.id, title: s.title, url: s.url, as_of: s.as_of };
-        }),
+        sources: sourcesOf(row.source_ids),
         legalRef: row.legal_ref,
         tedbCategory: row.tedb_category,
         reviewStatus: row.review_status,
@@ -64,7 +71,7 @@ export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: 
       }));
     }),
     regional: rates.flatMap((file) => {
-      const sources = new Map(file.sources.map((s) => [s.id, s]));
+      const sourcesOf = citedSources(file.sources);
       return (file.regional_rates ?? []).map((row) => ({
         country: file.country,
         region: row.region,
@@ -72,10 +79,7 @@ export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: 
         validFrom: row.valid_from,
         validTo: row.valid_to,
         rateType: row.rate_type,
-        sources: row.source_ids.map((id) => {
-          const s = sources.get(id)!;
-          return { source_id: s.id, title: s.title, url: s.url, as_of: s.as_of };
-        }),
+        sources: sourcesOf(row.source_ids),
         legalRef: row.legal_ref,
         reviewStatus: row.review_status,
         note: row.note ?? null,

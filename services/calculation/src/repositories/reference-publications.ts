@@ -96,6 +96,23 @@ export class ReferencePublications {
   }
 
   /**
+   * Every stored ECB day as `ExchangeRatesPublished` events under the publication order of the newest import
+   * published (`publicationOrder` of its `published_at`; one statement, one snapshot: the days are exactly those that import left), for an answer to
+   * `ReferenceDataRequested`. A consumer keeps a day of a later import; an import committed after this read
+   * publishes with a larger order, so an answer never overwrites it. None before the first import.
+   */
+  async ecbDaysAsPublished(): Promise<OutboxEvent[]> {
+    const res = await this.pool.query<{ rate_date: string; rates: Record<string, string>; order: string | null }>(
+      `select d.rate_date::text as rate_date, d.rates,
+              (select floor(extract(epoch from max(p.published_at)) * 1000)::bigint::text from ${PUBLICATION} p where p.kind = 'ecb') as order
+         from ${DAYS} d order by d.rate_date`,
+    );
+    const order = res.rows[0]?.order;
+    if (!order) return [];
+    return exchangeRatesPublishedEvents(BigInt(order), res.rows.map((d) => ({ date: d.rate_date, rates: d.rates })));
+  }
+
+  /**
    * Once (per replay generation): `CalculationRecorded` again for every stored calculation, oldest first, so a
    * projection added after they were stored (the ledger's) holds them too, whatever the bus kept. Returns how many.
    */

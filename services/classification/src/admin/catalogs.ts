@@ -92,7 +92,7 @@ export async function importCatalog(deps: AdminDeps, input: CatalogImportInput, 
   const diff = catalogDiff(base ? await deps.catalogs.codes(base.id) : undefined, rows, base ? { id: base.id.toString(), catalog_version: base.version, revision: base.revision, digest: base.digest } : null);
   const retrievedAt = deps.now();
   const id = await inTransaction(deps.pool, async (db) => {
-    await db.query('lock table "classification".catalog_edition in share row exclusive mode');
+    await deps.catalogs.lockForImport(db);
     const revision = await deps.catalogs.nextRevision(db, scheme, input.edition);
     const meta = { scheme, version: input.edition, revision, legalFrom: input.legalFrom, legalTo: input.legalTo ?? null, legalAct: input.act, fileSha256, codesDigest: parsed!.codesDigest };
     progress('store', 0, rows.length);

@@ -85,6 +85,11 @@ function code(r: Record<string, any>): CodeRecord {
 export class CatalogRepository {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** Inside an import's transaction: one import at a time numbers and stores its revision (readers are not blocked). */
+  async lockForImport(db: Queryable): Promise<void> {
+    await db.query(`lock table ${EDITION} in share row exclusive mode`);
+  }
+
   async nextRevision(db: Queryable, scheme: Scheme, version: string): Promise<number> {
     const r = await db.query(`select coalesce(max(revision), 0) + 1 as next from ${EDITION} where scheme = $1 and version = $2`, [scheme, version]);
     return Number(r.rows[0].next);

@@ -91,83 +91,144 @@ const SCHEMA = 'compliance_reports';
 const COLUMNS = `f.event_id, f.sequence, f.event_type, f.original_event_id, f.classification_status, f.rate_category, f.supply_kind, f.customer_type, f.country_of_consumption,
   f.dispatch_country, f.supplier_establishment_country, f.source_id, f.vat_rate_bps, f.currency, f.net_amount_minor, f.vat_amount_minor, f.occurred_at, f.customer_vat_number_digest`;
 
-/**
- * One scan of the quarter's facts (plus late events of locked quarters), aggregated in SQL by every
- * dimension the return needs. `seg` is the event's slice of time between the boundaries ($7: the
- * quarters' and the standard-rate windows' first days), so a group never spans a quarter or a
- * standard-rate change and memory follows the number of distinct groups, not of events or days.
- * Only a correction looks up its original (by the account's event id).
+/*
+ * The fact reads are composed from the parts below: which facts (`scoped`: the quarter's own, all or b2b only,
+ * and the late ones of earlier locked quarters) and what of them (groups, or one row per event). Parameters,
+ * the same in every composition: $1 account, $2 and $3 the quarter's first day and the day after its last,
+ * $4 the ledger position read up to (null = everything projected), $5 the return currency, $6 the late windows
+ * (json), $7 the group boundaries (the quarters' and the standard-rate windows' first days), $8 the VIES evidence
+ * days; the per-event read adds $9 (keyset: after this sequence) and $10 (one Member State of consumption or null).
  */
-const GROUPS_SQL = `
-with w as (
+
+/** The late windows ($6): events of an earlier locked quarter recorded after its lock, reported by this quarter. */
+const LATE_WINDOWS = `w as (
   select * from jsonb_to_recordset($6::jsonb) as w(start timestamptz, stop timestamptz, after_seq bigint, up_to bigint)
-),
-scoped as (
+)`;
+
+/** What of the quarter's own facts a read takes. */
+type OwnFacts = 'all' | 'b2b' | 'none';
+
+/**
+ * The quarter's own facts up to the position ($4): all, only b2b supplies (their partial index keeps it small),
+ * or none (the branch stays, empty, because it is where $2 and $3 get their types: every composition binds the
+ * same parameters).
+ */
+const ownFacts = (own: OwnFacts) => `
   select ${COLUMNS}, false as late from "${SCHEMA}".supply_fact f
-   where f.account_id = $1 and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz and ($4::bigint is null or f.sequence <= $4::bigint)
-  union all
+   where ${own === 'b2b' ? `f.customer_type = 'b2b' and ` : own === 'none' ? 'false and ' : ''}f.account_id = $1 and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz and ($4::bigint is null or f.sequence <= $4::bigint)`;
+
+/** Events of each late window recorded after its lock. */
+const LATE_FACTS = `
   select ${COLUMNS}, true as late from w join "${SCHEMA}".supply_fact f
-    on f.account_id = $1 and f.occurred_at >= w.start and f.occurred_at < w.stop and f.sequence > w.after_seq and (w.up_to is null or f.sequence <= w.up_to)
-  union all
-  -- A correction the lock left out because its original had not arrived: it is reported, like a late
-  -- event, by the first open quarter after the original arrives (never lost, the snapshot unchanged).
+    on f.account_id = $1 and f.occurred_at >= w.start and f.occurred_at < w.stop and f.sequence > w.after_seq and (w.up_to is null or f.sequence <= w.up_to)`;
+
+/**
+ * A correction the lock left out because its original had not arrived: it is reported, like a late event, by
+ * the first open quarter after the original arrives (never lost, the snapshot unchanged).
+ */
+const LATE_CORRECTIONS = `
   select ${COLUMNS}, true as late from w join "${SCHEMA}".supply_fact f
     on f.account_id = $1 and f.occurred_at >= w.start and f.occurred_at < w.stop and f.sequence <= w.after_seq and f.event_type <> 'sale'
    where exists (select 1 from "${SCHEMA}".supply_fact o
-                  where o.account_id = $1 and o.event_id = f.original_event_id and o.sequence > w.after_seq and (w.up_to is null or o.sequence <= w.up_to))
-)
-select s.late,
-  width_bucket(s.occurred_at, $7::timestamptz[]) as seg,
-  s.event_type = 'sale' as is_sale,
-  s.classification_status, s.rate_category, s.supply_kind, s.customer_type, s.country_of_consumption, s.dispatch_country, s.supplier_establishment_country,
-  case when (s.supply_kind = 'goods' and s.dispatch_country is null) or (s.supply_kind = 'services' and s.supplier_establishment_country is null) then s.source_id end as source_id,
-  s.vat_rate_bps, s.currency,
-  case when s.event_type = 'sale' then 'none'
+                  where o.account_id = $1 and o.event_id = f.original_event_id and o.sequence > w.after_seq and (w.up_to is null or o.sequence <= w.up_to))`;
+
+/** Which facts a read takes: the quarter's own, and whether the late windows'. */
+type FactBranches = { own: OwnFacts; late: boolean };
+
+function scopedFacts(b: FactBranches): string {
+  const branches = [ownFacts(b.own), ...(b.late ? [LATE_FACTS, LATE_CORRECTIONS] : [])];
+  return `scoped as (${branches.join('\n  union all')}
+)`;
+}
+
+/**
+ * What decides an event's disposition, in the order `dispositionKeyOf` reads it: `seg` is the event's slice of
+ * time between the boundaries ($7), so a group never spans a quarter or a standard-rate change; `link` is a
+ * correction's check against its original (`o`); amounts in another currency than the return's stay per event.
+ */
+const DISPOSITION = [
+  's.late',
+  'width_bucket(s.occurred_at, $7::timestamptz[]) as seg',
+  `s.event_type = 'sale' as is_sale`,
+  's.classification_status',
+  's.rate_category',
+  's.supply_kind',
+  's.customer_type',
+  's.country_of_consumption',
+  's.dispatch_country',
+  's.supplier_establishment_country',
+  `case when (s.supply_kind = 'goods' and s.dispatch_country is null) or (s.supply_kind = 'services' and s.supplier_establishment_country is null) then s.source_id end as source_id`,
+  's.vat_rate_bps',
+  's.currency',
+  `case when s.event_type = 'sale' then 'none'
        when o.o_type is null then 'missing'
        when o.o_type <> 'sale' or o.o_country <> s.country_of_consumption or o.o_currency <> s.currency then 'invalid'
-       else 'ok' end as link,
-  to_char(o.o_at at time zone 'UTC', 'YYYY-"Q"Q') as original_period,
-  case when s.currency <> $5 then s.net_amount_minor::text end as unit_net,
-  case when s.currency <> $5 then s.vat_amount_minor::text end as unit_vat,
-  -- A b2b supply's VIES evidence (Art. 18 of Reg. 282/2011): the newest definitive check of its number made
-  -- on the tax point's day or in the $8 days before; its id when that check said valid (evaluated for b2b only).
-  case when s.customer_type = 'b2b' and s.customer_vat_number_digest is not null then (
+       else 'ok' end as link`,
+  `to_char(o.o_at at time zone 'UTC', 'YYYY-"Q"Q') as original_period`,
+  'case when s.currency <> $5 then s.net_amount_minor::text end as unit_net',
+  'case when s.currency <> $5 then s.vat_amount_minor::text end as unit_vat',
+  // A b2b supply's VIES evidence (Art. 18 of Reg. 282/2011): the newest definitive check of its number made
+  // on the tax point's day or in the $8 days before; its id when that check said valid (evaluated for b2b only).
+  `case when s.customer_type = 'b2b' and s.customer_vat_number_digest is not null then (
     select case when c.result = 'valid' then c.id end from "${SCHEMA}".vat_number_check c
      where c.account_id = $1 and c.vat_number_digest = s.customer_vat_number_digest and c.result in ('valid', 'invalid')
        and c.checked_at >= date_trunc('day', s.occurred_at, 'UTC') - make_interval(days => $8::int)
        and c.checked_at < date_trunc('day', s.occurred_at, 'UTC') + interval '1 day'
-     order by c.checked_at desc, c.id desc limit 1) end as b2b_evidence_id,
-  count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum
-from scoped s
-left join lateral (
+     order by c.checked_at desc, c.id desc limit 1) end as b2b_evidence_id`,
+];
+
+/** Only a correction looks up its original (by the account's event id), up to the position read. */
+const ORIGINAL = `left join lateral (
   select o.event_type as o_type, o.country_of_consumption as o_country, o.currency as o_currency, o.occurred_at as o_at from "${SCHEMA}".supply_fact o
    where s.event_type <> 'sale' and o.account_id = $1 and o.event_id = s.original_event_id and ($4::bigint is null or o.sequence <= $4::bigint) limit 1
-) o on true
-group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18`;
+) o on true`;
 
-/** The same without the late-event branch, when no earlier quarter is locked (the planner cannot drop it). */
-const CURRENT_ONLY_SQL = GROUPS_SQL.replace(/\n  union all\n  select [\s\S]*?\n\)\nselect/, '\n)\nselect');
-if (CURRENT_ONLY_SQL === GROUPS_SQL) throw new Error('the current-quarter statement could not be derived');
+/** One read of the scoped facts: the disposition columns, then `more` columns, then the `tail` clause. */
+function factRead(b: FactBranches, more: string, tail: string): string {
+  return `with ${LATE_WINDOWS},
+${scopedFacts(b)}
+select ${DISPOSITION.join(',\n  ')},
+  ${more}
+from scoped s
+${ORIGINAL}
+${tail}`;
+}
 
-const eventsSql = (groups: string) => {
-  const sql = groups
-    .replace('select s.late,', 'select s.late, s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,')
-    .replace('count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum', '1 as n, s.net_amount_minor::text as net_sum, s.vat_amount_minor::text as vat_sum')
-    .replace('group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18', 'where s.sequence > $9::bigint and ($10::text is null or s.country_of_consumption = $10::text) order by s.sequence');
-  if (!sql.includes('order by s.sequence') || sql.includes('count(*)')) throw new Error('the per-event statement could not be derived');
-  return sql;
-};
 /**
- * The same scan, one row per event (no aggregation), in ledger order after a keyset position ($9),
+ * The facts aggregated in SQL by every disposition column: memory follows the number of distinct groups, not
+ * of events or days.
+ */
+const groupsSql = (b: FactBranches) =>
+  factRead(b, 'count(*)::int as n, sum(s.net_amount_minor)::text as net_sum, sum(s.vat_amount_minor)::text as vat_sum', `group by ${DISPOSITION.map((_, i) => i + 1).join(', ')}`);
+
+/**
+ * The same facts one row per event (each its own group), in ledger order after a keyset position ($9),
  * optionally of one Member State of consumption ($10): the drill-down, live or of a lock's sealed scope.
  * Without late windows it is one walk of the (account, sequence) index, so a page reads only as far as it needs.
  */
-const EVENTS_SQL = eventsSql(GROUPS_SQL);
-const CURRENT_EVENTS_SQL = eventsSql(CURRENT_ONLY_SQL);
+const eventsSql = (b: FactBranches) =>
+  factRead(
+    b,
+    `s.event_id, s.sequence, s.event_type, s.occurred_at, s.net_amount_minor::text as event_net, s.vat_amount_minor::text as event_vat,
+  1 as n, s.net_amount_minor::text as net_sum, s.vat_amount_minor::text as vat_sum`,
+    'where s.sequence > $9::bigint and ($10::text is null or s.country_of_consumption = $10::text) order by s.sequence',
+  );
 
-/** The late branches alone (events of earlier locked quarters), for a return whose own quarter comes from the running totals. */
-const LATE_ONLY_SQL = GROUPS_SQL.replace(`false as late from "${SCHEMA}".supply_fact f\n   where f.account_id = $1`, `false as late from "${SCHEMA}".supply_fact f\n   where false and f.account_id = $1`);
-if (LATE_ONLY_SQL === GROUPS_SQL) throw new Error('the late-only statement could not be derived');
+/**
+ * The quarter's facts and the late windows' in one scan; when no earlier quarter is locked, its own alone (the
+ * planner cannot drop a late branch that finds nothing).
+ */
+const GROUPS_SQL = groupsSql({ own: 'all', late: true });
+const CURRENT_ONLY_SQL = groupsSql({ own: 'all', late: false });
+const EVENTS_SQL = eventsSql({ own: 'all', late: true });
+const CURRENT_EVENTS_SQL = eventsSql({ own: 'all', late: false });
+/** The late windows' facts alone, for a return whose own quarter comes from the running totals. */
+const LATE_ONLY_SQL = groupsSql({ own: 'none', late: true });
+/**
+ * The quarter's own b2b facts, from the scan: each needs its VIES evidence at its tax point (per event), which
+ * day totals cannot carry; the partial index on b2b facts keeps this read small when totals serve the rest.
+ */
+const B2B_ONLY_SQL = groupsSql({ own: 'b2b', late: false });
 
 /**
  * The quarter's own groups from the running totals (`union_oss_day_total`, kept by triggers as facts are
@@ -183,13 +244,6 @@ from "${SCHEMA}".union_oss_day_total t
 where t.account_id = $1 and t.day >= $2::date and t.day < $3::date and $4::text = 'EUR' and t.customer_type <> 'b2b'
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
 having sum(t.event_count) <> 0`;
-
-/**
- * The quarter's own b2b facts, from the scan: each needs its VIES evidence at its tax point (per event), which
- * day totals cannot carry; the partial index on b2b facts keeps this read small when totals serve the rest.
- */
-const B2B_ONLY_SQL = CURRENT_ONLY_SQL.replace(`where f.account_id = $1 and f.occurred_at >= $2::timestamptz`, `where f.customer_type = 'b2b' and f.account_id = $1 and f.occurred_at >= $2::timestamptz`);
-if (B2B_ONLY_SQL === CURRENT_ONLY_SQL) throw new Error('the b2b-only statement could not be derived');
 
 /** One event of a scope with the group it forms alone. */
 export type ScopedEvent = { key: string; eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };

@@ -16,6 +16,14 @@ import { evidenceColumn, reevaluateB2bFacts, registerB2bFacts, storeChecks, type
 const S = '"thresholds"';
 type Db = Pick<pg.PoolClient, 'query'>;
 
+/**
+ * Serializes the consumers' transactions per account (they move running totals between buckets and check
+ * marks from the facts and defaults they read): a transaction-scoped advisory lock per account, taken in one order.
+ */
+export async function lockAccounts(client: Db, accountIds: Iterable<string>): Promise<void> {
+  for (const id of [...new Set(accountIds)].sort()) await client.query(`select pg_advisory_xact_lock(hashtextextended('thresholds.account:' || $1::text, 0))`, [id]);
+}
+
 /** The account's source-profile defaults by `source_key` (read only when an event lacks a fact). */
 export type ProfileDefaultsOf = (accountId: string) => Promise<Map<string, ProfileDefaults>>;
 
