@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteDef, RouteTable } from '../route';
+import { REPORT_COMPONENTS } from './report-components';
 import { COMPONENT, COMPONENTS } from './shapes';
 
 type Schema = Record<string, unknown>;
@@ -197,7 +198,7 @@ export function openApiDocument(table: RouteTable): OpenApiDocument {
     tags,
     paths,
     components: {
-      schemas: COMPONENTS as unknown as Schema,
+      schemas: { ...COMPONENTS, ...REPORT_COMPONENTS } as unknown as Schema,
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       headers: { RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
     },

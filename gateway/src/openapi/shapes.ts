@@ -3,6 +3,8 @@
  * components they point to. A property is required unless listed as optional: a generated client
  * then knows which members every answer carries.
  */
+import type { ReportComponentName } from './report-components';
+
 type Schema = Record<string, unknown>;
 
 /** A `$ref` to a shared component of the document. */
@@ -12,13 +14,13 @@ export const string: Schema = { type: 'string' };
 export const integer: Schema = { type: 'integer' };
 export const boolean: Schema = { type: 'boolean' };
 export const number: Schema = { type: 'number', description: 'a published figure (not an amount the service computes with)' };
-export const dateTime: Schema = { type: 'string', description: 'RFC 3339 timestamp' };
-export const day: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
+export const dateTime: Schema = { type: 'string', format: 'date-time', description: 'RFC 3339 timestamp' };
+export const day: Schema = { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
 export const strings: Schema = { type: 'array', items: string };
 
-/** The value or JSON null. */
+/** The value or JSON null (an enumeration lists null too). */
 export function nullable(s: Schema): Schema {
-  if (typeof s.type === 'string') return { ...s, type: [s.type, 'null'] };
+  if (typeof s.type === 'string') return { ...s, type: [s.type, 'null'], ...(Array.isArray(s.enum) ? { enum: [...(s.enum as unknown[]), null] } : {}) };
   return { anyOf: [s, { type: 'null' }] };
 }
 
@@ -73,7 +75,7 @@ export const COMPONENTS = {
   Currency: { type: 'string', minLength: 3, maxLength: 3, pattern: '^[A-Z]{3}$', description: 'ISO 4217 alphabetic code' },
 } as const;
 
-export type ComponentName = keyof typeof COMPONENTS;
+export type ComponentName = keyof typeof COMPONENTS | ReportComponentName;
 
 /** Marks a request-schema node as one of the shared components (the document writes a `$ref`). */
 export const COMPONENT = 'x-component';
