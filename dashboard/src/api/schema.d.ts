@@ -1414,6 +1414,66 @@ export interface components {
         };
         /** @description Opaque keyset cursor: send it as `cursor` for the next page; null on the last page */
         NextCursor: string | null;
+        /** @description A notification: an Article 59c mark (warning band entered, threshold crossed) or a return period past its due date */
+        Notification: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            /** @description the year's cumulative net amount after that event (EUR minor units) */
+            cumulative_minor: number;
+            currency: components["schemas"]["Currency"];
+            /** @description the supply event that moved the total */
+            event_id: string;
+            id: number;
+            /** @enum {string} */
+            kind: "article_59c_warning_band_entered" | "article_59c_threshold_crossed";
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            occurred_at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            recorded_at: string;
+            /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
+            threshold_minor: number;
+            year: number;
+        } | {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date
+             * @description the last day of the month after the period
+             */
+            due_date: string;
+            id: number;
+            /** @enum {string} */
+            kind: "return_period_overdue";
+            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+            period_key: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+            /** @enum {string} */
+            scheme_type: "union_oss" | "ioss";
+            year: number;
+        };
         /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
         NullableMoneyMinor: number | null;
         /** @description A legal anchor of a report */
@@ -2370,31 +2430,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items?: {
-                            /** Format: date-time */
-                            created_at?: string;
-                            cumulative_minor?: number;
-                            currency?: string;
-                            /** Format: date */
-                            due_date?: string;
-                            event_id?: string;
-                            id?: number;
-                            /** @enum {string} */
-                            kind?: "article_59c_warning_band_entered" | "article_59c_threshold_crossed" | "return_period_overdue";
-                            /** Format: date-time */
-                            occurred_at?: string;
-                            period_key?: string;
-                            read?: boolean;
-                            /** Format: date-time */
-                            read_at?: string | null;
-                            /** Format: date-time */
-                            recorded_at?: string;
-                            /** @enum {string} */
-                            scheme_type?: "union_oss" | "ioss";
-                            threshold_minor?: number;
-                            year?: number;
-                        }[];
-                        next_cursor?: string | null;
+                        items: components["schemas"]["Notification"][];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -2491,36 +2528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        created_at: string;
-                        cumulative_minor: components["schemas"]["MoneyMinor"];
-                        currency: string;
-                        event_id: string;
-                        id: number;
-                        kind: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        occurred_at: string;
-                        read: boolean;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        read_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        recorded_at: string;
-                        threshold_minor: components["schemas"]["MoneyMinor"];
-                        year: number;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */

@@ -73,6 +73,36 @@ export const COMPONENTS = {
   QuarterKey: { type: 'string', pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn' },
   Country: { type: 'string', minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 (Greece: EL or GR as the field says)' },
   Currency: { type: 'string', minLength: 3, maxLength: 3, pattern: '^[A-Z]{3}$', description: 'ISO 4217 alphabetic code' },
+  Notification: {
+    description: 'A notification: an Article 59c mark (warning band entered, threshold crossed) or a return period past its due date',
+    oneOf: [
+      object({
+        id: integer,
+        kind: enumOf(['article_59c_warning_band_entered', 'article_59c_threshold_crossed']),
+        year: integer,
+        event_id: { type: 'string', description: 'the supply event that moved the total' },
+        cumulative_minor: { ...money, description: 'the year\'s cumulative net amount after that event (EUR minor units)' },
+        threshold_minor: money,
+        currency: { $ref: '#/components/schemas/Currency' },
+        occurred_at: dateTime,
+        recorded_at: dateTime,
+        created_at: dateTime,
+        read: boolean,
+        read_at: nullable(dateTime),
+      }),
+      object({
+        id: integer,
+        kind: enumOf(['return_period_overdue']),
+        year: integer,
+        scheme_type: enumOf(['union_oss', 'ioss']),
+        period_key: { type: 'string', pattern: '^\\d{4}-(Q[1-4]|0[1-9]|1[0-2])$', description: 'YYYY-Qn (union_oss) or YYYY-MM (ioss)' },
+        due_date: { ...day, description: 'the last day of the month after the period' },
+        created_at: dateTime,
+        read: boolean,
+        read_at: nullable(dateTime),
+      }),
+    ],
+  },
 } as const;
 
 export type ComponentName = keyof typeof COMPONENTS | ReportComponentName;

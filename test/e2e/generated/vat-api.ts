@@ -915,6 +915,66 @@ export interface components {
         Country: string;
         /** @description ISO 4217 alphabetic code */
         Currency: string;
+        /** @description A notification: an Article 59c mark (warning band entered, threshold crossed) or a return period past its due date */
+        Notification: {
+            id: number;
+            /** @enum {string} */
+            kind: "article_59c_warning_band_entered" | "article_59c_threshold_crossed";
+            year: number;
+            /** @description the supply event that moved the total */
+            event_id: string;
+            /** @description the year's cumulative net amount after that event (EUR minor units) */
+            cumulative_minor: number;
+            /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
+            threshold_minor: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            recorded_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+        } | {
+            id: number;
+            /** @enum {string} */
+            kind: "return_period_overdue";
+            year: number;
+            /** @enum {string} */
+            scheme_type: "union_oss" | "ioss";
+            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+            period_key: string;
+            /**
+             * Format: date
+             * @description the last day of the month after the period
+             */
+            due_date: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+        };
         /** @description a major-unit decimal string of the return currency (exports and the accountant report), e.g. "93.03" */
         MajorAmount: string;
         /** @description IOSS month YYYY-MM */
@@ -7641,31 +7701,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items?: {
-                            id?: number;
-                            /** @enum {string} */
-                            kind?: "article_59c_warning_band_entered" | "article_59c_threshold_crossed" | "return_period_overdue";
-                            year?: number;
-                            event_id?: string;
-                            cumulative_minor?: number;
-                            threshold_minor?: number;
-                            currency?: string;
-                            /** Format: date-time */
-                            occurred_at?: string;
-                            /** Format: date-time */
-                            recorded_at?: string;
-                            /** @enum {string} */
-                            scheme_type?: "union_oss" | "ioss";
-                            period_key?: string;
-                            /** Format: date */
-                            due_date?: string;
-                            /** Format: date-time */
-                            created_at?: string;
-                            read?: boolean;
-                            /** Format: date-time */
-                            read_at?: string | null;
-                        }[];
-                        next_cursor?: string | null;
+                        items: components["schemas"]["Notification"][];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -7762,36 +7799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: string;
-                        year: number;
-                        event_id: string;
-                        cumulative_minor: components["schemas"]["MoneyMinor"];
-                        threshold_minor: components["schemas"]["MoneyMinor"];
-                        currency: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        occurred_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        recorded_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        created_at: string;
-                        read: boolean;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 timestamp
-                         */
-                        read_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
