@@ -225,6 +225,13 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     await accessible(page, path);
   });
 
+  it('the filing calendar lists each covered quarter with its due date and status (the quarter filed above is filed)', async () => {
+    await open(page, '/app/calendar', 'Filing calendar');
+    const row = page.locator('table tr', { has: page.getByRole('link', { name: '2026-Q3', exact: true }) });
+    // 2026-Q3 is due on the last day of the month after the quarter: 2026-10-31.
+    expect(plain(await row.innerText())).toMatch(/2026-Q3\s+union oss\s+2026-10-31\s+filed/);
+  });
+
   it('the Article 59c chart names the cumulative amount and the threshold; the skip link comes first', async () => {
     // The Article 59c chart: the year's cumulative amount (4 counted events: 1,234.56 + 500.00 + 200.00 - 50.00 = 1,884.56) against 10,000.00.
     await open(page, '/app/article-59c', 'Article 59c threshold');
