@@ -250,6 +250,13 @@ describe('dashboard in a browser (npm start, embedded PGlite; one server, one Ch
     await accessible(page, path);
   });
 
+  it('the filing calendar lists each covered quarter with its due date and status (the quarter filed above is filed)', async () => {
+    await open(page, '/app/calendar', 'Filing calendar');
+    const row = page.locator('table tr', { has: page.getByRole('link', { name: '2026-Q3', exact: true }) });
+    // 2026-Q3 is due on the last day of the month after the quarter: 2026-10-31.
+    expect(plain(await row.innerText())).toMatch(/2026-Q3\s+union oss\s+2026-10-31\s+filed/);
+  });
+
   it('the Article 59c chart draws the daily series against the threshold, with a table alternative; the skip link comes first', async () => {
     // The Article 59c chart: the year's cumulative counted amount by tax-point day (e2 B2B and e3 domestic are excluded):
     //   2026-04-12 e5  +200.00 →   200.00

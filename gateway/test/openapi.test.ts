@@ -89,7 +89,7 @@ describe.skipIf(!backends.ok)('OpenAPI document and docs UI', () => {
     expect(op.summary).toBe(r.summary);
     expect(op.tags).toEqual(r.tags);
     if (r.access === 'public') expect(op.security).toEqual([]);
-    else expect(op.security).toEqual([{ apiKey: [] }]);
+    else expect(op.security).toEqual([{ apiKey: [...r.access.scopes] }, { session: [...r.access.scopes] }]);
 
     const params = op.parameters ?? [];
     for (const name of pathParams(r.url)) {

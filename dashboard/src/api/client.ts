@@ -1,6 +1,9 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from './schema';
+import type { components, paths } from './schema';
 import { parseExactJson } from '../exact-json';
+
+/** The answers' shapes as the gateway's OpenAPI document declares them (its shared components). */
+export type Schemas = components['schemas'];
 
 /** The REST API, typed from the gateway's OpenAPI document; the session cookie authenticates every call. */
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });

@@ -434,7 +434,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Quarterly summary export package (major units; CSV or JSON with manifest) */
+        /** Quarterly summary export package (major units; CSV or JSON with manifest), the Annex III return document (format=oss-return) or the BZSt upload file (format=bzst-csv) */
         get: operations["getV1ReportsOssQuarterlySummaryExport"];
         put?: never;
         post?: never;
@@ -894,6 +894,106 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The accountant report (major units) */
+        AccountantReport: {
+            country_breakdown: components["schemas"]["UnionOssCountryMajor"][];
+            filing_context: {
+                /**
+                 * Format: date
+                 * @description last day of the month after the quarter (Art. 369f)
+                 */
+                filing_due_date: string;
+                filing_record: {
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 timestamp (UTC)
+                     */
+                    filed_at: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    filed_on: string | null;
+                    note: string | null;
+                    submission_reference: string | null;
+                } | null;
+                member_state_identification: components["schemas"]["Country"];
+                /** @description true only when no source event was recorded for the quarter */
+                nil_return_eligible: boolean;
+                overdue: boolean;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_end: string;
+                period_key: components["schemas"]["QuarterKey"];
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_start: string;
+                /** @enum {string} */
+                period_status: "open" | "locked" | "filed";
+                registration_id: number;
+                return_currency: components["schemas"]["Currency"];
+                /**
+                 * @description the filing hint of the quarter (docs/union-oss.md)
+                 * @enum {string}
+                 */
+                status: "nil_return" | "review_required" | "ready_with_warnings" | "ready";
+                status_detail: string;
+            };
+            manifest: components["schemas"]["ExportManifest"];
+            summary: components["schemas"]["UnionOssSummaryMajor"];
+        };
+        BalanceMajor: {
+            balance: components["schemas"]["MajorAmount"];
+            correction_vat: components["schemas"]["MajorAmount"];
+            current_vat: components["schemas"]["MajorAmount"];
+            included_in_grand_total: boolean;
+            member_state_of_consumption: components["schemas"]["Country"];
+            payable_vat: components["schemas"]["MajorAmount"];
+        };
+        /** @description The balance of one Member State of consumption */
+        BalanceMinor: {
+            balance_minor: components["schemas"]["MoneyMinor"];
+            correction_vat_minor: components["schemas"]["MoneyMinor"];
+            current_vat_minor: components["schemas"]["MoneyMinor"];
+            included_in_grand_total: boolean;
+            member_state_of_consumption: components["schemas"]["Country"];
+            /** @description the balance when positive, else 0: a negative balance never offsets another Member State */
+            payable_vat_minor: components["schemas"]["MoneyMinor"];
+        };
+        /** @description The manifest stored with a German lock: the BZSt upload file, the corrections to enter by hand, or why no file was stored */
+        BzstManifest: {
+            file_stored: boolean;
+            /** @enum {string} */
+            format: "bzst-csv";
+            format_version: string;
+            ledger_position: number;
+            /** @enum {string} */
+            manifest_kind: "union_oss_bzst_upload_manifest";
+            manual_corrections: {
+                member_state_of_consumption: string;
+                original_period: components["schemas"]["QuarterKey"];
+                vat_amount: components["schemas"]["MajorAmount"];
+            }[];
+            manual_corrections_note: string;
+            member_state_identification: components["schemas"]["Country"];
+            period_key: components["schemas"]["QuarterKey"];
+            problems: {
+                /** @enum {string} */
+                code: "negative_vat" | "zero_amount" | "too_many_rows";
+                detail: string;
+                member_state_of_consumption: string | null;
+                origin_member_state: string | null;
+                /** @enum {string|null} */
+                supply_type: "GOODS" | "SERVICES" | null;
+                vat_rate_pct: string | null;
+            }[];
+            row_count: number | null;
+            sources: string[];
+        };
         /** @description ISO 3166-1 alpha-2 (Greece: EL or GR as the field says) */
         Country: string;
         /** @description ISO 4217 alphabetic code */
@@ -916,6 +1016,257 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An exchange rate a return used */
+        ExchangeRateUsed: {
+            currency: components["schemas"]["Currency"];
+            /** @description the quarter (Union OSS) or month (IOSS) whose last day the rate is for */
+            period_key: string;
+            /** @description ECB euro reference rate: units of the currency per 1 EUR, as published */
+            rate: string;
+            /**
+             * Format: date
+             * @description the publication day used: the requested day or the next one with a publication
+             */
+            rate_date: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            requested_date: string;
+        };
+        /** @description The manifest of every export package and of the accountant report */
+        ExportManifest: {
+            conversion_rule: string;
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+            /** @enum {string} */
+            export_kind: "union_oss_quarterly_summary_preview" | "union_oss_country_vat_breakdown_preview" | "union_oss_accountant_report_preview" | "union_oss_accountant_report_locked" | "union_oss_quarterly_summary_locked";
+            /** @enum {integer} */
+            export_version: 1;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            ledger_position: number;
+            member_state_identification: components["schemas"]["Country"];
+            period_key: components["schemas"]["QuarterKey"];
+            registration_id: number;
+            return_currency: components["schemas"]["Currency"];
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            scope_note: string;
+            source_event_counts: components["schemas"]["SourceEventCounts"];
+            warnings: components["schemas"]["UnionOssWarning"][];
+        };
+        FilingCalendar: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            from: string;
+            periods: {
+                /**
+                 * Format: date
+                 * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
+                 */
+                due_date: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                filed_at: string | null;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                filed_on: string | null;
+                locked: boolean;
+                /** @description not filed by its due date (also for nil_return_due) */
+                overdue: boolean;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_end: string;
+                /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+                period_key: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_start: string;
+                registration_ids: number[];
+                /** @enum {string} */
+                scheme_type: "union_oss" | "ioss";
+                source_event_count: number;
+                /** @enum {string} */
+                status: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
+                submission_reference: string | null;
+            }[];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            to: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            today: string;
+        };
+        /** @description The OSS/IOSS filing-prep workspace of a quarter */
+        FilingPrep: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            ioss: components["schemas"]["IossQuarter"];
+            official_basis: components["schemas"]["OfficialBasis"][];
+            period_key: components["schemas"]["QuarterKey"];
+            registrations: components["schemas"]["TaxRegistration"][];
+            /** @enum {string} */
+            report_kind: "oss_ioss_filing_prep_workspace";
+            /** @description the lock of the quarter (its artifacts are listed by the locked-periods route), or null */
+            return_period: components["schemas"]["LockedPeriod"] | null;
+            /** @description the Union OSS quarter, or why it cannot be reported (eligible false) */
+            union_oss: {
+                balances: components["schemas"]["BalanceMinor"][];
+                /** @description how amounts in other currencies are converted (Art. 366(2) of Directive 2006/112/EC) */
+                conversion_rule: string;
+                corrections: components["schemas"]["UnionOssCorrection"][];
+                /** @enum {boolean} */
+                eligible: true;
+                exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+                excluded_source_event_count: number;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                generated_at: string;
+                included_source_event_count: number;
+                /** @description the ledger position the figures reflect (the lock's for a locked quarter) */
+                ledger_position: number;
+                member_state_identification: components["schemas"]["Country"];
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_end: string;
+                period_key: components["schemas"]["QuarterKey"];
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_start: string;
+                /** @enum {string} */
+                period_status: "open" | "locked" | "filed";
+                registration_id: number;
+                return_currency: components["schemas"]["Currency"];
+                rows: components["schemas"]["UnionOssRow"][];
+                /** @enum {string} */
+                scheme_type: "union_oss";
+                total_source_event_count: number;
+                totals: components["schemas"]["TotalsMinor"];
+                warnings: components["schemas"]["UnionOssWarning"][];
+            } | {
+                blocking_registration_ids: number[];
+                detail: string;
+                /** @enum {boolean} */
+                eligible: false;
+                /** @enum {string} */
+                error: "registration_required" | "registration_conflict";
+            };
+        };
+        /** @description The filer's record of the submission */
+        FilingRecord: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            filed_on: string | null;
+            note: string | null;
+            submission_reference: string | null;
+        };
+        /** @description A page of the imported-goods events of an IOSS month with their disposition */
+        IossEventPage: {
+            items: {
+                currency: components["schemas"]["Currency"];
+                /** @enum {string} */
+                disposition: "included" | "excluded";
+                event_id: string;
+                /** @enum {string} */
+                event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                ledger_sequence: number;
+                member_state_of_consumption: string;
+                net_amount_minor: components["schemas"]["MoneyMinor"];
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                occurred_at: string;
+                /**
+                 * @description the exclusion code (as warning_code)
+                 * @enum {string|null}
+                 */
+                reason: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | null;
+                /**
+                 * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+                 * @enum {string|null}
+                 */
+                review: "needs_review" | "informational" | null;
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+                /** @enum {string|null} */
+                warning_code: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | null;
+            }[];
+            next_cursor: components["schemas"]["NextCursor"];
+            period_key: components["schemas"]["MonthKey"];
+            /** @enum {string} */
+            scheme_type: "ioss";
+        };
+        /** @description One IOSS month (EUR minor units) */
+        IossMonth: {
+            balances: components["schemas"]["BalanceMinor"][];
+            corrections: {
+                member_state_of_consumption: components["schemas"]["Country"];
+                original_period: components["schemas"]["MonthKey"];
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+            }[];
+            /**
+             * Format: date
+             * @description last day of the month after the month (Art. 369v)
+             */
+            due_date: string;
+            period_key: components["schemas"]["MonthKey"];
+            registration_ids: number[];
+            /** @enum {string} */
+            return_currency: "EUR";
+            rows: {
+                member_state_of_consumption: components["schemas"]["Country"];
+                source_event_count: number;
+                taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+                vat_rate_bps: number;
+            }[];
+            source_event_counts: components["schemas"]["SourceEventCounts"];
+            /** @enum {string} */
+            status: "not_covered" | "registration_conflict" | "nil_return_candidate" | "review_required" | "ready";
+            totals: components["schemas"]["TotalsMinor"];
+            warnings: {
+                /** @enum {string} */
+                code: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded";
+                count: number;
+            }[];
+        };
+        IossQuarter: {
+            conversion_rule: string;
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+            months: components["schemas"]["IossMonth"][];
+            /** @enum {string} */
+            return_currency: "EUR";
+            /** @enum {string} */
+            scheme_type: "ioss";
+        };
         /** @description One refused item of a batch */
         ItemError: {
             detail: string;
@@ -924,14 +1275,555 @@ export interface components {
             field: string | null;
             index: number;
         };
+        /** @description A stored artifact of a locked quarter */
+        LockedExport: {
+            byte_size: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            created_at: string;
+            /** @description where GET downloads the artifact */
+            download_path: string;
+            /** Format: uuid */
+            export_id: string;
+            /** @enum {string} */
+            export_kind: "union_oss_accountant_report_locked" | "union_oss_accountant_report_pdf_locked" | "union_oss_quarterly_summary_locked" | "union_oss_return_locked" | "union_oss_bzst_upload_locked" | "union_oss_bzst_manifest_locked";
+            filename: string;
+            /** @enum {string} */
+            format: "json" | "csv" | "pdf";
+            /** @enum {string} */
+            media_type: "application/json; charset=utf-8" | "text/csv; charset=utf-8" | "application/pdf";
+            sha256: string;
+        };
+        /** @description A locked Union OSS quarter */
+        LockedPeriod: {
+            excluded_source_event_count: number;
+            /** @description with `exports` (absent where the artifacts are not listed) */
+            export_count?: number;
+            exports?: components["schemas"]["LockedExport"][];
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            filed_at: string | null;
+            filed_by_api_key_id: number | null;
+            /**
+             * Format: date
+             * @description last day of the month after the quarter (Art. 369f)
+             */
+            filing_due_date: string;
+            filing_record: components["schemas"]["FilingRecord"] | null;
+            /** @enum {string} */
+            filing_status: "nil_return" | "review_required" | "ready_with_warnings" | "ready" | "filed";
+            filing_status_detail: string;
+            included_source_event_count: number;
+            jurisdiction_count: number;
+            ledger_position: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            locked_at: string;
+            locked_by_api_key_id: number;
+            member_state_identification: components["schemas"]["Country"];
+            nil_return_eligible: boolean;
+            /** @description not filed and past its due date (today, UTC) */
+            overdue: boolean;
+            period_key: components["schemas"]["QuarterKey"];
+            registration_id: number;
+            return_currency: components["schemas"]["Currency"];
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            /** @enum {string} */
+            status: "locked" | "filed";
+            total_source_event_count: number;
+            warning_count: number;
+        };
+        /** @description a major-unit decimal string of the return currency (exports and the accountant report), e.g. "93.03" */
+        MajorAmount: string;
         /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
         MoneyMinor: number;
+        /** @description IOSS month YYYY-MM */
+        MonthKey: string;
+        /** @description Filing exposure per Member State of consumption: Union OSS sections 2a-2d and the IOSS months */
+        MultiJurisdiction: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            ioss: components["schemas"]["IossQuarter"];
+            jurisdictions: {
+                event_counts: {
+                    ioss: number;
+                    total: number;
+                    union_oss: number;
+                };
+                ioss: {
+                    correction_vat_minor: components["schemas"]["MoneyMinor"];
+                    current_vat_minor: components["schemas"]["MoneyMinor"];
+                    months: components["schemas"]["MonthKey"][];
+                    payable_vat_minor: components["schemas"]["MoneyMinor"];
+                    /** @enum {string} */
+                    return_currency: "EUR";
+                    source_event_count: number;
+                    taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                };
+                member_state_of_consumption: components["schemas"]["Country"];
+                union_oss: {
+                    balance_minor: components["schemas"]["MoneyMinor"];
+                    correction_vat_minor: components["schemas"]["MoneyMinor"];
+                    payable_vat_minor: components["schemas"]["MoneyMinor"];
+                    return_currency: components["schemas"]["Currency"];
+                    sections: {
+                        "2a": {
+                            source_event_count: number;
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        };
+                        "2b": {
+                            source_event_count: number;
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        };
+                        "2c": {
+                            source_event_count: number;
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        };
+                        "2d": {
+                            source_event_count: number;
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                        };
+                    };
+                    source_event_count: number;
+                };
+            }[];
+            official_basis: components["schemas"]["OfficialBasis"][];
+            period_key: components["schemas"]["QuarterKey"];
+            /** @enum {string} */
+            report_kind: "oss_ioss_multi_jurisdiction_preview";
+            union_oss: components["schemas"]["UnionOssSummary"];
+            warnings: ({
+                /** @enum {string} */
+                code: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "unsupported_rate_category_excluded" | "unsupported_supply_kind_excluded";
+                count: number;
+                period_key: components["schemas"]["QuarterKey"];
+                /** @enum {string} */
+                reason: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "zero_rate" | "exempt_rate" | "rate_not_in_force" | "imported_goods" | "b2b_supply" | "domestic_supply" | "consumption_outside_eu" | "new_means_of_transport" | "installed_goods" | "b2b_without_vat_number_evidence" | "dispatch_country_missing" | "origin_outside_eu" | "unknown_supply_kind";
+                /**
+                 * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+                 * @enum {string}
+                 */
+                review: "needs_review" | "informational";
+                /** @enum {string} */
+                scheme_type: "union_oss";
+            } | {
+                /** @enum {string} */
+                code: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded";
+                count: number;
+                period_key: components["schemas"]["MonthKey"];
+                /** @enum {string} */
+                scheme_type: "ioss";
+            })[];
+        };
         /** @description Opaque keyset cursor: send it as `cursor` for the next page; null on the last page */
         NextCursor: string | null;
+        /** @description A notification: an Article 59c mark (warning band entered, threshold crossed) or a return period past its due date */
+        Notification: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            /** @description the year's cumulative net amount after that event (EUR minor units) */
+            cumulative_minor: number;
+            currency: components["schemas"]["Currency"];
+            /** @description the supply event that moved the total */
+            event_id: string;
+            id: number;
+            /** @enum {string} */
+            kind: "article_59c_warning_band_entered" | "article_59c_threshold_crossed";
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            occurred_at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            recorded_at: string;
+            /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
+            threshold_minor: number;
+            year: number;
+        } | {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date
+             * @description the last day of the month after the period
+             */
+            due_date: string;
+            id: number;
+            /** @enum {string} */
+            kind: "return_period_overdue";
+            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+            period_key: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+            /** @enum {string} */
+            scheme_type: "union_oss" | "ioss";
+            year: number;
+        };
         /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
         NullableMoneyMinor: number | null;
+        /** @description A legal anchor of a report */
+        OfficialBasis: {
+            article: string;
+            instrument: string;
+            topic: string;
+        };
+        /** @description The Union OSS return as Annex III (Part 1) of Implementing Regulation (EU) 2020/194 structures it (minor units of the return currency) */
+        OssReturnDocument: {
+            basis: string;
+            /** @enum {string} */
+            document_kind: "union_oss_return";
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            ledger_position: number;
+            member_state_identification: components["schemas"]["Country"];
+            member_states_of_consumption: {
+                balance: {
+                    balance_minor: components["schemas"]["MoneyMinor"];
+                    correction_vat_minor: components["schemas"]["MoneyMinor"];
+                    current_vat_minor: components["schemas"]["MoneyMinor"];
+                    payable_vat_minor: components["schemas"]["MoneyMinor"];
+                };
+                corrections: {
+                    original_period: components["schemas"]["QuarterKey"];
+                    vat_amount_minor: components["schemas"]["MoneyMinor"];
+                }[];
+                member_state: components["schemas"]["Country"];
+                supplies_from_member_state_of_identification: components["schemas"]["OssReturnSupply"][];
+                supplies_from_other_member_states: {
+                    member_state: components["schemas"]["Country"];
+                    supplies: components["schemas"]["OssReturnSupply"][];
+                    tax_number: string | null;
+                    vat_identification_number: string | null;
+                }[];
+            }[];
+            nil_return: boolean;
+            period: {
+                period_key: components["schemas"]["QuarterKey"];
+                quarter: number;
+                year: number;
+            };
+            return_currency: components["schemas"]["Currency"];
+            total_payable_vat_minor: components["schemas"]["MoneyMinor"];
+        };
+        OssReturnSupply: {
+            /** @enum {string} */
+            rate_type: "STANDARD" | "REDUCED";
+            /** @enum {string} */
+            supply_type: "GOODS" | "SERVICES";
+            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+            vat_amount_minor: components["schemas"]["MoneyMinor"];
+            vat_rate_bps: number;
+        };
         /** @description Quarter key YYYY-Qn */
         QuarterKey: string;
+        SourceEventCounts: {
+            excluded: number;
+            included: number;
+            total: number;
+        };
+        TaxRegistration: {
+            conflicting_registration_ids: number[];
+            counts_toward_coverage: boolean;
+            /** @enum {string} */
+            coverage_status: "counted" | "pending" | "excluded" | "cleanup_required";
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            effective_from: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            effective_to: string | null;
+            id: number;
+            ioss_intermediary_name: string | null;
+            ioss_intermediary_number_masked: string | null;
+            member_state_identification: components["schemas"]["Country"];
+            /** @enum {string} */
+            scheme_type: "union_oss" | "non_union_oss" | "ioss";
+            /** @enum {string} */
+            status: "active" | "pending" | "ended" | "excluded";
+            vat_registration_number_masked: string | null;
+        };
+        TotalsMajor: {
+            correction_vat: components["schemas"]["MajorAmount"];
+            current_vat: components["schemas"]["MajorAmount"];
+            payable_vat: components["schemas"]["MajorAmount"];
+            taxable_amount: components["schemas"]["MajorAmount"];
+        };
+        TotalsMinor: {
+            correction_vat_minor: components["schemas"]["MoneyMinor"];
+            current_vat_minor: components["schemas"]["MoneyMinor"];
+            payable_vat_minor: components["schemas"]["MoneyMinor"];
+            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+        };
+        /** @description format=json of the country breakdown export (major units) */
+        UnionOssBreakdownExport: {
+            manifest: components["schemas"]["ExportManifest"];
+            report: {
+                countries: components["schemas"]["UnionOssCountryMajor"][];
+                totals: components["schemas"]["TotalsMajor"];
+                warnings: components["schemas"]["UnionOssWarning"][];
+            };
+        };
+        /** @description A correction of an earlier quarter (Art. 61 of Reg. 282/2011) */
+        UnionOssCorrection: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            original_period: components["schemas"]["QuarterKey"];
+            source_event_count: number;
+            vat_amount_minor: components["schemas"]["MoneyMinor"];
+        };
+        UnionOssCorrectionMajor: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            original_period: components["schemas"]["QuarterKey"];
+            source_event_count: number;
+            vat_amount: components["schemas"]["MajorAmount"];
+        };
+        /** @description The Union OSS breakdown per Member State of consumption (minor units) */
+        UnionOssCountryBreakdown: {
+            /** @description how amounts in other currencies are converted (Art. 366(2) of Directive 2006/112/EC) */
+            conversion_rule: string;
+            countries: {
+                balance_minor: components["schemas"]["MoneyMinor"];
+                correction_vat_minor: components["schemas"]["MoneyMinor"];
+                corrections: components["schemas"]["UnionOssCorrection"][];
+                current_vat_minor: components["schemas"]["MoneyMinor"];
+                included_in_grand_total: boolean;
+                member_state_of_consumption: components["schemas"]["Country"];
+                /** @description the balance when positive, else 0: a negative balance never offsets another Member State */
+                payable_vat_minor: components["schemas"]["MoneyMinor"];
+                rows: components["schemas"]["UnionOssRow"][];
+                taxable_amount_minor: components["schemas"]["MoneyMinor"];
+            }[];
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+            excluded_source_event_count: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            included_source_event_count: number;
+            /** @description the ledger position the figures reflect (the lock's for a locked quarter) */
+            ledger_position: number;
+            member_state_identification: components["schemas"]["Country"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_end: string;
+            period_key: components["schemas"]["QuarterKey"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_start: string;
+            /** @enum {string} */
+            period_status: "open" | "locked" | "filed";
+            registration_id: number;
+            return_currency: components["schemas"]["Currency"];
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            total_source_event_count: number;
+            totals: components["schemas"]["TotalsMinor"];
+            warnings: components["schemas"]["UnionOssWarning"][];
+        };
+        UnionOssCountryMajor: {
+            balance: components["schemas"]["MajorAmount"];
+            correction_vat: components["schemas"]["MajorAmount"];
+            corrections: components["schemas"]["UnionOssCorrectionMajor"][];
+            current_vat: components["schemas"]["MajorAmount"];
+            included_in_grand_total: boolean;
+            member_state_of_consumption: components["schemas"]["Country"];
+            payable_vat: components["schemas"]["MajorAmount"];
+            rows: components["schemas"]["UnionOssRowMajor"][];
+            taxable_amount: components["schemas"]["MajorAmount"];
+        };
+        /** @description A page of the source events of a Union OSS quarter with their disposition */
+        UnionOssEventPage: {
+            items: {
+                currency: components["schemas"]["Currency"];
+                /** @enum {string} */
+                customer_type: "b2c" | "b2b";
+                /** @enum {string} */
+                disposition: "included" | "excluded";
+                event_id: string;
+                /** @enum {string} */
+                event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                /** @description recorded after its own quarter was locked: reported here as a correction */
+                late: boolean;
+                ledger_sequence: number;
+                member_state_of_consumption: string;
+                /** @description minor units of the event's own currency */
+                net_amount_minor: components["schemas"]["MoneyMinor"];
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                occurred_at: string;
+                /** @enum {string|null} */
+                reason: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "zero_rate" | "exempt_rate" | "rate_not_in_force" | "imported_goods" | "b2b_supply" | "domestic_supply" | "consumption_outside_eu" | "new_means_of_transport" | "installed_goods" | "b2b_without_vat_number_evidence" | "dispatch_country_missing" | "origin_outside_eu" | "unknown_supply_kind" | null;
+                /**
+                 * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+                 * @enum {string|null}
+                 */
+                review: "needs_review" | "informational" | null;
+                /** @enum {string} */
+                supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+                /** @description b2b_supply: the VIES check that proved the customer a taxable person (GET /v1/vat-numbers/checks) */
+                vat_number_check_id: number | null;
+                /** @enum {string|null} */
+                warning_code: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "unsupported_rate_category_excluded" | "unsupported_supply_kind_excluded" | null;
+            }[];
+            ledger_position: number;
+            next_cursor: components["schemas"]["NextCursor"];
+            period_key: components["schemas"]["QuarterKey"];
+            /** @enum {string} */
+            period_status: "open" | "locked" | "filed";
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            /**
+             * @description preview: today's return; sealed_by_lock: what the lock sealed; recomputed_at_lock_position: an older lock, recomputed at its position
+             * @enum {string}
+             */
+            source: "preview" | "sealed_by_lock" | "recomputed_at_lock_position";
+        };
+        UnionOssRow: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            /** @description the fixed establishment (2c) or dispatch State (2d); null in 2a and 2b */
+            origin_member_state: components["schemas"]["Country"] | null;
+            /** @enum {string} */
+            rate_type: "STANDARD" | "REDUCED";
+            /**
+             * @description Annex III section: 2a services and 2b goods from the Member State of identification, 2c services from a fixed establishment, 2d goods dispatched from another Member State
+             * @enum {string}
+             */
+            section: "2a" | "2b" | "2c" | "2d";
+            source_event_count: number;
+            /** @enum {string} */
+            supply_kind: "goods" | "services";
+            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+            vat_amount_minor: components["schemas"]["MoneyMinor"];
+            vat_rate_bps: number;
+        };
+        UnionOssRowMajor: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            origin_member_state: components["schemas"]["Country"] | null;
+            /** @enum {string} */
+            rate_type: "STANDARD" | "REDUCED";
+            /**
+             * @description Annex III section: 2a services and 2b goods from the Member State of identification, 2c services from a fixed establishment, 2d goods dispatched from another Member State
+             * @enum {string}
+             */
+            section: "2a" | "2b" | "2c" | "2d";
+            source_event_count: number;
+            /** @enum {string} */
+            supply_kind: "goods" | "services";
+            taxable_amount: components["schemas"]["MajorAmount"];
+            vat_amount: components["schemas"]["MajorAmount"];
+            /** @description the VAT rate in percent, two decimals */
+            vat_rate_pct: string;
+        };
+        /** @description The Union OSS quarterly summary preview (minor units of the return currency) */
+        UnionOssSummary: {
+            balances: components["schemas"]["BalanceMinor"][];
+            /** @description how amounts in other currencies are converted (Art. 366(2) of Directive 2006/112/EC) */
+            conversion_rule: string;
+            corrections: components["schemas"]["UnionOssCorrection"][];
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+            excluded_source_event_count: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            included_source_event_count: number;
+            /** @description the ledger position the figures reflect (the lock's for a locked quarter) */
+            ledger_position: number;
+            member_state_identification: components["schemas"]["Country"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_end: string;
+            period_key: components["schemas"]["QuarterKey"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_start: string;
+            /** @enum {string} */
+            period_status: "open" | "locked" | "filed";
+            registration_id: number;
+            return_currency: components["schemas"]["Currency"];
+            rows: components["schemas"]["UnionOssRow"][];
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            total_source_event_count: number;
+            totals: components["schemas"]["TotalsMinor"];
+            warnings: components["schemas"]["UnionOssWarning"][];
+        };
+        /** @description format=json of the quarterly summary export (major units) */
+        UnionOssSummaryExport: {
+            manifest: components["schemas"]["ExportManifest"];
+            report: components["schemas"]["UnionOssSummaryMajor"];
+        };
+        UnionOssSummaryMajor: {
+            balances: components["schemas"]["BalanceMajor"][];
+            corrections: components["schemas"]["UnionOssCorrectionMajor"][];
+            rows: components["schemas"]["UnionOssRowMajor"][];
+            totals: components["schemas"]["TotalsMajor"];
+            warnings: components["schemas"]["UnionOssWarning"][];
+        };
+        /** @description Excluded events of one code and reason */
+        UnionOssWarning: {
+            /** @enum {string} */
+            code: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "unsupported_rate_category_excluded" | "unsupported_supply_kind_excluded";
+            count: number;
+            /** @enum {string} */
+            reason: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "zero_rate" | "exempt_rate" | "rate_not_in_force" | "imported_goods" | "b2b_supply" | "domestic_supply" | "consumption_outside_eu" | "new_means_of_transport" | "installed_goods" | "b2b_without_vat_number_evidence" | "dispatch_country_missing" | "origin_outside_eu" | "unknown_supply_kind";
+            /**
+             * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+             * @enum {string}
+             */
+            review: "needs_review" | "informational";
+        };
     };
     responses: never;
     parameters: never;
@@ -1225,12 +2117,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             event_id: string;
                             id: string;
                             integration_id: number | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             order_reference: string | null;
                             product_reference: string | null;
@@ -1245,7 +2143,10 @@ export interface operations {
                                 action: "apply" | "dismiss";
                                 decision_id: string | null;
                                 note: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 resolved_at: string;
                                 resolved_by_api_key_id: number;
                             } | null;
@@ -1361,12 +2262,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         event_id: string;
                         id: string;
                         integration_id: number | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         order_reference: string | null;
                         product_reference: string | null;
@@ -1381,7 +2288,10 @@ export interface operations {
                             action: "apply" | "dismiss";
                             decision_id: string | null;
                             note: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             resolved_at: string;
                             resolved_by_api_key_id: number;
                         } | null;
@@ -1537,31 +2447,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items?: {
-                            /** Format: date-time */
-                            created_at?: string;
-                            cumulative_minor?: number;
-                            currency?: string;
-                            /** Format: date */
-                            due_date?: string;
-                            event_id?: string;
-                            id?: number;
-                            /** @enum {string} */
-                            kind?: "article_59c_warning_band_entered" | "article_59c_threshold_crossed" | "return_period_overdue";
-                            /** Format: date-time */
-                            occurred_at?: string;
-                            period_key?: string;
-                            read?: boolean;
-                            /** Format: date-time */
-                            read_at?: string | null;
-                            /** Format: date-time */
-                            recorded_at?: string;
-                            /** @enum {string} */
-                            scheme_type?: "union_oss" | "ioss";
-                            threshold_minor?: number;
-                            year?: number;
-                        }[];
-                        next_cursor?: string | null;
+                        items: components["schemas"]["Notification"][];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -1658,24 +2545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description RFC 3339 timestamp */
-                        created_at: string;
-                        cumulative_minor: components["schemas"]["MoneyMinor"];
-                        currency: string;
-                        event_id: string;
-                        id: number;
-                        kind: string;
-                        /** @description RFC 3339 timestamp */
-                        occurred_at: string;
-                        read: boolean;
-                        /** @description RFC 3339 timestamp */
-                        read_at: string | null;
-                        /** @description RFC 3339 timestamp */
-                        recorded_at: string;
-                        threshold_minor: components["schemas"]["MoneyMinor"];
-                        year: number;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -1819,16 +2689,28 @@ export interface operations {
                                 establishment_country: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 event_id: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 release_version: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                                 threshold_minor: components["schemas"]["MoneyMinor"];
@@ -1840,22 +2722,37 @@ export interface operations {
                                 establishment_country: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 event_id: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 release_version: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                                 threshold_minor: components["schemas"]["MoneyMinor"];
                                 year: number;
                             }[];
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             cutoff_at: string | null;
                             establishment_country: string;
                             historical_crossing_proven: boolean;
@@ -1868,16 +2765,28 @@ export interface operations {
                                 establishment_country: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 event_id: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 release_version: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                                 threshold_minor: components["schemas"]["MoneyMinor"];
@@ -1889,16 +2798,28 @@ export interface operations {
                                 establishment_country: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 event_id: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 release_version: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                                 threshold_minor: components["schemas"]["MoneyMinor"];
@@ -2046,7 +2967,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description YYYY-MM-DD */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         cutoff_date: string;
                         ledger_position: number;
                         series: {
@@ -2057,16 +2981,28 @@ export interface operations {
                                 establishment_country: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 event_id: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 release_version: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                                 threshold_minor: components["schemas"]["MoneyMinor"];
@@ -2077,7 +3013,10 @@ export interface operations {
                             establishment_country: string;
                             points: {
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
-                                /** @description YYYY-MM-DD */
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
                                 date: string;
                                 day_minor: components["schemas"]["MoneyMinor"];
                                 event_count: number;
@@ -2198,7 +3137,10 @@ export interface operations {
                             backdated: boolean;
                             catalog_digest: string;
                             catalog_version: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             display_code: string;
                             exact_code: string;
@@ -2355,7 +3297,10 @@ export interface operations {
                         backdated: boolean;
                         catalog_digest: string;
                         catalog_version: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         display_code: string;
                         exact_code: string;
@@ -2390,7 +3335,10 @@ export interface operations {
                         backdated: boolean;
                         catalog_digest: string;
                         catalog_version: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         display_code: string;
                         exact_code: string;
@@ -2562,7 +3510,10 @@ export interface operations {
                         backdated: boolean;
                         catalog_digest: string;
                         catalog_version: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         display_code: string;
                         exact_code: string;
@@ -2580,7 +3531,10 @@ export interface operations {
                             backdated: boolean;
                             catalog_digest: string;
                             catalog_version: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             display_code: string;
                             exact_code: string;
@@ -2725,7 +3679,10 @@ export interface operations {
                         backdated: boolean;
                         catalog_digest: string;
                         catalog_version: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         display_code: string;
                         exact_code: string;
@@ -2897,7 +3854,10 @@ export interface operations {
                         backdated: boolean;
                         catalog_digest: string;
                         catalog_version: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         display_code: string;
                         exact_code: string;
@@ -3059,11 +4019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UnionOssCountryBreakdown"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -3176,21 +4132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
-                        manifest: {
-                            [key: string]: unknown;
-                        };
-                        /** @description the report payload in major units */
-                        report: {
-                            [key: string]: unknown;
-                        };
-                    } | ({
-                        /** @enum {string} */
-                        document_kind: "union_oss_return";
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    "application/json": components["schemas"]["UnionOssBreakdownExport"];
                     "text/csv": string;
                 };
             };
@@ -3302,41 +4244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date */
-                        from?: string;
-                        periods?: {
-                            /**
-                             * Format: date
-                             * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
-                             */
-                            due_date?: string;
-                            /** Format: date-time */
-                            filed_at?: string | null;
-                            /** Format: date */
-                            filed_on?: string | null;
-                            locked?: boolean;
-                            /** @description not filed by its due date (also for nil_return_due) */
-                            overdue?: boolean;
-                            /** Format: date */
-                            period_end?: string;
-                            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
-                            period_key?: string;
-                            /** Format: date */
-                            period_start?: string;
-                            registration_ids?: number[];
-                            /** @enum {string} */
-                            scheme_type?: "union_oss" | "ioss";
-                            source_event_count?: number;
-                            /** @enum {string} */
-                            status?: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
-                            submission_reference?: string | null;
-                        }[];
-                        /** Format: date */
-                        to?: string;
-                        /** Format: date */
-                        today?: string;
-                    };
+                    "application/json": components["schemas"]["FilingCalendar"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_date_range, invalid_from, invalid_query, invalid_request, invalid_to, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -3433,9 +4341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["FilingPrep"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -3540,9 +4446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["IossEventPage"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_disposition, invalid_limit, invalid_member_state, invalid_month, invalid_query, invalid_reason, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -3640,104 +4544,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        current_period?: {
-                            excluded_source_event_count?: number;
-                            export_count?: number;
-                            exports?: {
-                                byte_size?: number;
-                                /** Format: date-time */
-                                created_at?: string;
-                                download_path?: string;
-                                /** Format: uuid */
-                                export_id?: string;
-                                export_kind?: string;
-                                filename?: string;
-                                format?: string;
-                                media_type?: string;
-                                sha256?: string;
-                            }[];
-                            /** Format: date-time */
-                            filed_at?: string | null;
-                            filed_by_api_key_id?: number | null;
-                            /** Format: date */
-                            filing_due_date?: string;
-                            filing_record?: {
-                                /** Format: date */
-                                filed_on?: string | null;
-                                note?: string | null;
-                                submission_reference?: string | null;
-                            } | null;
-                            filing_status?: string;
-                            filing_status_detail?: string;
-                            included_source_event_count?: number;
-                            jurisdiction_count?: number;
-                            ledger_position?: number;
-                            /** Format: date-time */
-                            locked_at?: string;
-                            locked_by_api_key_id?: number;
-                            member_state_identification?: string;
-                            nil_return_eligible?: boolean;
-                            /** @description not filed and past its due date (today, UTC) */
-                            overdue?: boolean;
-                            period_key?: string;
-                            registration_id?: number;
-                            return_currency?: string;
-                            /** @enum {string} */
-                            scheme_type?: "union_oss";
-                            /** @enum {string} */
-                            status?: "locked" | "filed";
-                            total_source_event_count?: number;
-                            warning_count?: number;
-                        } | null;
-                        items?: {
-                            excluded_source_event_count?: number;
-                            export_count?: number;
-                            exports?: {
-                                byte_size?: number;
-                                /** Format: date-time */
-                                created_at?: string;
-                                download_path?: string;
-                                /** Format: uuid */
-                                export_id?: string;
-                                export_kind?: string;
-                                filename?: string;
-                                format?: string;
-                                media_type?: string;
-                                sha256?: string;
-                            }[];
-                            /** Format: date-time */
-                            filed_at?: string | null;
-                            filed_by_api_key_id?: number | null;
-                            /** Format: date */
-                            filing_due_date?: string;
-                            filing_record?: {
-                                /** Format: date */
-                                filed_on?: string | null;
-                                note?: string | null;
-                                submission_reference?: string | null;
-                            } | null;
-                            filing_status?: string;
-                            filing_status_detail?: string;
-                            included_source_event_count?: number;
-                            jurisdiction_count?: number;
-                            ledger_position?: number;
-                            /** Format: date-time */
-                            locked_at?: string;
-                            locked_by_api_key_id?: number;
-                            member_state_identification?: string;
-                            nil_return_eligible?: boolean;
-                            /** @description not filed and past its due date (today, UTC) */
-                            overdue?: boolean;
-                            period_key?: string;
-                            registration_id?: number;
-                            return_currency?: string;
-                            /** @enum {string} */
-                            scheme_type?: "union_oss";
-                            /** @enum {string} */
-                            status?: "locked" | "filed";
-                            total_source_event_count?: number;
-                            warning_count?: number;
-                        }[];
+                        /** @description with `period`: that quarter when it is locked, else null */
+                        current_period?: components["schemas"]["LockedPeriod"] | null;
+                        items: components["schemas"]["LockedPeriod"][];
                     };
                 };
             };
@@ -3835,55 +4644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        excluded_source_event_count?: number;
-                        export_count?: number;
-                        exports?: {
-                            byte_size?: number;
-                            /** Format: date-time */
-                            created_at?: string;
-                            download_path?: string;
-                            /** Format: uuid */
-                            export_id?: string;
-                            export_kind?: string;
-                            filename?: string;
-                            format?: string;
-                            media_type?: string;
-                            sha256?: string;
-                        }[];
-                        /** Format: date-time */
-                        filed_at?: string | null;
-                        filed_by_api_key_id?: number | null;
-                        /** Format: date */
-                        filing_due_date?: string;
-                        filing_record?: {
-                            /** Format: date */
-                            filed_on?: string | null;
-                            note?: string | null;
-                            submission_reference?: string | null;
-                        } | null;
-                        filing_status?: string;
-                        filing_status_detail?: string;
-                        included_source_event_count?: number;
-                        jurisdiction_count?: number;
-                        ledger_position?: number;
-                        /** Format: date-time */
-                        locked_at?: string;
-                        locked_by_api_key_id?: number;
-                        member_state_identification?: string;
-                        nil_return_eligible?: boolean;
-                        /** @description not filed and past its due date (today, UTC) */
-                        overdue?: boolean;
-                        period_key?: string;
-                        registration_id?: number;
-                        return_currency?: string;
-                        /** @enum {string} */
-                        scheme_type?: "union_oss";
-                        /** @enum {string} */
-                        status?: "locked" | "filed";
-                        total_source_event_count?: number;
-                        warning_count?: number;
-                    };
+                    "application/json": components["schemas"]["LockedPeriod"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -4027,9 +4788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccountantReport"] | components["schemas"]["OssReturnDocument"] | components["schemas"]["BzstManifest"];
                     "application/pdf": string;
                     "text/csv": string;
                 };
@@ -4151,55 +4910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        excluded_source_event_count?: number;
-                        export_count?: number;
-                        exports?: {
-                            byte_size?: number;
-                            /** Format: date-time */
-                            created_at?: string;
-                            download_path?: string;
-                            /** Format: uuid */
-                            export_id?: string;
-                            export_kind?: string;
-                            filename?: string;
-                            format?: string;
-                            media_type?: string;
-                            sha256?: string;
-                        }[];
-                        /** Format: date-time */
-                        filed_at?: string | null;
-                        filed_by_api_key_id?: number | null;
-                        /** Format: date */
-                        filing_due_date?: string;
-                        filing_record?: {
-                            /** Format: date */
-                            filed_on?: string | null;
-                            note?: string | null;
-                            submission_reference?: string | null;
-                        } | null;
-                        filing_status?: string;
-                        filing_status_detail?: string;
-                        included_source_event_count?: number;
-                        jurisdiction_count?: number;
-                        ledger_position?: number;
-                        /** Format: date-time */
-                        locked_at?: string;
-                        locked_by_api_key_id?: number;
-                        member_state_identification?: string;
-                        nil_return_eligible?: boolean;
-                        /** @description not filed and past its due date (today, UTC) */
-                        overdue?: boolean;
-                        period_key?: string;
-                        registration_id?: number;
-                        return_currency?: string;
-                        /** @enum {string} */
-                        scheme_type?: "union_oss";
-                        /** @enum {string} */
-                        status?: "locked" | "filed";
-                        total_source_event_count?: number;
-                        warning_count?: number;
-                    };
+                    "application/json": components["schemas"]["LockedPeriod"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_body, invalid_filed_on, invalid_json, invalid_note, invalid_period, invalid_query, invalid_request, invalid_submission_reference, invalid_url, malformed_request, unknown_field, unknown_parameter */
@@ -4332,9 +5043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["MultiJurisdiction"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -4445,14 +5154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
-                        manifest: {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccountantReport"];
                     "application/pdf": string;
                 };
             };
@@ -4562,11 +5264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UnionOssSummary"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -4683,11 +5381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UnionOssEventPage"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_disposition, invalid_limit, invalid_member_state, invalid_period, invalid_query, invalid_reason, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -4800,21 +5494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
-                        manifest: {
-                            [key: string]: unknown;
-                        };
-                        /** @description the report payload in major units */
-                        report: {
-                            [key: string]: unknown;
-                        };
-                    } | ({
-                        /** @enum {string} */
-                        document_kind: "union_oss_return";
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    "application/json": components["schemas"]["UnionOssSummaryExport"] | components["schemas"]["OssReturnDocument"];
                     "text/csv": string;
                 };
             };
@@ -5322,7 +6002,10 @@ export interface operations {
                         items: {
                             active: boolean;
                             channel_type: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             default_country: string | null;
                             default_currency: string | null;
@@ -5333,7 +6016,10 @@ export interface operations {
                             platform: string | null;
                             source_key: string;
                             supplier_establishment_country: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             updated_at: string;
                         }[];
                         maxProfiles: number;
@@ -5457,7 +6143,10 @@ export interface operations {
                     "application/json": {
                         active: boolean;
                         channel_type: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         default_country: string | null;
                         default_currency: string | null;
@@ -5468,7 +6157,10 @@ export interface operations {
                         platform: string | null;
                         source_key: string;
                         supplier_establishment_country: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         updated_at: string;
                     };
                 };
@@ -5638,7 +6330,10 @@ export interface operations {
                     "application/json": {
                         active: boolean;
                         channel_type: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         default_country: string | null;
                         default_currency: string | null;
@@ -5649,7 +6344,10 @@ export interface operations {
                         platform: string | null;
                         source_key: string;
                         supplier_establishment_country: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         updated_at: string;
                     };
                 };
@@ -5798,9 +6496,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             first_seen: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             last_seen: string;
                             source_id: string;
                             transaction_count: number;
@@ -5932,14 +6636,20 @@ export interface operations {
                             integration_id: number | null;
                             intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
                             net_amount_minor: components["schemas"]["MoneyMinor"];
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             order_reference: string | null;
                             original_event_id: string | null;
                             product_reference: string | null;
                             /** @enum {string} */
                             rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             recorded_at: string;
                             region: string | null;
                             sequence: number;
@@ -6224,14 +6934,20 @@ export interface operations {
                             detail: string;
                             reported_in_period: string;
                         };
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         order_reference: string | null;
                         original_event_id: string | null;
                         product_reference: string | null;
                         /** @enum {string} */
                         rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         recorded_at: string;
                         region: string | null;
                         sequence: number;
@@ -6273,14 +6989,20 @@ export interface operations {
                                 detail: string;
                                 reported_in_period: string;
                             };
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             order_reference: string | null;
                             original_event_id: string | null;
                             product_reference: string | null;
                             /** @enum {string} */
                             rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             recorded_at: string;
                             region: string | null;
                             sequence: number;
@@ -6331,14 +7053,20 @@ export interface operations {
                             detail: string;
                             reported_in_period: string;
                         };
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         order_reference: string | null;
                         original_event_id: string | null;
                         product_reference: string | null;
                         /** @enum {string} */
                         rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         recorded_at: string;
                         region: string | null;
                         sequence: number;
@@ -6380,14 +7108,20 @@ export interface operations {
                                 detail: string;
                                 reported_in_period: string;
                             };
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             order_reference: string | null;
                             original_event_id: string | null;
                             product_reference: string | null;
                             /** @enum {string} */
                             rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             recorded_at: string;
                             region: string | null;
                             sequence: number;
@@ -6554,14 +7288,20 @@ export interface operations {
                         integration_id: number | null;
                         intrinsic_value_eur_minor: components["schemas"]["NullableMoneyMinor"];
                         net_amount_minor: components["schemas"]["MoneyMinor"];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         order_reference: string | null;
                         original_event_id: string | null;
                         product_reference: string | null;
                         /** @enum {string} */
                         rate_category: "standard" | "reduced" | "super_reduced" | "parking" | "zero" | "exempt";
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         recorded_at: string;
                         region: string | null;
                         sequence: number;
@@ -6933,9 +7673,15 @@ export interface operations {
                                 url: string;
                             }[];
                             tax_class_id: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_from: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_to: string | null;
                         }[];
                         source: string;
@@ -7010,22 +7756,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            conflicting_registration_ids: number[];
-                            counts_toward_coverage: boolean;
-                            coverage_status: string;
-                            effective_from: string;
-                            effective_to: string | null;
-                            id: number;
-                            ioss_intermediary_name: string | null;
-                            ioss_intermediary_number_masked: string | null;
-                            member_state_identification: string;
-                            /** @enum {string} */
-                            scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                            /** @enum {string} */
-                            status: "active" | "pending" | "ended" | "excluded";
-                            vat_registration_number_masked: string | null;
-                        }[];
+                        items: components["schemas"]["TaxRegistration"][];
                     };
                 };
             };
@@ -7141,22 +7872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        conflicting_registration_ids: number[];
-                        counts_toward_coverage: boolean;
-                        coverage_status: string;
-                        effective_from: string;
-                        effective_to: string | null;
-                        id: number;
-                        ioss_intermediary_name: string | null;
-                        ioss_intermediary_number_masked: string | null;
-                        member_state_identification: string;
-                        /** @enum {string} */
-                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                        /** @enum {string} */
-                        status: "active" | "pending" | "ended" | "excluded";
-                        vat_registration_number_masked: string | null;
-                    };
+                    "application/json": components["schemas"]["TaxRegistration"];
                 };
             };
             /** @description Bad Request: api_key_in_query, effective_to_required, invalid_effective_from, invalid_effective_to, invalid_effective_window, invalid_ioss_intermediary_name, invalid_ioss_intermediary_number, invalid_json, invalid_member_state_identification, invalid_request, invalid_scheme_type, invalid_status, invalid_url, invalid_vat_registration_number, ioss_fields_not_allowed, malformed_request, unknown_field, unknown_parameter */
@@ -7324,22 +8040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        conflicting_registration_ids: number[];
-                        counts_toward_coverage: boolean;
-                        coverage_status: string;
-                        effective_from: string;
-                        effective_to: string | null;
-                        id: number;
-                        ioss_intermediary_name: string | null;
-                        ioss_intermediary_number_masked: string | null;
-                        member_state_identification: string;
-                        /** @enum {string} */
-                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                        /** @enum {string} */
-                        status: "active" | "pending" | "ended" | "excluded";
-                        vat_registration_number_masked: string | null;
-                    };
+                    "application/json": components["schemas"]["TaxRegistration"];
                 };
             };
             /** @description Bad Request: api_key_in_query, effective_to_required, invalid_effective_from, invalid_effective_to, invalid_effective_window, invalid_ioss_intermediary_name, invalid_ioss_intermediary_number, invalid_json, invalid_member_state_identification, invalid_path, invalid_request, invalid_scheme_type, invalid_status, invalid_url, invalid_vat_registration_number, ioss_fields_not_allowed, malformed_request, scheme_type_immutable, unknown_field, unknown_parameter */
@@ -7510,7 +8211,10 @@ export interface operations {
                         items: {
                             api_key_id: number;
                             country: components["schemas"]["Country"];
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             currency: components["schemas"]["Currency"];
                             gross_amount_minor: components["schemas"]["MoneyMinor"];
@@ -7627,7 +8331,10 @@ export interface operations {
                         api_key_id: number;
                         calculation_version: string;
                         country: components["schemas"]["Country"];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         currency: components["schemas"]["Currency"];
                         evidence_status: string;
@@ -8713,9 +9420,15 @@ export interface operations {
                                 url: string;
                             }[];
                             tax_class_id: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_from: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_to: string | null;
                         }[];
                     };
@@ -8819,7 +9532,10 @@ export interface operations {
                             one_national_annual_threshold: boolean | null;
                             voluntary_cessation_article290: boolean | null;
                         };
-                        /** @description YYYY-MM-DD */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         reference_date: string;
                         scheme_type: string;
                         sectorals: {
@@ -8952,7 +9668,10 @@ export interface operations {
                         currency: string;
                         currency_scale: number;
                         current_minor: components["schemas"]["MoneyMinor"];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         cutoff_at?: string | null;
                         disclaimer: string;
                         evidence_status: string;
@@ -9131,7 +9850,10 @@ export interface operations {
                                 treatment_status: string;
                                 vat_rate_bps: number | null;
                             }[];
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             decision_id: string;
                             evidence_profile_revision: {
@@ -9139,7 +9861,10 @@ export interface operations {
                                 revision_id: string;
                             } | null;
                             findings: string[];
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             knowledge_at: string;
                             legal_at: string;
                             request_digest: string;
@@ -9277,7 +10002,10 @@ export interface operations {
                             treatment_status: string;
                             vat_rate_bps: number | null;
                         }[];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         decision_id: string;
                         evidence_profile_revision: {
@@ -9285,7 +10013,10 @@ export interface operations {
                             revision_id: string;
                         } | null;
                         findings: string[];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         knowledge_at: string;
                         legal_at: string;
                         request_digest: string;
@@ -9464,7 +10195,10 @@ export interface operations {
                             treatment_status: string;
                             vat_rate_bps: number | null;
                         }[];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         decision_id: string;
                         evidence_profile_revision: {
@@ -9472,7 +10206,10 @@ export interface operations {
                             revision_id: string;
                         } | null;
                         findings: string[];
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         knowledge_at: string;
                         legal_at: string;
                         request_digest: string;

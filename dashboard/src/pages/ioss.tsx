@@ -1,19 +1,9 @@
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { formatMinor, isoDate, shiftQuarter } from '../format';
 import { href, Link } from '../router';
 import { Loaded, PageTitle, Pager, Table, useLoad } from '../ui';
 
-type Month = {
-  period_key: string;
-  due_date: string;
-  status: string;
-  registration_ids: number[];
-  return_currency: string;
-  totals: { taxable_amount_minor: number; payable_vat_minor: number };
-  warnings: { code: string; reason?: string; review?: string; count: number }[];
-  source_event_counts: { total: number; included: number; excluded: number };
-};
-type Prep = { ioss: { months: Month[] } | null };
+type Prep = Schemas['FilingPrep'];
 
 /** The three IOSS months of a quarter (from the filing-prep workspace) with nil-return candidates and exclusions. */
 export function IossPage(props: { params: URLSearchParams }) {
@@ -31,7 +21,7 @@ export function IossPage(props: { params: URLSearchParams }) {
       <Loaded state={state} what="the IOSS months">
         {(p) => (
           <Table caption={`IOSS months of ${period}`} head={['Month', 'Due', 'Status', 'Events', 'Taxable amount', 'Payable', 'Exclusions']} numeric={[3, 4, 5]}>
-            {(p.ioss?.months ?? []).map((m) => {
+            {p.ioss.months.map((m) => {
               const nil = m.status !== 'not_covered' && m.source_event_counts.included === 0;
               return (
                 <tr>
@@ -68,14 +58,14 @@ export function IossPage(props: { params: URLSearchParams }) {
   );
 }
 
-type IossEvent = { event_id: string; occurred_at: string; member_state_of_consumption: string; currency: string; net_amount_minor: number; vat_amount_minor: number; disposition: string; exclusion_code?: string | null; warning_code?: string | null; reason?: string | null };
+type IossEventPage = Schemas['IossEventPage'];
 
 function IossEvents(props: { params: URLSearchParams }) {
   const p = props.params;
   const month = p.get('month')!;
   const filters = { month, reason: p.get('reason') ?? undefined, disposition: (p.get('disposition') ?? undefined) as 'included' | 'excluded' | undefined };
   const cursor = p.get('cursor') ?? undefined;
-  const [state] = useLoad(() => ok<{ items: IossEvent[]; next_cursor: string | null }>(api.GET('/v1/reports/ioss-monthly/events', { params: { query: { ...filters, cursor, limit: '50' } } })), p.toString());
+  const [state] = useLoad(() => ok<IossEventPage>(api.GET('/v1/reports/ioss-monthly/events', { params: { query: { ...filters, cursor, limit: '50' } } })), p.toString());
   return (
     <>
       <PageTitle>IOSS events of {month}</PageTitle>
@@ -93,7 +83,7 @@ function IossEvents(props: { params: URLSearchParams }) {
                   <td class="num">{formatMinor(e.net_amount_minor, e.currency)}</td>
                   <td class="num">{formatMinor(e.vat_amount_minor, e.currency)}</td>
                   <td>{e.disposition}</td>
-                  <td>{e.exclusion_code ?? e.warning_code ?? e.reason ?? '—'}</td>
+                  <td>{e.warning_code ?? '—'}</td>
                 </tr>
               ))}
             </Table>

@@ -1,42 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, ApiError, ok } from '../api/client';
+import { api, ApiError, ok, type Schemas } from '../api/client';
 import { formatBps, formatMinor, isoDate, isoDateTime, shiftQuarter } from '../format';
 import { href, Link, navigate } from '../router';
 import { ErrorBox, Loaded, PageTitle, Pager, Table, useLoad } from '../ui';
 
-type Totals = { taxable_amount_minor: number; current_vat_minor: number; correction_vat_minor: number; payable_vat_minor: number };
-type Summary = {
-  period_key: string;
-  period_start: string;
-  period_end: string;
-  member_state_identification: string;
-  return_currency: string;
-  registration_id: number;
-  period_status: string;
-  ledger_position: number;
-  totals: Totals;
-  rows: { section: string; member_state_of_consumption: string; origin_member_state: string | null; supply_kind: string; vat_rate_bps: number; rate_type: string; taxable_amount_minor: number; vat_amount_minor: number; source_event_count: number }[];
-  corrections: { member_state_of_consumption: string; original_period: string; vat_amount_minor: number; source_event_count: number }[];
-  balances: { member_state_of_consumption: string; current_vat_minor: number; correction_vat_minor: number; balance_minor: number; payable_vat_minor: number; included_in_grand_total: boolean }[];
-  warnings: { code: string; reason: string; review: string; count: number }[];
-  total_source_event_count: number;
-  included_source_event_count: number;
-  excluded_source_event_count: number;
-};
-type Export = { export_id: string; export_kind: string; format: string; filename: string; byte_size: number; sha256: string; created_at: string; download_path: string };
-type Locked = {
-  period_key: string;
-  status: string;
-  filing_status: string;
-  filing_status_detail: string;
-  locked_at: string;
-  filed_at: string | null;
-  overdue?: boolean;
-  filing?: { submission_reference?: string | null; filed_on?: string | null; note?: string | null } | null;
-  submission_reference?: string | null;
-  filed_on?: string | null;
-  exports: Export[];
-};
+type Summary = Schemas['UnionOssSummary'];
+type Locked = Schemas['LockedPeriod'];
 
 const PERIOD = /^\d{4}-Q[1-4]$/;
 
@@ -234,11 +203,11 @@ function LockPanel(props: { summary: Summary; locked: Locked | null | undefined;
         </>
       )}
       {props.canWrite && locked !== null && !locked.filed_at && <FiledForm period={s.period_key} busy={busy} run={run} />}
-      {locked && locked.exports.length > 0 && (
+      {locked && (locked.exports ?? []).length > 0 && (
         <>
           <h3>Stored artifacts</h3>
           <ul class="downloads">
-            {locked.exports.map((x) => (
+            {(locked.exports ?? []).map((x) => (
               <li>
                 <a href={x.download_path} download={x.filename}>
                   Download {x.filename}
@@ -256,7 +225,7 @@ function LockPanel(props: { summary: Summary; locked: Locked | null | undefined;
 }
 
 function filingReference(l: Locked): string | null | undefined {
-  return l.filing?.submission_reference ?? l.submission_reference;
+  return l.filing_record?.submission_reference;
 }
 
 /** Mark filed, with the submission reference and date the filing record keeps (issue 21's optional body). */
@@ -297,23 +266,7 @@ function FiledForm(props: { period: string; busy: boolean; run: (call: () => Pro
   );
 }
 
-type EventItem = {
-  event_id: string;
-  ledger_sequence: number;
-  event_type: string;
-  occurred_at: string;
-  member_state_of_consumption: string;
-  supply_kind: string;
-  customer_type: string;
-  currency: string;
-  net_amount_minor: number;
-  vat_amount_minor: number;
-  late: boolean;
-  disposition: string;
-  warning_code: string | null;
-  reason: string | null;
-  review: string | null;
-};
+type EventPage = Schemas['UnionOssEventPage'];
 
 /** The drill-down: the events behind a quarter's figures or one of its warnings. */
 export function EventsPage(props: { params: URLSearchParams }) {
@@ -322,7 +275,7 @@ export function EventsPage(props: { params: URLSearchParams }) {
   const filters = { period, reason: p.get('reason') ?? undefined, disposition: (p.get('disposition') ?? undefined) as 'included' | 'excluded' | undefined, member_state: p.get('member_state') ?? undefined };
   const cursor = p.get('cursor') ?? undefined;
   const [state] = useLoad(
-    () => ok<{ items: EventItem[]; next_cursor: string | null; source: string }>(api.GET('/v1/reports/oss-quarterly-summary/events', { params: { query: { ...filters, cursor, limit: '50' } } })),
+    () => ok<EventPage>(api.GET('/v1/reports/oss-quarterly-summary/events', { params: { query: { ...filters, cursor, limit: '50' } } })),
     p.toString(),
   );
   const link = (c: string | undefined) => href('quarter/events', { ...filters, cursor: c });
@@ -339,7 +292,7 @@ export function EventsPage(props: { params: URLSearchParams }) {
         {(r) => (
           <>
             <p>
-              {r.source === 'locked' ? 'What the lock sealed.' : 'Preview at the current ledger position.'} {filters.disposition && `Only ${filters.disposition} events.`}
+              {r.source === 'preview' ? 'Preview at the current ledger position.' : 'What the lock sealed.'} {filters.disposition && `Only ${filters.disposition} events.`}
             </p>
             <Table caption={`Events of ${period}`} head={['Event', 'Occurred', 'Type', 'Member State', 'Kind', 'Customer', 'Net', 'VAT', 'Disposition', 'Warning', 'Reason']} numeric={[6, 7]}>
               {r.items.map((e) => (

@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteDef, RouteTable } from '../route';
+import { SESSION_COOKIE } from '../sessions';
+import { REPORT_COMPONENTS } from './report-components';
 import { COMPONENT, COMPONENTS } from './shapes';
 
 type Schema = Record<string, unknown>;
@@ -173,7 +175,8 @@ function operation(def: RouteDef): Operation {
     operationId: operationIdOf(def),
     summary: def.summary,
     tags: def.tags,
-    security: def.access === 'public' ? [] : [{ apiKey: [] }],
+    // OpenAPI 3.1 lets an apiKey requirement name roles: the key scopes (or the session's) the route accepts.
+    security: def.access === 'public' ? [] : [{ apiKey: [...def.access.scopes] }, { session: [...def.access.scopes] }],
     ...(params.length ? { parameters: params } : {}),
     ...(takesBody(def) ? { requestBody: { required: true, content: { 'application/json': { schema: documented(def.schema!.body) } } } } : {}),
     responses: responses(def),
@@ -197,8 +200,11 @@ export function openApiDocument(table: RouteTable): OpenApiDocument {
     tags,
     paths,
     components: {
-      schemas: COMPONENTS as unknown as Schema,
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas: { ...COMPONENTS, ...REPORT_COMPONENTS } as unknown as Schema,
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The dashboard session (POST /v1/sessions); a write made with it also sends X-CSRF-Token' },
+      },
       headers: { RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
     },
   } as OpenApiDocument;

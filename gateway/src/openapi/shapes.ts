@@ -3,6 +3,8 @@
  * components they point to. A property is required unless listed as optional: a generated client
  * then knows which members every answer carries.
  */
+import type { ReportComponentName } from './report-components';
+
 type Schema = Record<string, unknown>;
 
 /** A `$ref` to a shared component of the document. */
@@ -12,13 +14,13 @@ export const string: Schema = { type: 'string' };
 export const integer: Schema = { type: 'integer' };
 export const boolean: Schema = { type: 'boolean' };
 export const number: Schema = { type: 'number', description: 'a published figure (not an amount the service computes with)' };
-export const dateTime: Schema = { type: 'string', description: 'RFC 3339 timestamp' };
-export const day: Schema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
+export const dateTime: Schema = { type: 'string', format: 'date-time', description: 'RFC 3339 timestamp' };
+export const day: Schema = { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
 export const strings: Schema = { type: 'array', items: string };
 
-/** The value or JSON null. */
+/** The value or JSON null (an enumeration lists null too). */
 export function nullable(s: Schema): Schema {
-  if (typeof s.type === 'string') return { ...s, type: [s.type, 'null'] };
+  if (typeof s.type === 'string') return { ...s, type: [s.type, 'null'], ...(Array.isArray(s.enum) ? { enum: [...(s.enum as unknown[]), null] } : {}) };
   return { anyOf: [s, { type: 'null' }] };
 }
 
@@ -71,9 +73,39 @@ export const COMPONENTS = {
   QuarterKey: { type: 'string', pattern: '^\\d{4}-Q[1-4]$', description: 'Quarter key YYYY-Qn' },
   Country: { type: 'string', minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 (Greece: EL or GR as the field says)' },
   Currency: { type: 'string', minLength: 3, maxLength: 3, pattern: '^[A-Z]{3}$', description: 'ISO 4217 alphabetic code' },
+  Notification: {
+    description: 'A notification: an Article 59c mark (warning band entered, threshold crossed) or a return period past its due date',
+    oneOf: [
+      object({
+        id: integer,
+        kind: enumOf(['article_59c_warning_band_entered', 'article_59c_threshold_crossed']),
+        year: integer,
+        event_id: { type: 'string', description: 'the supply event that moved the total' },
+        cumulative_minor: { ...money, description: 'the year\'s cumulative net amount after that event (EUR minor units)' },
+        threshold_minor: money,
+        currency: { $ref: '#/components/schemas/Currency' },
+        occurred_at: dateTime,
+        recorded_at: dateTime,
+        created_at: dateTime,
+        read: boolean,
+        read_at: nullable(dateTime),
+      }),
+      object({
+        id: integer,
+        kind: enumOf(['return_period_overdue']),
+        year: integer,
+        scheme_type: enumOf(['union_oss', 'ioss']),
+        period_key: { type: 'string', pattern: '^\\d{4}-(Q[1-4]|0[1-9]|1[0-2])$', description: 'YYYY-Qn (union_oss) or YYYY-MM (ioss)' },
+        due_date: { ...day, description: 'the last day of the month after the period' },
+        created_at: dateTime,
+        read: boolean,
+        read_at: nullable(dateTime),
+      }),
+    ],
+  },
 } as const;
 
-export type ComponentName = keyof typeof COMPONENTS;
+export type ComponentName = keyof typeof COMPONENTS | ReportComponentName;
 
 /** Marks a request-schema node as one of the shared components (the document writes a `$ref`). */
 export const COMPONENT = 'x-component';

@@ -4,7 +4,7 @@ import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import { num, opt } from '../json';
 import type { RouteDef } from '../route';
-import { arrayOf, boolean, integer, nullable, object, string } from '../openapi/shapes';
+import { arrayOf, object, ref } from '../openapi/shapes';
 import { body, date, query, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
@@ -45,20 +45,8 @@ function writableFields(b: Body) {
   };
 }
 
-const REGISTRATION = object({
-  id: integer,
-  scheme_type: { type: 'string', enum: SCHEMES },
-  member_state_identification: string,
-  vat_registration_number_masked: nullable(string),
-  ioss_intermediary_name: nullable(string),
-  ioss_intermediary_number_masked: nullable(string),
-  effective_from: string,
-  effective_to: nullable(string),
-  status: { type: 'string', enum: STATUSES },
-  counts_toward_coverage: boolean,
-  coverage_status: string,
-  conflicting_registration_ids: arrayOf(integer),
-});
+/** A registration as every answer shows it (masked identifiers only); shared with filing-prep. */
+const REGISTRATION = ref('TaxRegistration');
 
 /** Refusals of a registration write (the service's registration rules). */
 const WRITE_ERRORS = {

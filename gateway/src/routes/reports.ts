@@ -4,7 +4,8 @@ import type { ReportDocument } from '@vat/gen/vat/compliance_reports/v1/complian
 import type { Clients } from '@vat/platform/clients';
 import { HttpError, httpErrorFromConnect } from '../errors';
 import type { CallOptions, RouteDef } from '../route';
-import { enumOf, file, object, openObject, ref } from '../openapi/shapes';
+import { arrayOf, file, nullable, object, ref } from '../openapi/shapes';
+import { STORED_JSON_ARTIFACT } from '../openapi/report-components';
 import { date, intOf, intParam, query, quarterKey, str } from './schemas';
 import { READ_SCOPES } from './transactions';
 
@@ -18,96 +19,6 @@ const withPeriod = query({ period }, ['period']);
 const tags = ['reports'];
 const LOCKED = '/v1/reports/locked-return-periods/union-oss';
 
-/** The filer's record of a submission (null until the quarter is marked filed). */
-const FILING_RECORD_SCHEMA = {
-  type: ['object', 'null'],
-  properties: { submission_reference: { type: ['string', 'null'] }, filed_on: { type: ['string', 'null'], format: 'date' }, note: { type: ['string', 'null'] } },
-};
-
-/** The filing calendar's answer. */
-const CALENDAR_SCHEMA = {
-  type: 'object',
-  properties: {
-    from: { type: 'string', format: 'date' },
-    to: { type: 'string', format: 'date' },
-    today: { type: 'string', format: 'date' },
-    periods: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          scheme_type: { type: 'string', enum: ['union_oss', 'ioss'] },
-          period_key: { type: 'string', description: 'YYYY-Qn (union_oss) or YYYY-MM (ioss)' },
-          period_start: { type: 'string', format: 'date' },
-          period_end: { type: 'string', format: 'date' },
-          due_date: { type: 'string', format: 'date', description: 'last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)' },
-          status: { type: 'string', enum: ['not_due', 'due', 'overdue', 'locked', 'filed', 'nil_return_due'] },
-          overdue: { type: 'boolean', description: 'not filed by its due date (also for nil_return_due)' },
-          registration_ids: { type: 'array', items: { type: 'integer' } },
-          source_event_count: { type: 'integer' },
-          locked: { type: 'boolean' },
-          filed_at: { type: ['string', 'null'], format: 'date-time' },
-          submission_reference: { type: ['string', 'null'] },
-          filed_on: { type: ['string', 'null'], format: 'date' },
-        },
-      },
-    },
-  },
-};
-
-/** A locked quarter as the lock, filed and list answers show it. */
-const LOCKED_PERIOD_SCHEMA = {
-  type: 'object',
-  properties: {
-    scheme_type: { type: 'string', enum: ['union_oss'] },
-    period_key: { type: 'string' },
-    status: { type: 'string', enum: ['locked', 'filed'] },
-    filing_status: { type: 'string' },
-    filing_status_detail: { type: 'string' },
-    nil_return_eligible: { type: 'boolean' },
-    total_source_event_count: { type: 'integer' },
-    included_source_event_count: { type: 'integer' },
-    excluded_source_event_count: { type: 'integer' },
-    warning_count: { type: 'integer' },
-    jurisdiction_count: { type: 'integer' },
-    export_count: { type: 'integer' },
-    member_state_identification: { type: 'string' },
-    return_currency: { type: 'string' },
-    registration_id: { type: 'integer' },
-    ledger_position: { type: 'integer' },
-    locked_at: { type: 'string', format: 'date-time' },
-    locked_by_api_key_id: { type: 'integer' },
-    filed_at: { type: ['string', 'null'], format: 'date-time' },
-    filed_by_api_key_id: { type: ['integer', 'null'] },
-    filing_record: FILING_RECORD_SCHEMA,
-    filing_due_date: { type: 'string', format: 'date' },
-    overdue: { type: 'boolean', description: 'not filed and past its due date (today, UTC)' },
-    exports: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          export_id: { type: 'string', format: 'uuid' },
-          export_kind: { type: 'string' },
-          format: { type: 'string' },
-          media_type: { type: 'string' },
-          filename: { type: 'string' },
-          byte_size: { type: 'integer' },
-          sha256: { type: 'string' },
-          created_at: { type: 'string', format: 'date-time' },
-          download_path: { type: 'string' },
-        },
-      },
-    },
-  },
-};
-
-/**
- * A document the compliance-reports service builds (its members are documented in docs/union-oss.md and
- * docs/filing-edges.md): the gateway sends its bytes as they are, so only its top level is declared here.
- */
-const reportDocument = (description: string, members: Record<string, object> = {}) => ({ ...openObject(description), ...(Object.keys(members).length ? { properties: members, required: Object.keys(members) } : {}) });
-const QUARTER_DOCUMENT = (description: string) => reportDocument(description, { period_key: ref('QuarterKey') });
 /** A Union OSS quarter can only be reported with exactly one covering union_oss registration. */
 /** The filters and keyset paging of a drill-down into a return's source events; `reason` names what it filters on. */
 const drillDown = (reason: string) => ({
@@ -120,13 +31,13 @@ const drillDown = (reason: string) => ({
 const DRILL_DOWN_ERRORS = ['invalid_disposition', 'invalid_reason', 'invalid_member_state', 'invalid_cursor', 'invalid_limit'];
 
 const ELIGIBILITY = { 422: ['registration_required', 'registration_conflict', 'vat_rate_unavailable'] } as const;
-const EXPORT = file('text/csv', {
-  description: 'format=json: the export package with its manifest; format=oss-return: the canonical Union OSS return document',
-  anyOf: [
-    object({ manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates'), report: openObject('the report payload in major units') }),
-    reportDocument('the canonical Union OSS return document (format=oss-return; Annex III of Implementing Regulation (EU) 2020/194)', { document_kind: enumOf(['union_oss_return']) }),
-  ],
+/** The summary export: CSV, or JSON (the package, or the Annex III return document with format=oss-return). */
+const SUMMARY_EXPORT = file('text/csv', {
+  description: 'format=json: the export package with its manifest; format=oss-return: the Union OSS return document (Annex III of Implementing Regulation (EU) 2020/194)',
+  oneOf: [ref('UnionOssSummaryExport'), ref('OssReturnDocument')],
 });
+/** The breakdown export: CSV, or JSON (format=json; oss-return and bzst-csv are whole returns, asked of the summary export). */
+const BREAKDOWN_EXPORT = file('text/csv', ref('UnionOssBreakdownExport'));
 
 /** Sends a service-built document as it is: its bytes are the answer (exact amounts, stored artifacts). */
 function send(reply: FastifyReply, doc: ReportDocument | undefined, download: boolean) {
@@ -217,16 +128,16 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       return send(reply, r.document, false);
     },
   });
-  const preview = (url: string, view: string, summary: string) =>
-    periodDocument(url, summary, QUARTER_DOCUMENT(summary), ELIGIBILITY, (periodKey, call) => clients.unionOss.getUnionOssReport({ periodKey, view }, call));
-  const exportRoute = (url: string, view: string, summary: string): RouteDef => ({
+  const preview = (url: string, view: string, summary: string, document: object) =>
+    periodDocument(url, summary, document, ELIGIBILITY, (periodKey, call) => clients.unionOss.getUnionOssReport({ periodKey, view }, call));
+  const exportRoute = (url: string, view: string, summary: string, answer: object): RouteDef => ({
     method: 'GET',
     url,
     access: { scopes: READ_SCOPES },
     summary,
     tags,
     schema: { querystring: query({ period, format, export_version: { ...intParam('invalid_export_version'), description: '1 (the default and only version)' } }, ['period', 'format']) },
-    responses: { 200: EXPORT },
+    responses: { 200: answer },
     errors: { 400: ['invalid_export_version', 'invalid_format'], 422: [...ELIGIBILITY[422], 'format_unavailable', 'bzst_file_refused'] },
     handler: async ({ req, reply, call }) => {
       const q = req.query as { period: string; format: string; export_version?: string };
@@ -237,10 +148,10 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     },
   });
   return [
-    preview('/v1/reports/oss-quarterly-summary', 'summary', 'Union OSS quarterly summary preview (sections 2a-2d, corrections, balances; minor units)'),
-    preview('/v1/reports/country-vat-breakdown', 'country_breakdown', 'Union OSS breakdown per Member State of consumption (minor units)'),
-    exportRoute('/v1/reports/oss-quarterly-summary/export', 'summary', 'Quarterly summary export package (major units; CSV or JSON with manifest)'),
-    exportRoute('/v1/reports/country-vat-breakdown/export', 'country_breakdown', 'Country breakdown export package (major units; CSV or JSON with manifest)'),
+    preview('/v1/reports/oss-quarterly-summary', 'summary', 'Union OSS quarterly summary preview (sections 2a-2d, corrections, balances; minor units)', ref('UnionOssSummary')),
+    preview('/v1/reports/country-vat-breakdown', 'country_breakdown', 'Union OSS breakdown per Member State of consumption (minor units)', ref('UnionOssCountryBreakdown')),
+    exportRoute('/v1/reports/oss-quarterly-summary/export', 'summary', 'Quarterly summary export package (major units; CSV or JSON with manifest), the Annex III return document (format=oss-return) or the BZSt upload file (format=bzst-csv)', SUMMARY_EXPORT),
+    exportRoute('/v1/reports/country-vat-breakdown/export', 'country_breakdown', 'Country breakdown export package (major units; CSV or JSON with manifest)', BREAKDOWN_EXPORT),
     {
       method: 'GET',
       url: '/v1/reports/oss-accountant-report',
@@ -248,7 +159,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Accountant report: manifest, filing context (due date, overdue, nil return, status, filing record), summary and breakdown in major units; format=pdf for the printable report',
       tags,
       schema: { querystring: query({ period, format: str('invalid_format', { enum: ['json', 'pdf'], description: 'json (default) or pdf (printable, fonts embedded)' }) }, ['period']) },
-      responses: { 200: file('application/pdf', reportDocument('the accountant report (format=json, the default; format=pdf answers the printable report)', { manifest: openObject('export manifest: kind, version, period, currency, counts, warnings, exchange rates') })) },
+      responses: { 200: file('application/pdf', { ...ref('AccountantReport'), description: 'format=json (the default); format=pdf answers the printable report' }) },
       errors: { ...ELIGIBILITY, 400: ['invalid_format'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string; format?: string };
@@ -271,7 +182,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           ['period'],
         ),
       },
-      responses: { 200: QUARTER_DOCUMENT('the events of the quarter with their disposition, and next_cursor') },
+      responses: { 200: ref('UnionOssEventPage') },
       errors: { ...ELIGIBILITY, 400: DRILL_DOWN_ERRORS },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
@@ -296,7 +207,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           ['month'],
         ),
       },
-      responses: { 200: reportDocument('the imported-goods events of the IOSS month with their disposition, and next_cursor') },
+      responses: { 200: ref('IossEventPage') },
       errors: { 400: ['invalid_month', ...DRILL_DOWN_ERRORS] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { month: string; disposition?: string; reason?: string; member_state?: string; cursor?: string; limit?: string };
@@ -307,14 +218,14 @@ export function reportRoutes(clients: Clients): RouteDef[] {
     periodDocument(
       '/v1/reports/filing-prep',
       'OSS/IOSS filing-prep workspace: registrations, Union OSS quarter (or why it is not eligible), the three IOSS months (EUR minor units), locked-period metadata, official basis',
-      reportDocument('the filing-prep workspace: registrations, the Union OSS quarter or why it is not eligible, the three IOSS months, locked-period metadata'),
+      ref('FilingPrep'),
       {},
       (periodKey, call) => clients.unionOss.getFilingPrep({ periodKey }, call),
     ),
     periodDocument(
       '/v1/reports/multi-jurisdiction',
       'Filing-exposure preview per Member State of consumption: Union OSS sections 2a-2d and IOSS months at their month-end rates (minor units; requires the union_oss registration)',
-      reportDocument('filing exposure per Member State of consumption (Union OSS sections 2a-2d, IOSS months)'),
+      ref('MultiJurisdiction'),
       ELIGIBILITY,
       (periodKey, call) => clients.unionOss.getMultiJurisdiction({ periodKey }, call),
     ),
@@ -330,7 +241,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
           to: date('invalid_to', 'last day (inclusive): periods starting on or before it; default today (UTC); at most ten years after from'),
         }),
       },
-      responses: { 200: CALENDAR_SCHEMA },
+      responses: { 200: ref('FilingCalendar') },
       errors: { 400: ['invalid_from', 'invalid_to', 'invalid_date_range', 'unknown_parameter'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { from?: string; to?: string };
@@ -345,7 +256,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Locked Union OSS quarters, latest first; with `period`, `current_period` and its stored exports',
       tags,
       schema: { querystring: query({ period }) },
-      responses: { 200: { type: 'object', properties: { items: { type: 'array', items: LOCKED_PERIOD_SCHEMA }, current_period: { anyOf: [LOCKED_PERIOD_SCHEMA, { type: 'null' }] } } } },
+      responses: { 200: object({ items: arrayOf(ref('LockedPeriod')), current_period: { ...nullable(ref('LockedPeriod')), description: 'with `period`: that quarter when it is locked, else null' } }, ['current_period']) },
       errors: {},
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period?: string };
@@ -360,7 +271,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       summary: 'Lock a quarter: freeze the accountant preview at the ledger head and store immutable JSON and CSV artifacts (409 period_already_locked; 409 period_not_ended until the quarter\'s last day has passed)',
       tags,
       schema: { querystring: withPeriod },
-      responses: { 201: LOCKED_PERIOD_SCHEMA },
+      responses: { 201: ref('LockedPeriod') },
       errors: { ...ELIGIBILITY, 409: ['period_already_locked', 'period_not_ended'], 503: ['projection_lagging', 'ledger_unavailable'] },
       handler: async ({ req, reply, call }) => {
         const q = req.query as { period: string };
@@ -379,7 +290,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
         querystring: withPeriod,
         body: filingRecordBody,
       },
-      responses: { 200: LOCKED_PERIOD_SCHEMA },
+      responses: { 200: ref('LockedPeriod') },
       errors: {
         400: ['invalid_body'],
         409: ['period_not_locked', 'period_not_ended'],
@@ -399,7 +310,7 @@ export function reportRoutes(clients: Clients): RouteDef[] {
       tags,
       // No shape rule on the id: malformed, unknown and other accounts' ids get the identical 404.
       schema: { params: { type: 'object', properties: { export_id: { type: 'string' } }, required: ['export_id'] }, querystring: query({}) },
-      responses: { 200: file('text/csv, application/pdf', reportDocument('a stored JSON artifact (the media type it was locked with)')) },
+      responses: { 200: file('text/csv, application/pdf', STORED_JSON_ARTIFACT) },
       errors: { 404: ['export_not_found'] },
       handler: async ({ req, reply, call }) => {
         const { export_id: exportId } = req.params as { export_id: string };

@@ -121,20 +121,8 @@ const CHECK_ANSWER = object(
   OSS_ONLY,
   'the oss-only members are absent from an ioss answer',
 );
-const NOTIFICATION = object({
-  id: integer,
-  kind: string,
-  year: integer,
-  event_id: string,
-  cumulative_minor: money,
-  threshold_minor: money,
-  currency: string,
-  occurred_at: dateTime,
-  recorded_at: dateTime,
-  created_at: dateTime,
-  read: boolean,
-  read_at: nullable(dateTime),
-});
+/** A notification of the list and of `…/read`: an Article 59c mark or an overdue return period. */
+const NOTIFICATION = ref('Notification');
 import { READ_SCOPES } from './transactions';
 
 const coverageJson = (r: ThresholdCoverageRow) => ({
@@ -352,36 +340,7 @@ export function thresholdRoutes(clients: Clients): RouteDef[] {
         }),
       },
       responses: {
-        200: {
-          type: 'object',
-          properties: {
-            items: {
-              type: 'array',
-              items: {
-                type: 'object',
-                description: 'Article 59c kinds carry event_id, cumulative_minor, threshold_minor, currency, occurred_at, recorded_at; return_period_overdue carries scheme_type, period_key, due_date',
-                properties: {
-                  id: { type: 'integer' },
-                  kind: { type: 'string', enum: ['article_59c_warning_band_entered', 'article_59c_threshold_crossed', 'return_period_overdue'] },
-                  year: { type: 'integer' },
-                  event_id: { type: 'string' },
-                  cumulative_minor: { type: 'integer' },
-                  threshold_minor: { type: 'integer' },
-                  currency: { type: 'string' },
-                  occurred_at: { type: 'string', format: 'date-time' },
-                  recorded_at: { type: 'string', format: 'date-time' },
-                  scheme_type: { type: 'string', enum: ['union_oss', 'ioss'] },
-                  period_key: { type: 'string' },
-                  due_date: { type: 'string', format: 'date' },
-                  created_at: { type: 'string', format: 'date-time' },
-                  read: { type: 'boolean' },
-                  read_at: { type: ['string', 'null'], format: 'date-time' },
-                },
-              },
-            },
-            next_cursor: { type: ['string', 'null'] },
-          },
-        },
+        200: page(NOTIFICATION),
       },
       errors: { 400: ['invalid_cursor', 'invalid_unread', 'invalid_limit', 'unknown_parameter'] },
       handler: async ({ req, call }) => {

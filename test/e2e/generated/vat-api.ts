@@ -640,7 +640,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Quarterly summary export package (major units; CSV or JSON with manifest) */
+        /** Quarterly summary export package (major units; CSV or JSON with manifest), the Annex III return document (format=oss-return) or the BZSt upload file (format=bzst-csv) */
         get: operations["getV1ReportsOssQuarterlySummaryExport"];
         put?: never;
         post?: never;
@@ -932,6 +932,898 @@ export interface components {
         Country: string;
         /** @description ISO 4217 alphabetic code */
         Currency: string;
+        /** @description A notification: an Article 59c mark (warning band entered, threshold crossed) or a return period past its due date */
+        Notification: {
+            id: number;
+            /** @enum {string} */
+            kind: "article_59c_warning_band_entered" | "article_59c_threshold_crossed";
+            year: number;
+            /** @description the supply event that moved the total */
+            event_id: string;
+            /** @description the year's cumulative net amount after that event (EUR minor units) */
+            cumulative_minor: number;
+            /** @description Integer minor units of the currency (cents); exact, never rounded: sums may exceed 2^53 and are then still written as exact JSON integers */
+            threshold_minor: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            recorded_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+        } | {
+            id: number;
+            /** @enum {string} */
+            kind: "return_period_overdue";
+            year: number;
+            /** @enum {string} */
+            scheme_type: "union_oss" | "ioss";
+            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+            period_key: string;
+            /**
+             * Format: date
+             * @description the last day of the month after the period
+             */
+            due_date: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            created_at: string;
+            read: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp
+             */
+            read_at: string | null;
+        };
+        /** @description a major-unit decimal string of the return currency (exports and the accountant report), e.g. "93.03" */
+        MajorAmount: string;
+        /** @description IOSS month YYYY-MM */
+        MonthKey: string;
+        /** @description An exchange rate a return used */
+        ExchangeRateUsed: {
+            currency: components["schemas"]["Currency"];
+            /** @description the quarter (Union OSS) or month (IOSS) whose last day the rate is for */
+            period_key: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            requested_date: string;
+            /**
+             * Format: date
+             * @description the publication day used: the requested day or the next one with a publication
+             */
+            rate_date: string;
+            /** @description ECB euro reference rate: units of the currency per 1 EUR, as published */
+            rate: string;
+        };
+        SourceEventCounts: {
+            total: number;
+            included: number;
+            excluded: number;
+        };
+        TotalsMinor: {
+            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+            current_vat_minor: components["schemas"]["MoneyMinor"];
+            correction_vat_minor: components["schemas"]["MoneyMinor"];
+            payable_vat_minor: components["schemas"]["MoneyMinor"];
+        };
+        /** @description The balance of one Member State of consumption */
+        BalanceMinor: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            current_vat_minor: components["schemas"]["MoneyMinor"];
+            correction_vat_minor: components["schemas"]["MoneyMinor"];
+            balance_minor: components["schemas"]["MoneyMinor"];
+            /** @description the balance when positive, else 0: a negative balance never offsets another Member State */
+            payable_vat_minor: components["schemas"]["MoneyMinor"];
+            included_in_grand_total: boolean;
+        };
+        /** @description Excluded events of one code and reason */
+        UnionOssWarning: {
+            /** @enum {string} */
+            code: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "unsupported_rate_category_excluded" | "unsupported_supply_kind_excluded";
+            /** @enum {string} */
+            reason: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "zero_rate" | "exempt_rate" | "rate_not_in_force" | "imported_goods" | "b2b_supply" | "domestic_supply" | "consumption_outside_eu" | "new_means_of_transport" | "installed_goods" | "b2b_without_vat_number_evidence" | "dispatch_country_missing" | "origin_outside_eu" | "unknown_supply_kind";
+            /**
+             * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+             * @enum {string}
+             */
+            review: "needs_review" | "informational";
+            count: number;
+        };
+        UnionOssRow: {
+            /**
+             * @description Annex III section: 2a services and 2b goods from the Member State of identification, 2c services from a fixed establishment, 2d goods dispatched from another Member State
+             * @enum {string}
+             */
+            section: "2a" | "2b" | "2c" | "2d";
+            member_state_of_consumption: components["schemas"]["Country"];
+            /** @description the fixed establishment (2c) or dispatch State (2d); null in 2a and 2b */
+            origin_member_state: components["schemas"]["Country"] | null;
+            /** @enum {string} */
+            supply_kind: "goods" | "services";
+            vat_rate_bps: number;
+            /** @enum {string} */
+            rate_type: "STANDARD" | "REDUCED";
+            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+            vat_amount_minor: components["schemas"]["MoneyMinor"];
+            source_event_count: number;
+        };
+        /** @description A correction of an earlier quarter (Art. 61 of Reg. 282/2011) */
+        UnionOssCorrection: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            original_period: components["schemas"]["QuarterKey"];
+            vat_amount_minor: components["schemas"]["MoneyMinor"];
+            source_event_count: number;
+        };
+        /** @description The Union OSS quarterly summary preview (minor units of the return currency) */
+        UnionOssSummary: {
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            period_key: components["schemas"]["QuarterKey"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_start: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_end: string;
+            member_state_identification: components["schemas"]["Country"];
+            return_currency: components["schemas"]["Currency"];
+            registration_id: number;
+            /** @enum {string} */
+            period_status: "open" | "locked" | "filed";
+            /** @description the ledger position the figures reflect (the lock's for a locked quarter) */
+            ledger_position: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            totals: components["schemas"]["TotalsMinor"];
+            rows: components["schemas"]["UnionOssRow"][];
+            corrections: components["schemas"]["UnionOssCorrection"][];
+            balances: components["schemas"]["BalanceMinor"][];
+            warnings: components["schemas"]["UnionOssWarning"][];
+            total_source_event_count: number;
+            included_source_event_count: number;
+            excluded_source_event_count: number;
+            /** @description how amounts in other currencies are converted (Art. 366(2) of Directive 2006/112/EC) */
+            conversion_rule: string;
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+        };
+        /** @description The Union OSS breakdown per Member State of consumption (minor units) */
+        UnionOssCountryBreakdown: {
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            period_key: components["schemas"]["QuarterKey"];
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_start: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            period_end: string;
+            member_state_identification: components["schemas"]["Country"];
+            return_currency: components["schemas"]["Currency"];
+            registration_id: number;
+            /** @enum {string} */
+            period_status: "open" | "locked" | "filed";
+            /** @description the ledger position the figures reflect (the lock's for a locked quarter) */
+            ledger_position: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            totals: components["schemas"]["TotalsMinor"];
+            countries: {
+                member_state_of_consumption: components["schemas"]["Country"];
+                current_vat_minor: components["schemas"]["MoneyMinor"];
+                correction_vat_minor: components["schemas"]["MoneyMinor"];
+                balance_minor: components["schemas"]["MoneyMinor"];
+                /** @description the balance when positive, else 0: a negative balance never offsets another Member State */
+                payable_vat_minor: components["schemas"]["MoneyMinor"];
+                included_in_grand_total: boolean;
+                taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                rows: components["schemas"]["UnionOssRow"][];
+                corrections: components["schemas"]["UnionOssCorrection"][];
+            }[];
+            warnings: components["schemas"]["UnionOssWarning"][];
+            total_source_event_count: number;
+            included_source_event_count: number;
+            excluded_source_event_count: number;
+            /** @description how amounts in other currencies are converted (Art. 366(2) of Directive 2006/112/EC) */
+            conversion_rule: string;
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+        };
+        /** @description The manifest of every export package and of the accountant report */
+        ExportManifest: {
+            /** @enum {string} */
+            export_kind: "union_oss_quarterly_summary_preview" | "union_oss_country_vat_breakdown_preview" | "union_oss_accountant_report_preview" | "union_oss_accountant_report_locked" | "union_oss_quarterly_summary_locked";
+            /** @enum {integer} */
+            export_version: 1;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            period_key: components["schemas"]["QuarterKey"];
+            member_state_identification: components["schemas"]["Country"];
+            return_currency: components["schemas"]["Currency"];
+            conversion_rule: string;
+            scope_note: string;
+            source_event_counts: components["schemas"]["SourceEventCounts"];
+            warnings: components["schemas"]["UnionOssWarning"][];
+            ledger_position: number;
+            registration_id: number;
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+        };
+        TotalsMajor: {
+            taxable_amount: components["schemas"]["MajorAmount"];
+            current_vat: components["schemas"]["MajorAmount"];
+            correction_vat: components["schemas"]["MajorAmount"];
+            payable_vat: components["schemas"]["MajorAmount"];
+        };
+        UnionOssRowMajor: {
+            /**
+             * @description Annex III section: 2a services and 2b goods from the Member State of identification, 2c services from a fixed establishment, 2d goods dispatched from another Member State
+             * @enum {string}
+             */
+            section: "2a" | "2b" | "2c" | "2d";
+            member_state_of_consumption: components["schemas"]["Country"];
+            origin_member_state: components["schemas"]["Country"] | null;
+            /** @enum {string} */
+            supply_kind: "goods" | "services";
+            /** @description the VAT rate in percent, two decimals */
+            vat_rate_pct: string;
+            /** @enum {string} */
+            rate_type: "STANDARD" | "REDUCED";
+            taxable_amount: components["schemas"]["MajorAmount"];
+            vat_amount: components["schemas"]["MajorAmount"];
+            source_event_count: number;
+        };
+        UnionOssCorrectionMajor: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            original_period: components["schemas"]["QuarterKey"];
+            vat_amount: components["schemas"]["MajorAmount"];
+            source_event_count: number;
+        };
+        BalanceMajor: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            current_vat: components["schemas"]["MajorAmount"];
+            correction_vat: components["schemas"]["MajorAmount"];
+            balance: components["schemas"]["MajorAmount"];
+            payable_vat: components["schemas"]["MajorAmount"];
+            included_in_grand_total: boolean;
+        };
+        UnionOssSummaryMajor: {
+            totals: components["schemas"]["TotalsMajor"];
+            rows: components["schemas"]["UnionOssRowMajor"][];
+            corrections: components["schemas"]["UnionOssCorrectionMajor"][];
+            balances: components["schemas"]["BalanceMajor"][];
+            warnings: components["schemas"]["UnionOssWarning"][];
+        };
+        UnionOssCountryMajor: {
+            member_state_of_consumption: components["schemas"]["Country"];
+            current_vat: components["schemas"]["MajorAmount"];
+            correction_vat: components["schemas"]["MajorAmount"];
+            balance: components["schemas"]["MajorAmount"];
+            payable_vat: components["schemas"]["MajorAmount"];
+            included_in_grand_total: boolean;
+            taxable_amount: components["schemas"]["MajorAmount"];
+            rows: components["schemas"]["UnionOssRowMajor"][];
+            corrections: components["schemas"]["UnionOssCorrectionMajor"][];
+        };
+        /** @description format=json of the quarterly summary export (major units) */
+        UnionOssSummaryExport: {
+            manifest: components["schemas"]["ExportManifest"];
+            report: components["schemas"]["UnionOssSummaryMajor"];
+        };
+        /** @description format=json of the country breakdown export (major units) */
+        UnionOssBreakdownExport: {
+            manifest: components["schemas"]["ExportManifest"];
+            report: {
+                totals: components["schemas"]["TotalsMajor"];
+                countries: components["schemas"]["UnionOssCountryMajor"][];
+                warnings: components["schemas"]["UnionOssWarning"][];
+            };
+        };
+        OssReturnSupply: {
+            /** @enum {string} */
+            supply_type: "GOODS" | "SERVICES";
+            /** @enum {string} */
+            rate_type: "STANDARD" | "REDUCED";
+            vat_rate_bps: number;
+            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+            vat_amount_minor: components["schemas"]["MoneyMinor"];
+        };
+        /** @description The Union OSS return as Annex III (Part 1) of Implementing Regulation (EU) 2020/194 structures it (minor units of the return currency) */
+        OssReturnDocument: {
+            /** @enum {string} */
+            document_kind: "union_oss_return";
+            basis: string;
+            period: {
+                year: number;
+                quarter: number;
+                period_key: components["schemas"]["QuarterKey"];
+            };
+            member_state_identification: components["schemas"]["Country"];
+            return_currency: components["schemas"]["Currency"];
+            nil_return: boolean;
+            member_states_of_consumption: {
+                member_state: components["schemas"]["Country"];
+                supplies_from_member_state_of_identification: components["schemas"]["OssReturnSupply"][];
+                supplies_from_other_member_states: {
+                    member_state: components["schemas"]["Country"];
+                    vat_identification_number: string | null;
+                    tax_number: string | null;
+                    supplies: components["schemas"]["OssReturnSupply"][];
+                }[];
+                corrections: {
+                    original_period: components["schemas"]["QuarterKey"];
+                    vat_amount_minor: components["schemas"]["MoneyMinor"];
+                }[];
+                balance: {
+                    current_vat_minor: components["schemas"]["MoneyMinor"];
+                    correction_vat_minor: components["schemas"]["MoneyMinor"];
+                    balance_minor: components["schemas"]["MoneyMinor"];
+                    payable_vat_minor: components["schemas"]["MoneyMinor"];
+                };
+            }[];
+            total_payable_vat_minor: components["schemas"]["MoneyMinor"];
+            ledger_position: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+        };
+        /** @description The filer's record of the submission */
+        FilingRecord: {
+            submission_reference: string | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            filed_on: string | null;
+            note: string | null;
+        };
+        /** @description The accountant report (major units) */
+        AccountantReport: {
+            manifest: components["schemas"]["ExportManifest"];
+            filing_context: {
+                period_key: components["schemas"]["QuarterKey"];
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_start: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_end: string;
+                /**
+                 * Format: date
+                 * @description last day of the month after the quarter (Art. 369f)
+                 */
+                filing_due_date: string;
+                /** @description true only when no source event was recorded for the quarter */
+                nil_return_eligible: boolean;
+                /**
+                 * @description the filing hint of the quarter (docs/union-oss.md)
+                 * @enum {string}
+                 */
+                status: "nil_return" | "review_required" | "ready_with_warnings" | "ready";
+                status_detail: string;
+                /** @enum {string} */
+                period_status: "open" | "locked" | "filed";
+                overdue: boolean;
+                filing_record: {
+                    submission_reference: string | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    filed_on: string | null;
+                    note: string | null;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 timestamp (UTC)
+                     */
+                    filed_at: string;
+                } | null;
+                registration_id: number;
+                member_state_identification: components["schemas"]["Country"];
+                return_currency: components["schemas"]["Currency"];
+            };
+            summary: components["schemas"]["UnionOssSummaryMajor"];
+            country_breakdown: components["schemas"]["UnionOssCountryMajor"][];
+        };
+        /** @description The manifest stored with a German lock: the BZSt upload file, the corrections to enter by hand, or why no file was stored */
+        BzstManifest: {
+            /** @enum {string} */
+            manifest_kind: "union_oss_bzst_upload_manifest";
+            period_key: components["schemas"]["QuarterKey"];
+            member_state_identification: components["schemas"]["Country"];
+            /** @enum {string} */
+            format: "bzst-csv";
+            format_version: string;
+            sources: string[];
+            file_stored: boolean;
+            row_count: number | null;
+            manual_corrections: {
+                member_state_of_consumption: string;
+                original_period: components["schemas"]["QuarterKey"];
+                vat_amount: components["schemas"]["MajorAmount"];
+            }[];
+            manual_corrections_note: string;
+            problems: {
+                /** @enum {string} */
+                code: "negative_vat" | "zero_amount" | "too_many_rows";
+                member_state_of_consumption: string | null;
+                origin_member_state: string | null;
+                /** @enum {string|null} */
+                supply_type: "GOODS" | "SERVICES" | null;
+                vat_rate_pct: string | null;
+                detail: string;
+            }[];
+            ledger_position: number;
+        };
+        /** @description A stored artifact of a locked quarter */
+        LockedExport: {
+            /** Format: uuid */
+            export_id: string;
+            /** @enum {string} */
+            export_kind: "union_oss_accountant_report_locked" | "union_oss_accountant_report_pdf_locked" | "union_oss_quarterly_summary_locked" | "union_oss_return_locked" | "union_oss_bzst_upload_locked" | "union_oss_bzst_manifest_locked";
+            /** @enum {string} */
+            format: "json" | "csv" | "pdf";
+            /** @enum {string} */
+            media_type: "application/json; charset=utf-8" | "text/csv; charset=utf-8" | "application/pdf";
+            filename: string;
+            byte_size: number;
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            created_at: string;
+            /** @description where GET downloads the artifact */
+            download_path: string;
+        };
+        /** @description A locked Union OSS quarter */
+        LockedPeriod: {
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            period_key: components["schemas"]["QuarterKey"];
+            /** @enum {string} */
+            status: "locked" | "filed";
+            /** @enum {string} */
+            filing_status: "nil_return" | "review_required" | "ready_with_warnings" | "ready" | "filed";
+            filing_status_detail: string;
+            nil_return_eligible: boolean;
+            total_source_event_count: number;
+            included_source_event_count: number;
+            excluded_source_event_count: number;
+            warning_count: number;
+            jurisdiction_count: number;
+            /** @description with `exports` (absent where the artifacts are not listed) */
+            export_count?: number;
+            member_state_identification: components["schemas"]["Country"];
+            return_currency: components["schemas"]["Currency"];
+            registration_id: number;
+            ledger_position: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            locked_at: string;
+            locked_by_api_key_id: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            filed_at: string | null;
+            filed_by_api_key_id: number | null;
+            filing_record: components["schemas"]["FilingRecord"] | null;
+            /**
+             * Format: date
+             * @description last day of the month after the quarter (Art. 369f)
+             */
+            filing_due_date: string;
+            /** @description not filed and past its due date (today, UTC) */
+            overdue: boolean;
+            exports?: components["schemas"]["LockedExport"][];
+        };
+        /** @description A page of the source events of a Union OSS quarter with their disposition */
+        UnionOssEventPage: {
+            /** @enum {string} */
+            scheme_type: "union_oss";
+            period_key: components["schemas"]["QuarterKey"];
+            /** @enum {string} */
+            period_status: "open" | "locked" | "filed";
+            ledger_position: number;
+            /**
+             * @description preview: today's return; sealed_by_lock: what the lock sealed; recomputed_at_lock_position: an older lock, recomputed at its position
+             * @enum {string}
+             */
+            source: "preview" | "sealed_by_lock" | "recomputed_at_lock_position";
+            items: {
+                event_id: string;
+                ledger_sequence: number;
+                /** @enum {string} */
+                event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                occurred_at: string;
+                member_state_of_consumption: string;
+                /** @enum {string} */
+                supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
+                /** @enum {string} */
+                customer_type: "b2c" | "b2b";
+                currency: components["schemas"]["Currency"];
+                /** @description minor units of the event's own currency */
+                net_amount_minor: components["schemas"]["MoneyMinor"];
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+                /** @description recorded after its own quarter was locked: reported here as a correction */
+                late: boolean;
+                /** @enum {string} */
+                disposition: "included" | "excluded";
+                /** @enum {string|null} */
+                warning_code: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "unsupported_rate_category_excluded" | "unsupported_supply_kind_excluded" | null;
+                /** @enum {string|null} */
+                reason: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "zero_rate" | "exempt_rate" | "rate_not_in_force" | "imported_goods" | "b2b_supply" | "domestic_supply" | "consumption_outside_eu" | "new_means_of_transport" | "installed_goods" | "b2b_without_vat_number_evidence" | "dispatch_country_missing" | "origin_outside_eu" | "unknown_supply_kind" | null;
+                /**
+                 * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+                 * @enum {string|null}
+                 */
+                review: "needs_review" | "informational" | null;
+                /** @description b2b_supply: the VIES check that proved the customer a taxable person (GET /v1/vat-numbers/checks) */
+                vat_number_check_id: number | null;
+            }[];
+            next_cursor: components["schemas"]["NextCursor"];
+        };
+        /** @description A page of the imported-goods events of an IOSS month with their disposition */
+        IossEventPage: {
+            /** @enum {string} */
+            scheme_type: "ioss";
+            period_key: components["schemas"]["MonthKey"];
+            items: {
+                event_id: string;
+                ledger_sequence: number;
+                /** @enum {string} */
+                event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                occurred_at: string;
+                member_state_of_consumption: string;
+                currency: components["schemas"]["Currency"];
+                net_amount_minor: components["schemas"]["MoneyMinor"];
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+                /** @enum {string} */
+                disposition: "included" | "excluded";
+                /** @enum {string|null} */
+                warning_code: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | null;
+                /**
+                 * @description the exclusion code (as warning_code)
+                 * @enum {string|null}
+                 */
+                reason: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | null;
+                /**
+                 * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+                 * @enum {string|null}
+                 */
+                review: "needs_review" | "informational" | null;
+            }[];
+            next_cursor: components["schemas"]["NextCursor"];
+        };
+        /** @description One IOSS month (EUR minor units) */
+        IossMonth: {
+            period_key: components["schemas"]["MonthKey"];
+            /**
+             * Format: date
+             * @description last day of the month after the month (Art. 369v)
+             */
+            due_date: string;
+            /** @enum {string} */
+            status: "not_covered" | "registration_conflict" | "nil_return_candidate" | "review_required" | "ready";
+            registration_ids: number[];
+            /** @enum {string} */
+            return_currency: "EUR";
+            rows: {
+                member_state_of_consumption: components["schemas"]["Country"];
+                vat_rate_bps: number;
+                taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+                source_event_count: number;
+            }[];
+            corrections: {
+                member_state_of_consumption: components["schemas"]["Country"];
+                original_period: components["schemas"]["MonthKey"];
+                vat_amount_minor: components["schemas"]["MoneyMinor"];
+            }[];
+            balances: components["schemas"]["BalanceMinor"][];
+            totals: components["schemas"]["TotalsMinor"];
+            warnings: {
+                /** @enum {string} */
+                code: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded";
+                count: number;
+            }[];
+            source_event_counts: components["schemas"]["SourceEventCounts"];
+        };
+        IossQuarter: {
+            /** @enum {string} */
+            scheme_type: "ioss";
+            /** @enum {string} */
+            return_currency: "EUR";
+            months: components["schemas"]["IossMonth"][];
+            conversion_rule: string;
+            exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+        };
+        /** @description A legal anchor of a report */
+        OfficialBasis: {
+            instrument: string;
+            article: string;
+            topic: string;
+        };
+        /** @description The OSS/IOSS filing-prep workspace of a quarter */
+        FilingPrep: {
+            /** @enum {string} */
+            report_kind: "oss_ioss_filing_prep_workspace";
+            period_key: components["schemas"]["QuarterKey"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            registrations: components["schemas"]["TaxRegistration"][];
+            /** @description the Union OSS quarter, or why it cannot be reported (eligible false) */
+            union_oss: {
+                /** @enum {boolean} */
+                eligible: true;
+                /** @enum {string} */
+                scheme_type: "union_oss";
+                period_key: components["schemas"]["QuarterKey"];
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_start: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_end: string;
+                member_state_identification: components["schemas"]["Country"];
+                return_currency: components["schemas"]["Currency"];
+                registration_id: number;
+                /** @enum {string} */
+                period_status: "open" | "locked" | "filed";
+                /** @description the ledger position the figures reflect (the lock's for a locked quarter) */
+                ledger_position: number;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                generated_at: string;
+                totals: components["schemas"]["TotalsMinor"];
+                rows: components["schemas"]["UnionOssRow"][];
+                corrections: components["schemas"]["UnionOssCorrection"][];
+                balances: components["schemas"]["BalanceMinor"][];
+                warnings: components["schemas"]["UnionOssWarning"][];
+                total_source_event_count: number;
+                included_source_event_count: number;
+                excluded_source_event_count: number;
+                /** @description how amounts in other currencies are converted (Art. 366(2) of Directive 2006/112/EC) */
+                conversion_rule: string;
+                exchange_rates: components["schemas"]["ExchangeRateUsed"][];
+            } | {
+                /** @enum {boolean} */
+                eligible: false;
+                /** @enum {string} */
+                error: "registration_required" | "registration_conflict";
+                detail: string;
+                blocking_registration_ids: number[];
+            };
+            ioss: components["schemas"]["IossQuarter"];
+            /** @description the lock of the quarter (its artifacts are listed by the locked-periods route), or null */
+            return_period: components["schemas"]["LockedPeriod"] | null;
+            official_basis: components["schemas"]["OfficialBasis"][];
+        };
+        /** @description Filing exposure per Member State of consumption: Union OSS sections 2a-2d and the IOSS months */
+        MultiJurisdiction: {
+            /** @enum {string} */
+            report_kind: "oss_ioss_multi_jurisdiction_preview";
+            period_key: components["schemas"]["QuarterKey"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp (UTC)
+             */
+            generated_at: string;
+            union_oss: components["schemas"]["UnionOssSummary"];
+            ioss: components["schemas"]["IossQuarter"];
+            jurisdictions: {
+                member_state_of_consumption: components["schemas"]["Country"];
+                union_oss: {
+                    return_currency: components["schemas"]["Currency"];
+                    sections: {
+                        "2a": {
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            source_event_count: number;
+                        };
+                        "2b": {
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            source_event_count: number;
+                        };
+                        "2c": {
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            source_event_count: number;
+                        };
+                        "2d": {
+                            taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                            vat_amount_minor: components["schemas"]["MoneyMinor"];
+                            source_event_count: number;
+                        };
+                    };
+                    correction_vat_minor: components["schemas"]["MoneyMinor"];
+                    balance_minor: components["schemas"]["MoneyMinor"];
+                    payable_vat_minor: components["schemas"]["MoneyMinor"];
+                    source_event_count: number;
+                };
+                ioss: {
+                    /** @enum {string} */
+                    return_currency: "EUR";
+                    taxable_amount_minor: components["schemas"]["MoneyMinor"];
+                    current_vat_minor: components["schemas"]["MoneyMinor"];
+                    correction_vat_minor: components["schemas"]["MoneyMinor"];
+                    payable_vat_minor: components["schemas"]["MoneyMinor"];
+                    months: components["schemas"]["MonthKey"][];
+                    source_event_count: number;
+                };
+                event_counts: {
+                    union_oss: number;
+                    ioss: number;
+                    total: number;
+                };
+            }[];
+            warnings: ({
+                /** @enum {string} */
+                scheme_type: "union_oss";
+                period_key: components["schemas"]["QuarterKey"];
+                /** @enum {string} */
+                code: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "unsupported_rate_category_excluded" | "unsupported_supply_kind_excluded";
+                /** @enum {string} */
+                reason: "classification_excluded" | "needs_review_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded" | "zero_rate" | "exempt_rate" | "rate_not_in_force" | "imported_goods" | "b2b_supply" | "domestic_supply" | "consumption_outside_eu" | "new_means_of_transport" | "installed_goods" | "b2b_without_vat_number_evidence" | "dispatch_country_missing" | "origin_outside_eu" | "unknown_supply_kind";
+                /**
+                 * @description needs_review: a data problem to fix; informational: the law keeps the events out of the scheme
+                 * @enum {string}
+                 */
+                review: "needs_review" | "informational";
+                count: number;
+            } | {
+                /** @enum {string} */
+                scheme_type: "ioss";
+                period_key: components["schemas"]["MonthKey"];
+                /** @enum {string} */
+                code: "classification_excluded" | "needs_review_excluded" | "unsupported_supply_kind_excluded" | "unsupported_rate_category_excluded" | "ioss_registration_missing_excluded" | "ioss_registration_overlap_excluded" | "outside_registration_window_excluded" | "excise_goods_excluded" | "third_country_origin_missing_excluded" | "consignment_above_150_eur_excluded" | "unverified_eur_value_excluded" | "missing_exchange_rate_excluded" | "correction_reference_missing_excluded" | "correction_reference_invalid_excluded";
+                count: number;
+            })[];
+            official_basis: components["schemas"]["OfficialBasis"][];
+        };
+        FilingCalendar: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            to: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            today: string;
+            periods: {
+                /** @enum {string} */
+                scheme_type: "union_oss" | "ioss";
+                /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
+                period_key: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_start: string;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                period_end: string;
+                /**
+                 * Format: date
+                 * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
+                 */
+                due_date: string;
+                /** @enum {string} */
+                status: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
+                /** @description not filed by its due date (also for nil_return_due) */
+                overdue: boolean;
+                registration_ids: number[];
+                source_event_count: number;
+                locked: boolean;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp (UTC)
+                 */
+                filed_at: string | null;
+                submission_reference: string | null;
+                /**
+                 * Format: date
+                 * @description YYYY-MM-DD
+                 */
+                filed_on: string | null;
+            }[];
+        };
+        TaxRegistration: {
+            id: number;
+            /** @enum {string} */
+            scheme_type: "union_oss" | "non_union_oss" | "ioss";
+            member_state_identification: components["schemas"]["Country"];
+            vat_registration_number_masked: string | null;
+            ioss_intermediary_name: string | null;
+            ioss_intermediary_number_masked: string | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            effective_from: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            effective_to: string | null;
+            /** @enum {string} */
+            status: "active" | "pending" | "ended" | "excluded";
+            counts_toward_coverage: boolean;
+            /** @enum {string} */
+            coverage_status: "counted" | "pending" | "excluded" | "cleanup_required";
+            conflicting_registration_ids: number[];
+        };
     };
     responses: never;
     parameters: never;
@@ -1185,9 +2077,15 @@ export interface operations {
                             country: components["schemas"]["Country"];
                             tax_class_id: string;
                             rate_bps: number;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_from: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_to: string | null;
                             rate_type: string;
                             conditional: boolean;
@@ -1285,9 +2183,15 @@ export interface operations {
                             country: components["schemas"]["Country"];
                             tax_class_id: string;
                             rate_bps: number;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_from: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             valid_to: string | null;
                             rate_type: string;
                             conditional: boolean;
@@ -1389,7 +2293,10 @@ export interface operations {
                         country: string;
                         currency: string;
                         annual_turnover_nac: number;
-                        /** @description YYYY-MM-DD */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         reference_date: string;
                         /** @description a published figure (not an amount the service computes with) */
                         exemption_threshold_nac: number | null;
@@ -1824,7 +2731,10 @@ export interface operations {
                                 attested_by: string;
                             } | null;
                             impact_review: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                         }[];
                         next_cursor: components["schemas"]["NextCursor"];
@@ -1981,7 +2891,10 @@ export interface operations {
                             attested_by: string;
                         } | null;
                         impact_review: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                     };
                 };
@@ -2016,7 +2929,10 @@ export interface operations {
                             attested_by: string;
                         } | null;
                         impact_review: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                     };
                 };
@@ -2188,7 +3104,10 @@ export interface operations {
                             attested_by: string;
                         } | null;
                         impact_review: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         revisions: {
                             assignment_id: string;
@@ -2214,7 +3133,10 @@ export interface operations {
                                 attested_by: string;
                             } | null;
                             impact_review: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                         }[];
                     };
@@ -2351,7 +3273,10 @@ export interface operations {
                             attested_by: string;
                         } | null;
                         impact_review: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                     };
                 };
@@ -2523,7 +3448,10 @@ export interface operations {
                             attested_by: string;
                         } | null;
                         impact_review: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                     };
                 };
@@ -2685,7 +3613,10 @@ export interface operations {
                             order_reference: string | null;
                             product_reference: string | null;
                             integration_id: number | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             /** @enum {string} */
                             reason: "union_oss_period_locked" | "order_too_large" | "manual_decision";
@@ -2693,7 +3624,10 @@ export interface operations {
                             proposed: {
                                 [key: string]: unknown;
                             };
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             /** @enum {string} */
                             status: "open" | "applied" | "dismissed";
@@ -2701,7 +3635,10 @@ export interface operations {
                                 /** @enum {string} */
                                 action: "apply" | "dismiss";
                                 note: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 resolved_at: string;
                                 resolved_by_api_key_id: number;
                                 decision_id: string | null;
@@ -2821,7 +3758,10 @@ export interface operations {
                         order_reference: string | null;
                         product_reference: string | null;
                         integration_id: number | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         /** @enum {string} */
                         reason: "union_oss_period_locked" | "order_too_large" | "manual_decision";
@@ -2829,7 +3769,10 @@ export interface operations {
                         proposed: {
                             [key: string]: unknown;
                         };
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         /** @enum {string} */
                         status: "open" | "applied" | "dismissed";
@@ -2837,7 +3780,10 @@ export interface operations {
                             /** @enum {string} */
                             action: "apply" | "dismiss";
                             note: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             resolved_at: string;
                             resolved_by_api_key_id: number;
                             decision_id: string | null;
@@ -3252,7 +4198,10 @@ export interface operations {
                             findings: string[];
                         }[];
                         legal_at: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         knowledge_at: string;
                         resolver_version: string;
                         findings: string[];
@@ -3266,7 +4215,10 @@ export interface operations {
                             digest: string | null;
                         } | null;
                         source_id: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         request_digest: string;
                     };
@@ -3456,7 +4408,10 @@ export interface operations {
                                 findings: string[];
                             }[];
                             legal_at: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             knowledge_at: string;
                             resolver_version: string;
                             findings: string[];
@@ -3470,7 +4425,10 @@ export interface operations {
                                 digest: string | null;
                             } | null;
                             source_id: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             request_digest: string;
                             answered_with: {
@@ -3602,7 +4560,10 @@ export interface operations {
                             findings: string[];
                         }[];
                         legal_at: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         knowledge_at: string;
                         resolver_version: string;
                         findings: string[];
@@ -3616,7 +4577,10 @@ export interface operations {
                             digest: string | null;
                         } | null;
                         source_id: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         request_digest: string;
                         answered_with: {
@@ -3745,7 +4709,10 @@ export interface operations {
                     "application/json": {
                         items: {
                             id: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
                             transaction_date: string;
                             country: components["schemas"]["Country"];
@@ -4090,7 +5057,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
                         transaction_date: string;
                         country: components["schemas"]["Country"];
@@ -4438,9 +5408,15 @@ export interface operations {
                             dispatch_country: string | null;
                             marketplace_deemed_supplier: boolean;
                             active: boolean;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             created_at: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             updated_at: string;
                         }[];
                         activeCount: number;
@@ -4574,9 +5550,15 @@ export interface operations {
                         dispatch_country: string | null;
                         marketplace_deemed_supplier: boolean;
                         active: boolean;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         updated_at: string;
                     };
                 };
@@ -4755,9 +5737,15 @@ export interface operations {
                         dispatch_country: string | null;
                         marketplace_deemed_supplier: boolean;
                         active: boolean;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         created_at: string;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         updated_at: string;
                     };
                 };
@@ -4908,9 +5896,15 @@ export interface operations {
                         items: {
                             source_id: string;
                             transaction_count: number;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             first_seen: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             last_seen: string;
                         }[];
                     };
@@ -5008,22 +6002,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            id: number;
-                            /** @enum {string} */
-                            scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                            member_state_identification: string;
-                            vat_registration_number_masked: string | null;
-                            ioss_intermediary_name: string | null;
-                            ioss_intermediary_number_masked: string | null;
-                            effective_from: string;
-                            effective_to: string | null;
-                            /** @enum {string} */
-                            status: "active" | "pending" | "ended" | "excluded";
-                            counts_toward_coverage: boolean;
-                            coverage_status: string;
-                            conflicting_registration_ids: number[];
-                        }[];
+                        items: components["schemas"]["TaxRegistration"][];
                     };
                 };
             };
@@ -5139,22 +6118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {string} */
-                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                        member_state_identification: string;
-                        vat_registration_number_masked: string | null;
-                        ioss_intermediary_name: string | null;
-                        ioss_intermediary_number_masked: string | null;
-                        effective_from: string;
-                        effective_to: string | null;
-                        /** @enum {string} */
-                        status: "active" | "pending" | "ended" | "excluded";
-                        counts_toward_coverage: boolean;
-                        coverage_status: string;
-                        conflicting_registration_ids: number[];
-                    };
+                    "application/json": components["schemas"]["TaxRegistration"];
                 };
             };
             /** @description Bad Request: api_key_in_query, effective_to_required, invalid_effective_from, invalid_effective_to, invalid_effective_window, invalid_ioss_intermediary_name, invalid_ioss_intermediary_number, invalid_json, invalid_member_state_identification, invalid_request, invalid_scheme_type, invalid_status, invalid_url, invalid_vat_registration_number, ioss_fields_not_allowed, malformed_request, unknown_field, unknown_parameter */
@@ -5322,22 +6286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {string} */
-                        scheme_type: "union_oss" | "non_union_oss" | "ioss";
-                        member_state_identification: string;
-                        vat_registration_number_masked: string | null;
-                        ioss_intermediary_name: string | null;
-                        ioss_intermediary_number_masked: string | null;
-                        effective_from: string;
-                        effective_to: string | null;
-                        /** @enum {string} */
-                        status: "active" | "pending" | "ended" | "excluded";
-                        counts_toward_coverage: boolean;
-                        coverage_status: string;
-                        conflicting_registration_ids: number[];
-                    };
+                    "application/json": components["schemas"]["TaxRegistration"];
                 };
             };
             /** @description Bad Request: api_key_in_query, effective_to_required, invalid_effective_from, invalid_effective_to, invalid_effective_window, invalid_ioss_intermediary_name, invalid_ioss_intermediary_number, invalid_json, invalid_member_state_identification, invalid_path, invalid_request, invalid_scheme_type, invalid_status, invalid_url, invalid_vat_registration_number, ioss_fields_not_allowed, malformed_request, scheme_type_immutable, unknown_field, unknown_parameter */
@@ -5508,13 +6457,19 @@ export interface operations {
                         items: {
                             id: string;
                             sequence: number;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             recorded_at: string;
                             event_id: string;
                             /** @enum {string} */
                             event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
                             original_event_id: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             /** @enum {string} */
                             supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
@@ -5793,13 +6748,19 @@ export interface operations {
                     "application/json": {
                         id: string;
                         sequence: number;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         recorded_at: string;
                         event_id: string;
                         /** @enum {string} */
                         event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
                         original_event_id: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         /** @enum {string} */
                         supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
@@ -5844,13 +6805,19 @@ export interface operations {
                             status: "committed" | "existing";
                             id: string;
                             sequence: number;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             recorded_at: string;
                             event_id: string;
                             /** @enum {string} */
                             event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
                             original_event_id: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             /** @enum {string} */
                             supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
@@ -5900,13 +6867,19 @@ export interface operations {
                     "application/json": {
                         id: string;
                         sequence: number;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         recorded_at: string;
                         event_id: string;
                         /** @enum {string} */
                         event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
                         original_event_id: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         /** @enum {string} */
                         supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
@@ -5951,13 +6924,19 @@ export interface operations {
                             status: "committed" | "existing";
                             id: string;
                             sequence: number;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             recorded_at: string;
                             event_id: string;
                             /** @enum {string} */
                             event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
                             original_event_id: string | null;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             occurred_at: string;
                             /** @enum {string} */
                             supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
@@ -6130,13 +7109,19 @@ export interface operations {
                     "application/json": {
                         id: string;
                         sequence: number;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         recorded_at: string;
                         event_id: string;
                         /** @enum {string} */
                         event_type: "sale" | "refund" | "cancellation" | "credit_note" | "adjustment";
                         original_event_id: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         occurred_at: string;
                         /** @enum {string} */
                         supply_kind: "goods" | "services" | "imported_goods" | "new_means_of_transport" | "installed_goods";
@@ -6290,9 +7275,15 @@ export interface operations {
                                 year: number;
                                 event_id: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
@@ -6301,9 +7292,15 @@ export interface operations {
                                 establishment_country: string;
                                 release_version: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                             } | null;
@@ -6312,9 +7309,15 @@ export interface operations {
                                 year: number;
                                 event_id: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
@@ -6323,9 +7326,15 @@ export interface operations {
                                 establishment_country: string;
                                 release_version: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                             } | null;
@@ -6333,9 +7342,15 @@ export interface operations {
                                 year: number;
                                 event_id: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
@@ -6344,9 +7359,15 @@ export interface operations {
                                 establishment_country: string;
                                 release_version: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                             }[];
@@ -6354,9 +7375,15 @@ export interface operations {
                                 year: number;
                                 event_id: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
@@ -6365,9 +7392,15 @@ export interface operations {
                                 establishment_country: string;
                                 release_version: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                             }[];
@@ -6375,7 +7408,10 @@ export interface operations {
                             establishment_country: string;
                             release_version: string;
                             policy_version: string;
-                            /** @description RFC 3339 timestamp */
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 timestamp
+                             */
                             cutoff_at: string | null;
                             treatment_triggers: string[];
                             primary_treatment_driver: string;
@@ -6514,7 +7550,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         year: number;
-                        /** @description YYYY-MM-DD */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         cutoff_date: string;
                         ledger_position: number;
                         series: {
@@ -6523,7 +7562,10 @@ export interface operations {
                             currency_scale: number;
                             threshold_minor: components["schemas"]["MoneyMinor"];
                             points: {
-                                /** @description YYYY-MM-DD */
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
                                 date: string;
                                 day_minor: components["schemas"]["MoneyMinor"];
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
@@ -6534,9 +7576,15 @@ export interface operations {
                                 year: number;
                                 event_id: string;
                                 sequence: number;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 occurred_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 recorded_at: string;
                                 event_amount_minor: components["schemas"]["MoneyMinor"];
                                 cumulative_minor: components["schemas"]["MoneyMinor"];
@@ -6545,9 +7593,15 @@ export interface operations {
                                 establishment_country: string;
                                 release_version: string;
                                 policy_version: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 proven_at: string;
-                                /** @description RFC 3339 timestamp */
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 timestamp
+                                 */
                                 superseded_at?: string;
                                 superseded_by_event_id?: string | null;
                             } | null;
@@ -6674,7 +7728,10 @@ export interface operations {
                         previous_comparison?: string | null;
                         release_version?: string | null;
                         policy_version?: string | null;
-                        /** @description RFC 3339 timestamp */
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 timestamp
+                         */
                         cutoff_at?: string | null;
                         evidence_status: string;
                         historical_crossing_proven: boolean;
@@ -6816,31 +7873,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items?: {
-                            id?: number;
-                            /** @enum {string} */
-                            kind?: "article_59c_warning_band_entered" | "article_59c_threshold_crossed" | "return_period_overdue";
-                            year?: number;
-                            event_id?: string;
-                            cumulative_minor?: number;
-                            threshold_minor?: number;
-                            currency?: string;
-                            /** Format: date-time */
-                            occurred_at?: string;
-                            /** Format: date-time */
-                            recorded_at?: string;
-                            /** @enum {string} */
-                            scheme_type?: "union_oss" | "ioss";
-                            period_key?: string;
-                            /** Format: date */
-                            due_date?: string;
-                            /** Format: date-time */
-                            created_at?: string;
-                            read?: boolean;
-                            /** Format: date-time */
-                            read_at?: string | null;
-                        }[];
-                        next_cursor?: string | null;
+                        items: components["schemas"]["Notification"][];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -6937,24 +7971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        kind: string;
-                        year: number;
-                        event_id: string;
-                        cumulative_minor: components["schemas"]["MoneyMinor"];
-                        threshold_minor: components["schemas"]["MoneyMinor"];
-                        currency: string;
-                        /** @description RFC 3339 timestamp */
-                        occurred_at: string;
-                        /** @description RFC 3339 timestamp */
-                        recorded_at: string;
-                        /** @description RFC 3339 timestamp */
-                        created_at: string;
-                        read: boolean;
-                        /** @description RFC 3339 timestamp */
-                        read_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Notification"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_path, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7087,11 +8104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UnionOssSummary"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7200,11 +8213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UnionOssCountryBreakdown"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7318,21 +8327,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/json": {
-                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
-                        manifest: {
-                            [key: string]: unknown;
-                        };
-                        /** @description the report payload in major units */
-                        report: {
-                            [key: string]: unknown;
-                        };
-                    } | ({
-                        /** @enum {string} */
-                        document_kind: "union_oss_return";
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    "application/json": components["schemas"]["UnionOssSummaryExport"] | components["schemas"]["OssReturnDocument"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_export_version, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7446,21 +8441,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/json": {
-                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
-                        manifest: {
-                            [key: string]: unknown;
-                        };
-                        /** @description the report payload in major units */
-                        report: {
-                            [key: string]: unknown;
-                        };
-                    } | ({
-                        /** @enum {string} */
-                        document_kind: "union_oss_return";
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    "application/json": components["schemas"]["UnionOssBreakdownExport"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_export_version, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7572,14 +8553,7 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
-                    "application/json": {
-                        /** @description export manifest: kind, version, period, currency, counts, warnings, exchange rates */
-                        manifest: {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccountantReport"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_format, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7696,11 +8670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        period_key: components["schemas"]["QuarterKey"];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UnionOssEventPage"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_disposition, invalid_limit, invalid_member_state, invalid_period, invalid_query, invalid_reason, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7817,9 +8787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["IossEventPage"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_cursor, invalid_disposition, invalid_limit, invalid_member_state, invalid_month, invalid_query, invalid_reason, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -7916,9 +8884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["FilingPrep"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -8015,9 +8981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["MultiJurisdiction"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -8128,41 +9092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date */
-                        from?: string;
-                        /** Format: date */
-                        to?: string;
-                        /** Format: date */
-                        today?: string;
-                        periods?: {
-                            /** @enum {string} */
-                            scheme_type?: "union_oss" | "ioss";
-                            /** @description YYYY-Qn (union_oss) or YYYY-MM (ioss) */
-                            period_key?: string;
-                            /** Format: date */
-                            period_start?: string;
-                            /** Format: date */
-                            period_end?: string;
-                            /**
-                             * Format: date
-                             * @description last day of the month after the period (Arts. 369f, 369v of Directive 2006/112/EC)
-                             */
-                            due_date?: string;
-                            /** @enum {string} */
-                            status?: "not_due" | "due" | "overdue" | "locked" | "filed" | "nil_return_due";
-                            /** @description not filed by its due date (also for nil_return_due) */
-                            overdue?: boolean;
-                            registration_ids?: number[];
-                            source_event_count?: number;
-                            locked?: boolean;
-                            /** Format: date-time */
-                            filed_at?: string | null;
-                            submission_reference?: string | null;
-                            /** Format: date */
-                            filed_on?: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["FilingCalendar"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_date_range, invalid_from, invalid_query, invalid_request, invalid_to, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -8260,104 +9190,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items?: {
-                            /** @enum {string} */
-                            scheme_type?: "union_oss";
-                            period_key?: string;
-                            /** @enum {string} */
-                            status?: "locked" | "filed";
-                            filing_status?: string;
-                            filing_status_detail?: string;
-                            nil_return_eligible?: boolean;
-                            total_source_event_count?: number;
-                            included_source_event_count?: number;
-                            excluded_source_event_count?: number;
-                            warning_count?: number;
-                            jurisdiction_count?: number;
-                            export_count?: number;
-                            member_state_identification?: string;
-                            return_currency?: string;
-                            registration_id?: number;
-                            ledger_position?: number;
-                            /** Format: date-time */
-                            locked_at?: string;
-                            locked_by_api_key_id?: number;
-                            /** Format: date-time */
-                            filed_at?: string | null;
-                            filed_by_api_key_id?: number | null;
-                            filing_record?: {
-                                submission_reference?: string | null;
-                                /** Format: date */
-                                filed_on?: string | null;
-                                note?: string | null;
-                            } | null;
-                            /** Format: date */
-                            filing_due_date?: string;
-                            /** @description not filed and past its due date (today, UTC) */
-                            overdue?: boolean;
-                            exports?: {
-                                /** Format: uuid */
-                                export_id?: string;
-                                export_kind?: string;
-                                format?: string;
-                                media_type?: string;
-                                filename?: string;
-                                byte_size?: number;
-                                sha256?: string;
-                                /** Format: date-time */
-                                created_at?: string;
-                                download_path?: string;
-                            }[];
-                        }[];
-                        current_period?: {
-                            /** @enum {string} */
-                            scheme_type?: "union_oss";
-                            period_key?: string;
-                            /** @enum {string} */
-                            status?: "locked" | "filed";
-                            filing_status?: string;
-                            filing_status_detail?: string;
-                            nil_return_eligible?: boolean;
-                            total_source_event_count?: number;
-                            included_source_event_count?: number;
-                            excluded_source_event_count?: number;
-                            warning_count?: number;
-                            jurisdiction_count?: number;
-                            export_count?: number;
-                            member_state_identification?: string;
-                            return_currency?: string;
-                            registration_id?: number;
-                            ledger_position?: number;
-                            /** Format: date-time */
-                            locked_at?: string;
-                            locked_by_api_key_id?: number;
-                            /** Format: date-time */
-                            filed_at?: string | null;
-                            filed_by_api_key_id?: number | null;
-                            filing_record?: {
-                                submission_reference?: string | null;
-                                /** Format: date */
-                                filed_on?: string | null;
-                                note?: string | null;
-                            } | null;
-                            /** Format: date */
-                            filing_due_date?: string;
-                            /** @description not filed and past its due date (today, UTC) */
-                            overdue?: boolean;
-                            exports?: {
-                                /** Format: uuid */
-                                export_id?: string;
-                                export_kind?: string;
-                                format?: string;
-                                media_type?: string;
-                                filename?: string;
-                                byte_size?: number;
-                                sha256?: string;
-                                /** Format: date-time */
-                                created_at?: string;
-                                download_path?: string;
-                            }[];
-                        } | null;
+                        items: components["schemas"]["LockedPeriod"][];
+                        /** @description with `period`: that quarter when it is locked, else null */
+                        current_period?: components["schemas"]["LockedPeriod"] | null;
                     };
                 };
             };
@@ -8455,55 +9290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        scheme_type?: "union_oss";
-                        period_key?: string;
-                        /** @enum {string} */
-                        status?: "locked" | "filed";
-                        filing_status?: string;
-                        filing_status_detail?: string;
-                        nil_return_eligible?: boolean;
-                        total_source_event_count?: number;
-                        included_source_event_count?: number;
-                        excluded_source_event_count?: number;
-                        warning_count?: number;
-                        jurisdiction_count?: number;
-                        export_count?: number;
-                        member_state_identification?: string;
-                        return_currency?: string;
-                        registration_id?: number;
-                        ledger_position?: number;
-                        /** Format: date-time */
-                        locked_at?: string;
-                        locked_by_api_key_id?: number;
-                        /** Format: date-time */
-                        filed_at?: string | null;
-                        filed_by_api_key_id?: number | null;
-                        filing_record?: {
-                            submission_reference?: string | null;
-                            /** Format: date */
-                            filed_on?: string | null;
-                            note?: string | null;
-                        } | null;
-                        /** Format: date */
-                        filing_due_date?: string;
-                        /** @description not filed and past its due date (today, UTC) */
-                        overdue?: boolean;
-                        exports?: {
-                            /** Format: uuid */
-                            export_id?: string;
-                            export_kind?: string;
-                            format?: string;
-                            media_type?: string;
-                            filename?: string;
-                            byte_size?: number;
-                            sha256?: string;
-                            /** Format: date-time */
-                            created_at?: string;
-                            download_path?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LockedPeriod"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_json, invalid_period, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */
@@ -8659,55 +9446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        scheme_type?: "union_oss";
-                        period_key?: string;
-                        /** @enum {string} */
-                        status?: "locked" | "filed";
-                        filing_status?: string;
-                        filing_status_detail?: string;
-                        nil_return_eligible?: boolean;
-                        total_source_event_count?: number;
-                        included_source_event_count?: number;
-                        excluded_source_event_count?: number;
-                        warning_count?: number;
-                        jurisdiction_count?: number;
-                        export_count?: number;
-                        member_state_identification?: string;
-                        return_currency?: string;
-                        registration_id?: number;
-                        ledger_position?: number;
-                        /** Format: date-time */
-                        locked_at?: string;
-                        locked_by_api_key_id?: number;
-                        /** Format: date-time */
-                        filed_at?: string | null;
-                        filed_by_api_key_id?: number | null;
-                        filing_record?: {
-                            submission_reference?: string | null;
-                            /** Format: date */
-                            filed_on?: string | null;
-                            note?: string | null;
-                        } | null;
-                        /** Format: date */
-                        filing_due_date?: string;
-                        /** @description not filed and past its due date (today, UTC) */
-                        overdue?: boolean;
-                        exports?: {
-                            /** Format: uuid */
-                            export_id?: string;
-                            export_kind?: string;
-                            format?: string;
-                            media_type?: string;
-                            filename?: string;
-                            byte_size?: number;
-                            sha256?: string;
-                            /** Format: date-time */
-                            created_at?: string;
-                            download_path?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LockedPeriod"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_body, invalid_filed_on, invalid_json, invalid_note, invalid_period, invalid_query, invalid_request, invalid_submission_reference, invalid_url, malformed_request, unknown_field, unknown_parameter */
@@ -8841,9 +9580,7 @@ export interface operations {
                 content: {
                     "text/csv": string;
                     "application/pdf": string;
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccountantReport"] | components["schemas"]["OssReturnDocument"] | components["schemas"]["BzstManifest"];
                 };
             };
             /** @description Bad Request: api_key_in_query, invalid_path, invalid_query, invalid_request, invalid_url, malformed_request, unexpected_body, unknown_parameter */

@@ -14,7 +14,7 @@ export type Section = '2a' | '2b' | '2c' | '2d';
 export type RateType = 'STANDARD' | 'REDUCED';
 export type LinkStatus = 'none' | 'missing' | 'invalid' | 'ok';
 
-const WARNING_CODES = [
+export const WARNING_CODES = [
   'classification_excluded',
   'needs_review_excluded',
   'missing_exchange_rate_excluded',
