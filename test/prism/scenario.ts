@@ -171,6 +171,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
 
   // Thresholds and notifications (the calendar announced the overdue periods).
   await get('threshold status', '/v1/compliance/threshold-status');
+  await get('threshold series of 2026', '/v1/compliance/threshold-status/series', { year: '2026' });
   // The account's Article 59c evidence conflicts by design (a needs_review sale, establishments in DE and AT): 422.
   await post('OSS threshold check', '/v1/vat/threshold-check', { threshold_type: 'oss' }, undefined, [422]);
   await post('IOSS consignment check', '/v1/vat/threshold-check', { threshold_type: 'ioss', amount_minor: 12000 });
