@@ -1160,7 +1160,7 @@ export interface components {
             conversion_rule: string;
             exchange_rates: components["schemas"]["ExchangeRateUsed"][];
         };
-        /** @description The manifest of every export package and of the accountant report */
+        /** @description The manifest of every export package and of the accountant report (the two codes are absent from artifacts stored by locks before CSV layout 2) */
         ExportManifest: {
             /** @enum {string} */
             export_kind: "union_oss_quarterly_summary_preview" | "union_oss_country_vat_breakdown_preview" | "union_oss_accountant_report_preview" | "union_oss_accountant_report_locked" | "union_oss_quarterly_summary_locked";
@@ -1177,7 +1177,17 @@ export interface components {
             member_state_identification: components["schemas"]["Country"];
             return_currency: components["schemas"]["Currency"];
             conversion_rule: string;
+            /**
+             * @description the conversion rule as the CSV rows carry it (CSV layout 2)
+             * @enum {string}
+             */
+            conversion_rule_code?: "ecb_quarter_end_v1";
             scope_note: string;
+            /**
+             * @description the scope note as the CSV rows carry it (CSV layout 2)
+             * @enum {string}
+             */
+            scope_note_code?: "union_oss_preview_v1" | "union_oss_locked_v1";
             source_event_counts: components["schemas"]["SourceEventCounts"];
             warnings: components["schemas"]["UnionOssWarning"][];
             ledger_position: number;
