@@ -20,6 +20,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { builtinModules } from 'node:module';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'deploy', 'dist');
@@ -100,6 +101,35 @@ function importMetaUrlPlugin() {
 const EXTERNAL = ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'ioredis', 'pdfkit', 'fontkit', 'pino', 'thread-stream', 'pg-native', 'esbuild', 'tsx'];
 
 /**
+ * Makes each external package a `require` of it, evaluated when the module importing it is first used (as in
+ * the sources, where `keys create` never loads pdfkit): an ESM `import` of an external package would be hoisted
+ * to the top of the bundle and loaded at every start. Node's own interop applies (`import x from` a CommonJS
+ * package is its `module.exports`).
+ */
+function lazyExternalsPlugin() {
+  // Node's built-in modules too: an ESM import of node:http, hoisted to the top, would load its fetch
+  // implementation (undici) at every start whether or not anything makes an HTTP request.
+  const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+  const isExternal = (/** @type {string} */ path) => builtins.has(path) || path.startsWith('node:') || path.startsWith('@opentelemetry/') || EXTERNAL.some((p) => path === p || path.startsWith(`${p}/`));
+  return {
+    name: 'lazy-externals',
+    /** @param {any} build */
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (/** @type {{ path: string; namespace: string }} */ args) => {
+        if (!isExternal(args.path)) return undefined;
+        // The virtual module's own `require` stays a run-time require of node_modules.
+        if (args.namespace === 'lazy-external') return { path: args.path, external: true };
+        return { path: args.path, namespace: 'lazy-external' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy-external' }, (/** @type {{ path: string }} */ args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Builds every bundle into a fresh directory beside deploy/dist, then moves each file into place (the
  * manifest last). Returns the build time in ms.
  */
@@ -125,8 +155,7 @@ export async function buildBundles() {
       define: { 'import.meta.url': SOURCE_URL },
       // Bundled CommonJS code calls `require` for Node built-ins and the external packages.
       banner: { js: `import { createRequire as __vatCreateRequire } from 'node:module';\nconst require = __vatCreateRequire(import.meta.url);\nconst ${BUNDLE_URL} = import.meta.url;` },
-      external: ['@opentelemetry/*', ...EXTERNAL.flatMap((p) => [p, `${p}/*`])],
-      plugins: [importMetaUrlPlugin()],
+      plugins: [lazyExternalsPlugin(), importMetaUrlPlugin()],
     });
     for (const name of Object.keys(ENTRIES)) {
       const code = readFileSync(join(work, `${name}.js`), 'utf8');
@@ -138,12 +167,14 @@ export async function buildBundles() {
     }
     /** @type {Record<string, [number, number]>} */
     const inputs = {};
+    // The workspace sources; the installed packages are covered by the lockfile (an install changes it).
     for (const file of Object.keys(result.metafile.inputs)) {
+      if (file.includes('node_modules/') || file.startsWith('lazy-external:')) continue;
       const s = stamp(join(ROOT, file));
       if (s) inputs[file] = s;
     }
     // Package manifests decide how workspace imports resolve (exports maps).
-    for (const file of ['package.json', ...workspaceManifests()]) {
+    for (const file of ['package.json', 'package-lock.json', ...workspaceManifests()]) {
       const s = stamp(join(ROOT, file));
       if (s) inputs[file] = s;
     }

@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
@@ -77,6 +76,7 @@ export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateD
 /** Builds the template once (a no-op when it exists); safe when several installs race. */
 export async function buildEmbeddedTemplate(dir = embeddedTemplateDir()): Promise<'exists' | 'built'> {
   return buildTemplateWith(dir, {}, async (pgDir) => {
+    const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create({ dataDir: pgDir });
     await db.query('select 1');
     await db.close();
