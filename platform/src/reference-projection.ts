@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { ExchangeRatesPublishedSchema, RateReleasePublishedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import type { RateInForce } from '@vat/gen/vat/calculation/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
+import { selectEcbDays } from './ecb-day-rows';
 import { decodeEvent, subjectOf } from './events';
 import { EUR, EcbRateTable, eurRate, type EcbRate } from './fx';
 import { Code, rpcError } from './rpc-errors';
@@ -205,8 +206,7 @@ export class ReferenceProjection {
   async ecbRates(): Promise<EcbRateTable> {
     const version = (await this.versions()).get('ecb') ?? '0';
     if (this.ecb?.version === version) return this.ecb.value;
-    const res = await this.pool.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date, rates from "${this.schema}".ecb_rate_day_projection order by rate_date`);
-    const value = EcbRateTable.fromDays(res.rows.map((r) => ({ date: r.rate_date, rates: r.rates })));
+    const value = EcbRateTable.fromDays(await selectEcbDays(this.pool, `"${this.schema}".ecb_rate_day_projection`));
     this.ecb = { version, value };
     return value;
   }
