@@ -1,6 +1,6 @@
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -191,7 +191,16 @@ export async function stopAll(graceMs = 8000): Promise<void> {
  * per run), else the TypeScript source through tsx. A test never runs code older than the sources.
  */
 export function entryArgs(entry: Entry): string[] {
-  return bundleProblem(entry) === undefined ? [`deploy/bin/${entry}.mjs`] : ['--import', 'tsx', ENTRIES[entry]];
+  const flags = scriptNodeFlags(entry);
+  return bundleProblem(entry) === undefined ? [...flags, `deploy/bin/${entry}.mjs`] : [...flags, '--import', 'tsx', ENTRIES[entry]];
+}
+
+/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 deploy/bin/admin.mjs"`). */
+function scriptNodeFlags(entry: Entry): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const script = Object.values(scripts).find((s) => s.includes(`deploy/bin/${entry}.mjs`));
+  const words = script?.split(/\s+/) ?? [];
+  return words.slice(words.indexOf('node') + 1, words.indexOf(`deploy/bin/${entry}.mjs`)).filter((w) => w.startsWith('--'));
 }
 
 /** `npm start` / `npm run start:service` (`main <mode>`) on Node 24. */
