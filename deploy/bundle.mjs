@@ -18,7 +18,8 @@
  * Run by hand: `node deploy/bundle.mjs` (builds when stale; `--force` always).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 
@@ -70,23 +71,27 @@ export function bundleProblem(entry) {
   return undefined;
 }
 
-const SOURCE_URL = '__vatSourceUrl';
 const BUNDLE_URL = '__vatBundleUrl';
+/** The workspace sources (not node_modules): the only files whose `import.meta.url` is rewritten. */
+const WORKSPACE_SOURCE = new RegExp(`^${ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(gen|platform|services|gateway|seeds|deploy|dashboard)/.*\\.[cm]?ts$`);
 
-/** Rewrites `import.meta.url` in a workspace source to the URL of that source, relative to the bundle. */
-function importMetaUrlPlugin() {
+/**
+ * Rewrites `import.meta.url` in a workspace source to the URL of that source, relative to the bundle: esbuild
+ * compiles the file with `import.meta.url` defined as a name of its own, declared in front of it from the
+ * bundle's URL (set by the banner). A bundled npm package keeps `import.meta.url` (the bundle's).
+ */
+function importMetaUrlPlugin(/** @type {typeof import('esbuild')} */ esbuild) {
   return {
     name: 'source-import-meta-url',
     /** @param {any} build */
     setup(build) {
-      build.onLoad({ filter: /\.([cm]?ts|m?js)$/ }, (/** @type {{ path: string }} */ args) => {
+      build.onLoad({ filter: WORKSPACE_SOURCE }, async (/** @type {{ path: string }} */ args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
-        const loader = /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
-        // `define` turns every `import.meta.url` of the bundled sources into SOURCE_URL; each source that uses it
-        // declares its own (esbuild keeps module-level names apart), from the bundle's URL set by the banner.
         const rel = relative(DIST, args.path).split(sep).join('/');
-        return { contents: `const ${SOURCE_URL} = new URL(${JSON.stringify(rel)}, ${BUNDLE_URL}).href;\n${text}`, loader };
+        const name = `__vatSourceUrl_${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`;
+        const js = await esbuild.transform(text, { loader: 'ts', format: 'esm', target: 'node24', define: { 'import.meta.url': name }, sourcefile: args.path });
+        return { contents: `const ${name} = new URL(${JSON.stringify(rel)}, ${BUNDLE_URL}).href;\n${js.code}`, loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
@@ -152,10 +157,9 @@ export async function buildBundles() {
       keepNames: true,
       metafile: true,
       logLevel: 'warning',
-      define: { 'import.meta.url': SOURCE_URL },
       // Bundled CommonJS code calls `require` for Node built-ins and the external packages.
       banner: { js: `import { createRequire as __vatCreateRequire } from 'node:module';\nconst require = __vatCreateRequire(import.meta.url);\nconst ${BUNDLE_URL} = import.meta.url;` },
-      plugins: [lazyExternalsPlugin(), importMetaUrlPlugin()],
+      plugins: [lazyExternalsPlugin(), importMetaUrlPlugin(esbuild)],
     });
     for (const name of Object.keys(ENTRIES)) {
       const code = readFileSync(join(work, `${name}.js`), 'utf8');
