@@ -1,21 +1,25 @@
 // @ts-check
 /**
  * The compiled entry points. `npm start`, `npm run start:service` and `npm run admin` run JavaScript bundled
- * by esbuild from deploy/src (every workspace package inlined; npm packages stay `import`s of node_modules),
- * so no process transforms TypeScript at start. The bundles live in deploy/dist (gitignored), built by
- * `postinstall` (`node deploy/bundle.mjs`) and again by whoever finds them stale:
+ * by esbuild from deploy/src, so no process transforms TypeScript at start: the workspace packages and most
+ * npm packages inlined (one file to load instead of thousands to resolve), the few that read files beside
+ * their own code left in node_modules (EXTERNAL below). The bundles live in deploy/dist (gitignored), built
+ * by `postinstall` (`node deploy/bundle.mjs`) and again by whoever finds them stale:
  *
- * - dist/manifest.json lists every source file a bundle was built from with its size and mtime; a bundle is
- *   fresh while every one of them is unchanged. `launch` (deploy/bin/*.mjs) rebuilds a stale bundle before
- *   running it (esbuild takes well under a second), and falls back to tsx, with a warning, only when there is
- *   no bundle and none can be built. A process never runs code older than its sources.
+ * - dist/manifest.json lists every workspace source file a bundle was built from (and the package manifests,
+ *   the lockfile and tsconfig.json) with its size and mtime; a bundle is fresh while every one of them is
+ *   unchanged. `launch` (deploy/bin/*.mjs) rebuilds a stale bundle before running it (a second or two), and
+ *   falls back to tsx, with a warning, only when there is no bundle and none can be built. A process never
+ *   runs code older than its sources.
  * - Each bundle is one file (no code splitting): a running process has read all of its code, so a rebuild
  *   that replaces the files (each written beside and renamed, the manifest last) never pulls a chunk from
  *   under it.
+ * - External packages and Node's built-in modules are `require`d when the module using them first runs, as
+ *   a dynamic import in the sources would be (an ESM import of them would be hoisted and load at every start).
  * - `import.meta.url` in a workspace source is rewritten to that source's own URL (relative to the bundle),
  *   so the seed files, migration folders and dashboard assets it locates are found as before.
  *
- * Run by hand: `node deploy/bundle.mjs` (builds when stale; `--force` always).
+ * Run by hand: `npm run build` or `node deploy/bundle.mjs` (builds when stale; `--force` always).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -27,7 +31,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'deploy', 'dist');
 const MANIFEST = join(DIST, 'manifest.json');
 /** Bump when the build options change: a manifest of another format counts as stale. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** The entry points: bundle name -> source. */
 export const ENTRIES = {
@@ -177,8 +181,8 @@ export async function buildBundles() {
       const s = stamp(join(ROOT, file));
       if (s) inputs[file] = s;
     }
-    // Package manifests decide how workspace imports resolve (exports maps).
-    for (const file of ['package.json', 'package-lock.json', ...workspaceManifests()]) {
+    // Package manifests decide how workspace imports resolve (exports maps); esbuild reads tsconfig.json.
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', ...workspaceManifests()]) {
       const s = stamp(join(ROOT, file));
       if (s) inputs[file] = s;
     }
