@@ -63,14 +63,14 @@ async function database(cfg: Config) {
   return (await import('./database-for-cli')).databaseForCli(cfg);
 }
 
-/** The calculation service's ORM on the command's database, migrated. */
-async function withCalculation<T>(fn: (pool: import('pg').Pool) => Promise<T>): Promise<T> {
+/** The calculation service's ORM on the command's database (migrated first when `migrated`). */
+async function withCalculation<T>(migrated: boolean, fn: (pool: import('pg').Pool) => Promise<T>): Promise<T> {
   const db = await database(await config());
   const [{ createOrm, migrate, ormPool }, { loadModule }] = await Promise.all([import('@vat/platform/db'), import('./module-loader')]);
   const mod = await loadModule('calculation');
   const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
   try {
-    await migrate(orm, db.url, mod.schema);
+    if (migrated) await migrate(orm, db.url, mod.schema);
     return await fn(await ormPool(orm));
   } finally {
     await orm.close();
@@ -160,7 +160,7 @@ async function main(argv: string[]): Promise<number> {
     if (!arg) throw new UsageError('missing <file>');
     statSync(arg);
     const { importEcbFile } = await import('@vat/calculation/reference/ecb-import');
-    const result = await withCalculation((pool) => importEcbFile(pool, arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`)));
+    const result = await withCalculation(true, (pool) => importEcbFile(pool, arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`)));
     process.stderr.write('\n');
     out(result);
     return 0;
@@ -168,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
   if (group === 'rates' && action === 'approve') {
     const reviewer = need(values.reviewer, 'reviewer');
     const { approveCurrentRateRelease } = await import('@vat/calculation/reference/approve');
-    out(await withCalculation((pool) => approveCurrentRateRelease(pool, reviewer, new Date())));
+    out(await withCalculation(false, (pool) => approveCurrentRateRelease(pool, reviewer, new Date())));
     return 0;
   }
   if (group === 'supply' && action === 'import') {
@@ -179,9 +179,9 @@ async function main(argv: string[]): Promise<number> {
     if (format !== 'csv' && format !== 'ndjson') throw new UsageError('the file must end in .csv, .ndjson or .jsonl, or give --format csv|ndjson');
     const concurrency = intFlag(values.concurrency, 'concurrency', 1, 16);
     const retrySeconds = intFlag(values['retry-seconds'], 'retry-seconds', 0, 86_400);
-    const delimiter = await delimiterFlag(values.delimiter);
     if (!statSync(arg).isFile()) throw new Error(`${arg} is not a file`);
     const cfg = await config();
+    const delimiter = await delimiterFlag(values.delimiter);
     // Distributed: an explicit LEDGER_URL reaches the ledger process; otherwise the ledger runs in-process.
     const ledgerUrl = process.env.LEDGER_URL ? cfg.serviceUrls.ledger : undefined;
     const { runSupplyImport } = await import('./supply-import');
