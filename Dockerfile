@@ -32,18 +32,23 @@ COPY --chown=node:node gateway/package.json gateway/
 COPY --chown=node:node seeds/package.json seeds/
 COPY --chown=node:node deploy/package.json deploy/
 COPY --chown=node:node dashboard/package.json dashboard/
-# Dev dependencies are needed at runtime: the processes run the TypeScript sources through tsx.
+# Dev dependencies are installed too: esbuild compiles the entry points, tsx runs the build scripts.
 RUN npm ci --include=dev && npm cache clean --force
 
 COPY --chown=node:node . .
-# The embedded database's template cluster (postinstall could not build it before the sources were here).
-RUN mkdir -p /app/data && npx tsx deploy/src/embedded-template.ts
-# The dashboard's bundle (postinstall could not build it before the sources were here either).
-RUN npx tsx dashboard/scripts/build.ts
+# What postinstall could not build before the sources were here: the compiled entry points (deploy/dist),
+# the dashboard's bundle, and the embedded database's template clusters (initdb, and migrated and seeded).
+RUN node deploy/bundle.mjs \
+ && npx tsx dashboard/scripts/build.ts \
+ && mkdir -p /app/data && node deploy/bin/embedded-template.mjs
+# Node's code cache of the compiled entry points, kept in the image (the root file system may be read-only).
+# (Loading each bundle once writes it: `--help` prints the usage and exits.)
+RUN node deploy/bin/main.mjs --help >/dev/null 2>&1; node deploy/bin/admin.mjs --help >/dev/null 2>&1; true
 
 # Gateway HTTP; service RPC ports 9101-9105 and their health ports 10101-10105.
 EXPOSE 8080 9101 9102 9103 9104 9105 10101 10102 10103 10104 10105
 
-# node (the image's Node 24) is PID 1 and receives SIGTERM directly; main.ts shuts down gracefully.
-ENTRYPOINT ["node", "--import", "tsx", "deploy/src/main.ts"]
+# node (the image's Node 24) is PID 1 and receives SIGTERM directly; main.ts shuts down gracefully. The V8 heap
+# cap comes from NODE_OPTIONS (docker-compose.yml, deploy/k8s: half the container's memory limit).
+ENTRYPOINT ["node", "deploy/bin/main.mjs"]
 CMD ["gateway"]

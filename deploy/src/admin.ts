@@ -1,21 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig, SERVICE_NAMES } from '@vat/platform/config';
-import { createOrm, migrate, ormPool } from '@vat/platform/db';
-import { openGatewayOrm } from '@vat/gateway/start';
-import { KeyStore } from '@vat/gateway/keys';
-import { gatewayEntities } from '@vat/gateway/entities';
-import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from '@vat/gateway/migrations/index';
-import { importEcbFile } from '@vat/calculation/reference/ecb-import';
-import { approveCurrentRateRelease } from '@vat/calculation/reference/approve';
-import { backupDataDir, restoreDataDir } from './backup';
-import { databaseForCli } from './database-for-cli';
-import { ClassificationUsage, runClassificationCommand } from './classification-admin';
-import { runSupplyImport } from './supply-import';
-import { formatOf, type ImportFormat } from './supply-import-records';
-import { CSV_DELIMITERS, type CsvDelimiter } from '@vat/platform/csv-reader';
-import { createMigration } from './migrations-tool';
-import { MODULES } from './modules';
+import type { Config, ServiceName } from '@vat/platform/config';
+import type { CsvDelimiter } from '@vat/platform/csv-reader';
+import type { KeyStore } from '@vat/gateway/keys';
+import { UsageError } from './usage';
+
+/*
+ * The admin CLI. Each command imports what it runs when it runs (`keys create` loads the configuration, the
+ * gateway's ORM and key store, not the services or the HTTP gateway): a command costs its own modules only.
+ */
 
 const USAGE = `usage: npm run --silent admin -- <command>
   keys create --account <name> --scope <full|read-only|calculate-only|classification-resolve|classification-write> [--label <text>]
@@ -44,8 +37,6 @@ const USAGE = `usage: npm run --silent admin -- <command>
   backup <file> [--include-key]          (npm start's DATA_DIR, also while it runs; the key only with --include-key)
   restore <file> [--key-file <path>]     (into an empty DATA_DIR; the key from --key-file, the backup or DATA_ENCRYPTION_KEY)`;
 
-class UsageError extends Error {}
-
 function out(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -56,11 +47,35 @@ function need(value: string | undefined, flag: string): string {
 }
 
 /** `--delimiter`: one of the CSV separators (`tab` or `\t` for a tab). */
-function delimiterFlag(value: string | undefined): CsvDelimiter | undefined {
+async function delimiterFlag(value: string | undefined): Promise<CsvDelimiter | undefined> {
   if (value === undefined) return undefined;
+  const { CSV_DELIMITERS } = await import('@vat/platform/csv-reader');
   const d = value === 'tab' ? '\t' : value;
   if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError(`--delimiter must be one of , ; tab |`);
   return d as CsvDelimiter;
+}
+
+async function config(): Promise<Config> {
+  return (await import('@vat/platform/config')).loadConfig();
+}
+
+async function database(cfg: Config) {
+  return (await import('./database-for-cli')).databaseForCli(cfg);
+}
+
+/** The calculation service's ORM on the command's database (migrated first when `migrated`). */
+async function withCalculation<T>(migrated: boolean, fn: (pool: import('pg').Pool) => Promise<T>): Promise<T> {
+  const db = await database(await config());
+  const [{ createOrm, migrate, ormPool }, { loadModule }] = await Promise.all([import('@vat/platform/db'), import('./module-loader')]);
+  const mod = await loadModule('calculation');
+  const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
+  try {
+    if (migrated) await migrate(orm, db.url, mod.schema);
+    return await fn(await ormPool(orm));
+  } finally {
+    await orm.close();
+    await db.close();
+  }
 }
 
 function intFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
@@ -70,8 +85,8 @@ function intFlag(value: string | undefined, flag: string, min: number, max: numb
 }
 
 async function withKeys<T>(fn: (keys: KeyStore) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const db = await databaseForCli(config);
+  const db = await database(await config());
+  const [{ openGatewayOrm }, { KeyStore }] = await Promise.all([import('@vat/gateway/orm'), import('@vat/gateway/keys')]);
   const orm = await openGatewayOrm(db.url, 2);
   try {
     return await fn(new KeyStore(orm));
@@ -144,69 +159,63 @@ async function main(argv: string[]): Promise<number> {
   if (group === 'ecb' && action === 'import') {
     if (!arg) throw new UsageError('missing <file>');
     statSync(arg);
-    const config = loadConfig();
-    const db = await databaseForCli(config);
-    const mod = MODULES.calculation;
-    const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
-    try {
-      await migrate(orm, db.url, mod.schema);
-      const result = await importEcbFile(await ormPool(orm), arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`));
-      process.stderr.write('\n');
-      out(result);
-    } finally {
-      await orm.close();
-      await db.close();
-    }
+    const { importEcbFile } = await import('@vat/calculation/reference/ecb-import');
+    const result = await withCalculation(true, (pool) => importEcbFile(pool, arg, readFileSync(arg, 'utf8'), (done, total) => process.stderr.write(`\rimported ${done}/${total} rates`)));
+    process.stderr.write('\n');
+    out(result);
     return 0;
   }
   if (group === 'rates' && action === 'approve') {
     const reviewer = need(values.reviewer, 'reviewer');
-    const config = loadConfig();
-    const db = await databaseForCli(config);
-    const mod = MODULES.calculation;
-    const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
-    try {
-      out(await approveCurrentRateRelease(await ormPool(orm), reviewer, new Date()));
-    } finally {
-      await orm.close();
-      await db.close();
-    }
+    const { approveCurrentRateRelease } = await import('@vat/calculation/reference/approve');
+    out(await withCalculation(false, (pool) => approveCurrentRateRelease(pool, reviewer, new Date())));
     return 0;
   }
   if (group === 'supply' && action === 'import') {
     const account = need(values.account, 'account');
     if (!arg || positionals.length > 3) throw new UsageError('give exactly one <file.csv|file.ndjson>');
+    const { formatOf } = await import('./supply-import-records');
     const format = values.format ?? formatOf(arg);
     if (format !== 'csv' && format !== 'ndjson') throw new UsageError('the file must end in .csv, .ndjson or .jsonl, or give --format csv|ndjson');
     const concurrency = intFlag(values.concurrency, 'concurrency', 1, 16);
     const retrySeconds = intFlag(values['retry-seconds'], 'retry-seconds', 0, 86_400);
     if (!statSync(arg).isFile()) throw new Error(`${arg} is not a file`);
-    const config = loadConfig();
+    const cfg = await config();
+    const delimiter = await delimiterFlag(values.delimiter);
     // Distributed: an explicit LEDGER_URL reaches the ledger process; otherwise the ledger runs in-process.
-    const ledgerUrl = process.env.LEDGER_URL ? config.serviceUrls.ledger : undefined;
-    const summary = await runSupplyImport({ account, file: arg, format: format as ImportFormat, delimiter: delimiterFlag(values.delimiter), concurrency, retrySeconds }, config, ledgerUrl);
+    const ledgerUrl = process.env.LEDGER_URL ? cfg.serviceUrls.ledger : undefined;
+    const { runSupplyImport } = await import('./supply-import');
+    const summary = await runSupplyImport({ account, file: arg, format, delimiter, concurrency, retrySeconds }, cfg, ledgerUrl);
     out(summary);
     return summary.complete && summary.rejected === 0 && summary.failed === 0 ? 0 : 1;
   }
   if (group === 'backup' || group === 'restore') {
     if (!action || positionals.length > 2) throw new UsageError(`give exactly one <file> to ${group}`);
-    if (group === 'backup') out(await backupDataDir(loadConfig(), action, { includeKey: values['include-key'] ?? false }));
-    else out(await restoreDataDir(loadConfig(), action, { keyFile: values['key-file'] }));
+    const { backupDataDir, restoreDataDir } = await import('./backup');
+    if (group === 'backup') out(await backupDataDir(await config(), action, { includeKey: values['include-key'] ?? false }));
+    else out(await restoreDataDir(await config(), action, { keyFile: values['key-file'] }));
     return 0;
   }
   if (group === 'migrations' && action === 'create') {
     if (!arg) throw new UsageError('missing <service|gateway>');
-    const config = loadConfig();
-    const server = config.databaseUrl ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-    const target = arg === 'gateway'
-      ? { schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH }
-      : (SERVICE_NAMES as readonly string[]).includes(arg) ? MODULES[arg as keyof typeof MODULES] : undefined;
+    const cfg = await config();
+    const server = cfg.databaseUrl ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+    const { SERVICE_NAMES } = await import('@vat/platform/config');
+    let target;
+    if (arg === 'gateway') {
+      const [{ gatewayEntities }, gm] = await Promise.all([import('@vat/gateway/entities'), import('@vat/gateway/migrations/index')]);
+      target = { schema: 'gateway', entities: gatewayEntities, migrations: gm.migrations, migrationsPath: gm.MIGRATIONS_PATH };
+    } else if ((SERVICE_NAMES as readonly string[]).includes(arg)) {
+      target = await (await import('./module-loader')).loadModule(arg as ServiceName);
+    }
     if (!target) throw new UsageError(`unknown service ${arg}`);
+    const { createMigration } = await import('./migrations-tool');
     const file = await createMigration(target, server);
     out({ service: arg, created: file ?? null });
     return 0;
   }
-  const classification = await runClassificationCommand(group, action, values, loadConfig());
+  const { runClassificationCommand } = await import('./classification-admin');
+  const classification = await runClassificationCommand(group, action, values, await config());
   if (classification !== undefined) {
     out(classification);
     return 0;
@@ -217,7 +226,7 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError || err instanceof ClassificationUsage || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;
   } else {

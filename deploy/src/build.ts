@@ -8,6 +8,7 @@ import type { RunningGateway } from '@vat/gateway/start';
 import { createClients } from '@vat/platform/clients';
 import { EmbeddedStatistics } from '@vat/platform/embedded-maintenance';
 import { loadModule } from './module-loader';
+import { templatesFor } from './seeded-template';
 import { stopwatch } from '@vat/platform/stopwatch';
 import { serveMetrics } from '@vat/platform/http-telemetry';
 import { startProcessMetrics } from '@vat/platform/metrics';
@@ -52,9 +53,12 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
     if (mode !== 'all') throw new Error(`DATABASE_URL is required to run "${mode}" as its own process`);
     const elapsed = stopwatch();
     const { startEmbeddedPostgres } = await import('@vat/platform/embedded-pg');
-    embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true, sessionWaitMs: config.databaseWaitMs });
+    // A new DATA_DIR starts as a copy of the seeded template when the installed one matches these sources.
+    const fresh = templatesFor(config.dataDir);
+    embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true, sessionWaitMs: config.databaseWaitMs, templates: fresh?.templates });
     databaseUrl = embedded.url;
-    log.info({ dataDir: config.dataDir, ...elapsed() }, 'embedded PostgreSQL (PGlite) started');
+    const created = !fresh ? undefined : !embedded.createdFrom ? 'initdb' : fresh.seeded && embedded.createdFrom === fresh.templates[0] ? 'seeded template' : 'initdb template';
+    log.info({ dataDir: config.dataDir, ...(created ? { created } : {}), ...elapsed() }, 'embedded PostgreSQL (PGlite) started');
   }
   if (mode !== 'all' && !config.natsUrl) throw new Error(`NATS_URL is required to run "${mode}" as its own process`);
   const poolMax = embedded ? 4 : 10;

@@ -11,12 +11,13 @@ import { seedVatRates } from '@vat/calculation/reference/seed';
 import { TreatmentReleaseRepository } from '@vat/calculation/repositories/treatment-releases';
 import { databaseForCli } from './database-for-cli';
 import { activateTreatmentRelease, importTreatmentRelease, listTreatmentReleases, type TreatmentAdminDeps } from './treatment-admin';
-import { MODULES } from './modules';
+import { loadModule } from './module-loader';
+import { UsageError } from './usage';
 
 type ClassificationFlags = Partial<Record<'scheme' | 'edition' | 'file' | 'legal-from' | 'legal-to' | 'act' | 'source-url' | 'operator' | 'totp' | 'id' | 'name' | 'action' | 'limit', string>>;
 
 /** A usage problem of a classification command (exit code 2). */
-export class ClassificationUsage extends Error {}
+export class ClassificationUsage extends UsageError {}
 
 const need = (flags: ClassificationFlags, flag: keyof ClassificationFlags): string => {
   const v = flags[flag];
@@ -33,7 +34,7 @@ function cipherFor(config: Config): FieldCipher {
 async function withClassification<T>(config: Config, fn: (deps: AdminDeps) => Promise<T>): Promise<T> {
   const cipher = cipherFor(config);
   const db = await databaseForCli(config);
-  const mod = MODULES.classification;
+  const mod = await loadModule('classification');
   const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax: 2 });
   try {
     await migrate(orm, db.url, mod.schema);
@@ -48,8 +49,8 @@ async function withClassification<T>(config: Config, fn: (deps: AdminDeps) => Pr
 async function withTreatments<T>(config: Config, fn: (deps: TreatmentAdminDeps) => Promise<T>): Promise<T> {
   const cipher = cipherFor(config);
   const db = await databaseForCli(config);
-  const cls = MODULES.classification;
-  const calc = MODULES.calculation;
+  const cls = await loadModule('classification');
+  const calc = await loadModule('calculation');
   const clsOrm = await createOrm({ clientUrl: db.url, schema: cls.schema, entities: cls.entities, migrations: cls.migrations, migrationsPath: cls.migrationsPath, poolMax: 2 });
   const calcOrm = await createOrm({ clientUrl: db.url, schema: calc.schema, entities: calc.entities, migrations: calc.migrations, migrationsPath: calc.migrationsPath, poolMax: 2 });
   try {

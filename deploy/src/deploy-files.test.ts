@@ -104,6 +104,10 @@ describe('docker-compose.yml', () => {
     if (p === 'gateway' && env.PORT !== undefined) expect(Number(env.PORT)).toBe(GATEWAY_PORT);
   });
 
+  it.each(PROCESSES)('caps the V8 heap of %s (docs/operations.md, "Memory")', (p) => {
+    expect(composeEnv(services[p] ?? {}).NODE_OPTIONS).toMatch(/^--max-old-space-size=\d+$/);
+  });
+
   it.each(PROCESSES)('gives %s a configuration the app accepts, pointing at the compose services', (p) => {
     const env = composeEnv(services[p] ?? {});
     expect(env.DATABASE_URL).toBe('postgresql://postgres:postgres@postgres:5432/vat');
@@ -142,7 +146,8 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  // One entry per instruction: continuation lines (a trailing backslash) joined.
+  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
 
   it('builds on node:24-slim with npm ci, runs as non-root and defaults to the gateway', () => {
     expect(lines.find((l) => /^FROM\s/i.test(l))).toMatch(/^FROM\s+node:24-slim\b/i);
@@ -151,7 +156,10 @@ describe('Dockerfile', () => {
     expect(user, 'a USER instruction').toBeDefined();
     expect(user).not.toMatch(/^USER\s+(root|0)(:|\s|$)/i);
     const entrypoint = JSON.parse(lines.find((l) => /^ENTRYPOINT\s/i.test(l))!.replace(/^ENTRYPOINT\s+/i, '')) as string[];
-    expect(entrypoint.join(' ')).toContain('deploy/src/main.ts');
+    // The compiled entry point (deploy/bundle.mjs), built in the image.
+    expect(entrypoint).toEqual(['node', 'deploy/bin/main.mjs']);
+    expect(lines.some((l) => /^RUN\s.*\bnode deploy\/bundle\.mjs\b/.test(l)), 'the image builds deploy/dist').toBe(true);
+    expect(lines.some((l) => /^RUN\s.*\bnode deploy\/bin\/embedded-template\.mjs\b/.test(l)), 'the image builds the embedded templates').toBe(true);
     const cmd = JSON.parse(lines.filter((l) => /^CMD\s/i.test(l)).at(-1)!.replace(/^CMD\s+/i, '')) as string[];
     expect(cmd).toEqual(['gateway']);
   });
@@ -229,6 +237,10 @@ describe('deploy/k8s', () => {
       expect(c.resources?.[kind]?.cpu, `${kind}.cpu`).toBeDefined();
       expect(c.resources?.[kind]?.memory, `${kind}.memory`).toBeDefined();
     }
+    // The V8 heap cap (NODE_OPTIONS, from the ConfigMap) is half the container's memory limit.
+    const limitMi = Number(/^(\d+)Mi$/.exec(String(c.resources.limits.memory))?.[1]);
+    const heapMb = Number(/--max-old-space-size=(\d+)/.exec(configData.NODE_OPTIONS ?? '')?.[1]);
+    expect(heapMb, `${p}: NODE_OPTIONS caps the heap at half of ${limitMi}Mi`).toBe(limitMi / 2);
     const envFrom: Obj[] = c.envFrom ?? [];
     const cmRef = envFrom.find((e) => e.configMapRef)?.configMapRef?.name;
     const secretRef = envFrom.find((e) => e.secretRef)?.secretRef?.name;

@@ -9,7 +9,7 @@ import { internalTokenInterceptor } from '@vat/platform/clients';
 import type { Config, ServiceName } from '@vat/platform/config';
 import { createLogger } from '@vat/platform/logger';
 import { principalHeaders } from '@vat/platform/principal';
-import { openGatewayOrm } from '@vat/gateway/start';
+import { openGatewayOrm } from '@vat/gateway/orm';
 import { KeyStore } from '@vat/gateway/keys';
 import { databaseForCli } from './database-for-cli';
 import { inProcessTransports, serviceInterceptors, startService, type RunningService } from './compose';

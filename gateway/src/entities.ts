@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { defineInboxEntity } from '@vat/platform/outbox';
+import { defineInboxEntity } from '@vat/platform/outbox-entities';
 
 export const Account = defineEntity({
   name: 'Account',

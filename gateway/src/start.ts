@@ -4,25 +4,18 @@ import type { Logger } from 'pino';
 import type { EventBus } from '@vat/platform/bus';
 import type { Clients } from '@vat/platform/clients';
 import { SERVICE_NAMES, type Config } from '@vat/platform/config';
-import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
+import { databaseProbes } from '@vat/platform/db';
 import { READINESS_PROBE_MS } from '@vat/platform/deadline';
 import { observePool, unobservePool } from '@vat/platform/metrics';
 import { buildGateway } from './app';
-import { gatewayEntities } from './entities';
 import { KeyStore } from './keys';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limiter';
 import { SessionStore } from './sessions';
-import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from './migrations/index';
+import { openGatewayOrm } from './orm';
 import type { ReadinessReport } from './routes/health';
 import { usageConsumer } from './usage-consumer';
 
-const GATEWAY_SCHEMA = 'gateway';
-
-export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockWaitMs?: number) {
-  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs });
-  await migrate(orm, databaseUrl, GATEWAY_SCHEMA);
-  return orm;
-}
+export { openGatewayOrm };
 
 export type RunningGateway = { app: FastifyInstance; keys: KeyStore; sessions: SessionStore; stop(): Promise<void> };
 

@@ -2,7 +2,7 @@ import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/postgresql
 import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { releaseDeadClients } from './db-faults';
+import { releaseDeadClients } from './dead-clients';
 import { guardPool } from './transaction';
 import { DeadlineExceeded, READINESS_PROBE_MS, withDeadline } from './deadline';
 

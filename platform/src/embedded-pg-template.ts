@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
@@ -44,30 +43,63 @@ export function hasEmbeddedTemplate(dir = embeddedTemplateDir()): boolean {
   return existsSync(join(dir, MARKER)) && existsSync(join(dir, 'pg', 'PG_VERSION'));
 }
 
+/** What a complete template's marker says (the PGlite version, and what else its builder recorded). */
+export function embeddedTemplateMarker(dir: string): Record<string, unknown> | undefined {
+  if (!hasEmbeddedTemplate(dir)) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(dir, MARKER), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Creates `target` (a PGlite data directory that does not exist yet) as a copy of the template.
  * Copies into a sibling first and renames, so a crash never leaves a half-copied cluster behind.
- * Returns false (and does nothing) when there is no template.
+ * Returns false (and leaves nothing behind) when there is no template, or it could not be copied.
  */
 export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateDir()): boolean {
   if (!hasEmbeddedTemplate(dir) || existsSync(target)) return false;
   const partial = `${target}.copy-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
-  cpSync(join(dir, 'pg'), partial, { recursive: true });
+  try {
+    cpSync(join(dir, 'pg'), partial, { recursive: true });
+  } catch {
+    // The template went away meanwhile (a newer one replaced it): the caller takes the next one, or initdb.
+    rmSync(partial, { recursive: true, force: true });
+    return false;
+  }
   renameSync(partial, target);
   return true;
 }
 
 /** Builds the template once (a no-op when it exists); safe when several installs race. */
 export async function buildEmbeddedTemplate(dir = embeddedTemplateDir()): Promise<'exists' | 'built'> {
+  return buildTemplateWith(dir, {}, async (pgDir) => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create({ dataDir: pgDir });
+    await db.query('select 1');
+    await db.close();
+  });
+}
+
+/**
+ * Builds a template at `dir` once (a no-op when a complete one is there): `fill(pgDir)` leaves a cleanly shut
+ * down cluster at `pgDir` (inside a work directory beside `dir`), the marker (PGlite version plus `marker`) is
+ * written last, and the work directory is renamed into place. Safe when several builders race.
+ */
+export async function buildTemplateWith(dir: string, marker: Record<string, unknown>, fill: (pgDir: string) => Promise<void>): Promise<'exists' | 'built'> {
   if (hasEmbeddedTemplate(dir)) return 'exists';
   const work = `${dir}.build-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const db = await PGlite.create({ dataDir: join(work, 'pg') });
-  await db.query('select 1');
-  await db.close();
-  writeFileSync(join(work, MARKER), JSON.stringify({ pglite: pgliteVersion(), builtAt: new Date().toISOString() }));
+  try {
+    await fill(join(work, 'pg'));
+  } catch (err) {
+    rmSync(work, { recursive: true, force: true });
+    throw err;
+  }
+  writeFileSync(join(work, MARKER), JSON.stringify({ pglite: pgliteVersion(), ...marker, builtAt: new Date().toISOString() }));
   try {
     if (hasEmbeddedTemplate(dir)) return 'exists'; // another install finished first
     rmSync(dir, { recursive: true, force: true }); // an incomplete one (no marker) is never copied

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { seedFromEmbeddedTemplate } from './embedded-pg-template';
+import { embeddedTemplateDir, seedFromEmbeddedTemplate } from './embedded-pg-template';
 import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
 import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
 import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
@@ -11,6 +11,8 @@ export type EmbeddedPostgres = {
   url: string;
   /** The directory holding the Unix socket (libpq's `host`). */
   socketDir: string;
+  /** The template the data directory was created from by this start (undefined: it existed, or initdb ran). */
+  createdFrom?: string;
   stop(): Promise<void>;
 };
 
@@ -33,7 +35,7 @@ function socketDirFor(dataDir: string): string {
  * No TCP port: the data directory (0700; inside it directories 0700 and files 0600, kept so by the
  * process umask) and the socket in it are this user's alone. With `advertise`, runtime.json says where.
  */
-export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?: boolean; sessionWaitMs?: number } = {}): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?: boolean; sessionWaitMs?: number; templates?: readonly string[] } = {}): Promise<EmbeddedPostgres> {
   const dir = resolve(dataDir);
   const socketDir = socketDirFor(dir);
   refuseOlderRunningVersion(dir);
@@ -44,8 +46,9 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?:
   const server = await listen(join(socketDir, SOCKET_NAME), dir, opts.sessionWaitMs);
   if (opts.advertise) advertise(dir, socketDir);
   let db: PGlite;
+  let createdFrom: string | undefined;
   try {
-    db = await openPrivately(dir);
+    ({ db, createdFrom } = await openPrivately(dir, opts.templates ?? [embeddedTemplateDir()]));
   } catch (err) {
     if (opts.advertise) unadvertise(dir);
     await server.close();
@@ -55,6 +58,7 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?:
   return {
     url: embeddedUrl(socketDir),
     socketDir,
+    createdFrom,
     async stop() {
       if (opts.advertise) unadvertise(dir);
       await server.close();
@@ -63,14 +67,16 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?:
   };
 }
 
-/** Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. */
-async function openPrivately(dir: string): Promise<PGlite> {
-  // A new data directory starts as a copy of the installed template cluster (no initdb) when there is one.
-  seedFromEmbeddedTemplate(join(dir, 'pg'));
+/**
+ * Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. A new data
+ * directory starts as a copy of the first complete template cluster of `templates` (no initdb) when there is one.
+ */
+async function openPrivately(dir: string, templates: readonly string[]): Promise<{ db: PGlite; createdFrom?: string }> {
+  const createdFrom = templates.find((t) => seedFromEmbeddedTemplate(join(dir, 'pg'), t));
   const db = await PGlite.create({ dataDir: join(dir, 'pg') });
   try {
     makeTreePrivate(dir);
-    return db;
+    return { db, createdFrom };
   } catch (err) {
     await db.close();
     throw err;

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { ExchangeRatesPublishedSchema, RateReleasePublishedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import type { RateInForce } from '@vat/gen/vat/calculation/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
+import { selectEcbDays } from './ecb-day-rows';
 import { decodeEvent, subjectOf } from './events';
 import { EUR, EcbRateTable, eurRate, type EcbRate } from './fx';
 import { Code, rpcError } from './rpc-errors';
@@ -166,6 +167,7 @@ export function referenceDataUnavailable(kind: ReferenceKind) {
 export class ReferenceProjection {
   private release: { version: string; value: ProjectedRateRelease } | undefined;
   private ecb: { version: string; value: EcbRateTable } | undefined;
+  private ecbCounted: { version: string; value: { size: number; last: string | undefined } } | undefined;
 
   constructor(private readonly pool: pg.Pool, private readonly schema: string) {}
 
@@ -216,8 +218,7 @@ export class ReferenceProjection {
   async ecbRates(): Promise<EcbRateTable> {
     const version = (await this.versions()).get('ecb') ?? '0';
     if (this.ecb?.version === version) return this.ecb.value;
-    const res = await this.pool.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date, rates from "${this.schema}".ecb_rate_day_projection order by rate_date`);
-    const value = EcbRateTable.fromDays(res.rows.map((r) => ({ date: r.rate_date, rates: r.rates })));
+    const value = EcbRateTable.fromDays(await selectEcbDays(this.pool, `"${this.schema}".ecb_rate_day_projection`));
     this.ecb = { version, value };
     return value;
   }
@@ -233,11 +234,28 @@ export class ReferenceProjection {
     return queries.map((q) => table.rateOnOrNextPublication(q.currency, q.date));
   }
 
+  /**
+   * How many ECB rates are projected and the last publication day: from the table in memory when it is
+   * loaded and current, else counted by the database (the table itself is loaded by the first read that
+   * needs a rate, not by a readiness probe).
+   */
+  private async ecbSummary(): Promise<{ size: number; last: string | undefined }> {
+    const version = (await this.versions()).get('ecb') ?? '0';
+    if (this.ecb?.version === version) return { size: this.ecb.value.size, last: this.ecb.value.lastPublicationDate() };
+    if (this.ecbCounted?.version === version) return this.ecbCounted.value;
+    const res = await this.pool.query<{ size: number; last: string | null }>(
+      `select coalesce(sum((select count(*) from jsonb_object_keys(rates))), 0)::int as size, max(rate_date) as last from "${this.schema}".ecb_rate_day_projection`,
+    );
+    const value = { size: res.rows[0]!.size, last: res.rows[0]!.last ?? undefined };
+    this.ecbCounted = { version, value };
+    return value;
+  }
+
   /** Readiness: whether a release and the ECB days have arrived. */
   async probes(service: string): Promise<{ name: string; ok: boolean; detail: string }[]> {
     const release = await this.rateRelease();
-    const ecb = await this.ecbRates();
-    const last = ecb.lastPublicationDate();
+    const ecb = await this.ecbSummary();
+    const last = ecb.last;
     return [
       { name: `${service}.projection.vat_rates`, ok: release !== undefined, detail: release ? `release ${release.version} (${release.ratesInForce.length} rates in force)` : 'no VAT rate release received from calculation yet' },
       { name: `${service}.projection.ecb_rates`, ok: last !== undefined, detail: last ? `${ecb.size} ECB rates to ${last}` : 'no ECB rates received from calculation yet' },

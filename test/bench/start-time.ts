@@ -1,7 +1,7 @@
 /**
  * Start-time benchmark of `npm start` (issue 7: first start ≤ 3 s, restart ≤ 2 s to `/ready` 200).
  *
- * Runs `tsx deploy/src/main.ts all` on Node 24 with a fresh temporary DATA_DIR (embedded PGlite) and PORT 0, measures the
+ * Runs `npm start` (the compiled entry point, after what `npm install` prepares) with a fresh temporary DATA_DIR (embedded PGlite) and PORT 0, measures the
  * time from spawn to the first `/ready` 200, stops it, starts it again on the same directory, and repeats
  * (`START_RUNS`, default 3). Prints medians and a breakdown taken from the process's own timing logs (every
  * info line with a numeric `ms`, and `cpuMs`: CPU time, which a busy machine distorts far less than wall time).
@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, sleep, spawnProcess, stopProcess, type Proc } from '../support/processes';
+import { prepareLikeInstall } from './embedded-start';
 
 const RUNS = Number(process.env.START_RUNS ?? 3);
 const BIN = join(ROOT, 'node_modules/.bin');
@@ -53,7 +54,7 @@ async function startOnce(dataDir: string): Promise<Sample> {
   const lines: LogLine[] = [];
   const t0 = performance.now();
   const wall0 = Date.now();
-  const proc = spawnProcess('npm start', join(BIN, 'tsx'), ['deploy/src/main.ts', 'all'], {
+  const proc = spawnProcess('npm start', 'npm', ['start'], {
     env: { PATH: `${BIN}:${process.env.PATH}`, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
   });
   proc.child.stdout!.on('data', (chunk: Buffer) => {
@@ -102,6 +103,7 @@ function report(first: Sample[], restart: Sample[]): void {
   }
 }
 
+await prepareLikeInstall();
 const first: Sample[] = [];
 const restart: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {

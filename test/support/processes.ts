@@ -1,9 +1,10 @@
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bundleProblem, ENTRIES, type Entry } from '../../deploy/bundle.mjs';
 
 /** Repository root (every child process runs here). */
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
@@ -184,14 +185,32 @@ export async function stopAll(graceMs = 8000): Promise<void> {
   await Promise.all([...live].map((p) => stopProcess(p, 'SIGTERM', graceMs).catch(() => undefined)));
 }
 
-/** `tsx deploy/src/main.ts <mode>` on Node 24, as `npm start` / `npm run start:service` do. */
+/**
+ * The node arguments that run an entry point as its npm script does: the compiled bundle through its launcher
+ * (deploy/bin/<entry>.mjs) when deploy/dist is built from the current sources (the global setup builds it once
+ * per run), else the TypeScript source through tsx. A test never runs code older than the sources.
+ */
+export function entryArgs(entry: Entry): string[] {
+  const flags = scriptNodeFlags(entry);
+  return bundleProblem(entry) === undefined ? [...flags, `deploy/bin/${entry}.mjs`] : [...flags, '--import', 'tsx', ENTRIES[entry]];
+}
+
+/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 deploy/bin/admin.mjs"`). */
+function scriptNodeFlags(entry: Entry): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const script = Object.values(scripts).find((s) => s.includes(`deploy/bin/${entry}.mjs`));
+  const words = script?.split(/\s+/) ?? [];
+  return words.slice(words.indexOf('node') + 1, words.indexOf(`deploy/bin/${entry}.mjs`)).filter((w) => w.startsWith('--'));
+}
+
+/** `npm start` / `npm run start:service` (`main <mode>`) on Node 24. */
 export function spawnMain(mode: string, env: Record<string, string | undefined>): Proc {
-  return spawnProcess(`main ${mode}`, NODE, ['--import', 'tsx', 'deploy/src/main.ts', mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
+  return spawnProcess(`main ${mode}`, NODE, [...entryArgs('main'), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
 }
 
 /** Runs the admin CLI (`npm run --silent admin -- ...`) as its own process; parses its JSON output. */
 export async function runAdmin<T = any>(args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<{ code: number | string; json: T; stdout: string; stderr: string }> {
-  const child = spawn(NODE, ['--import', 'tsx', 'deploy/src/admin.ts', ...args], { cwd: ROOT, env: childEnv({ LOG_LEVEL: 'warn', ...env }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [...entryArgs('admin'), ...args], { cwd: ROOT, env: childEnv({ LOG_LEVEL: 'warn', ...env }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

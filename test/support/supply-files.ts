@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { NODE, ROOT } from './processes';
+import { entryArgs, NODE, ROOT } from './processes';
 
 /** The CSV header of generated supply-event files (the API's field names). */
 export const SUPPLY_CSV_COLUMNS = [
@@ -91,7 +91,7 @@ export type ImportRun = { code: number | string; json: any; stdout: string; stde
  */
 export async function runSupplyImportCli(args: string[], env: Record<string, string | undefined>, timeoutMs = 180_000): Promise<ImportRun> {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' };
-  const child = spawn(NODE, ['--import', 'tsx', 'deploy/src/admin.ts', 'supply', 'import', ...args], { cwd: ROOT, env: { ...base, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [...entryArgs('admin'), 'supply', 'import', ...args], { cwd: ROOT, env: { ...base, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -1,4 +1,4 @@
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
 
 /**
@@ -37,12 +37,20 @@ const ajv = new Ajv({ coerceTypes: false, allErrors: false, verbose: true, stric
 
 type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
+/** Compiles the wire projection of a route schema (Ajv generates and compiles a function: milliseconds each). */
+export function compileWireSchema(schema: unknown): ValidateFunction {
+  return ajv.compile(wireSchema(schema) as Schema);
+}
+
 /**
  * Fastify validator compiler over the wire projection. Unknown members are reported before any
- * other violation (a caller with a typo learns about the typo first).
+ * other violation (a caller with a typo learns about the typo first). The Ajv function is compiled on
+ * the route's first request, not when Fastify gets ready: compiling the request schemas of every route
+ * was the largest part of the gateway's start (docs/benchmarks.md, "Start time"). Every schema is compiled
+ * by gateway/test/route-schemas.test.ts, so a broken one fails the suite rather than a first request.
  */
 export function wireValidatorCompiler({ schema }: { schema: unknown }): Validator {
-  const compiled = ajv.compile(wireSchema(schema) as Schema);
+  let compiled: ValidateFunction | undefined;
   const s = schema as Schema;
   const known = s.additionalProperties === false && typeof s.properties === 'object' ? new Set(Object.keys(s.properties as object)) : undefined;
   const validate: Validator = (data) => {
@@ -53,6 +61,7 @@ export function wireValidatorCompiler({ schema }: { schema: unknown }): Validato
         return false;
       }
     }
+    compiled ??= compileWireSchema(schema);
     const ok = compiled(data);
     validate.errors = ok ? null : (compiled.errors as FastifySchemaValidationError[]);
     return ok;

@@ -5,7 +5,7 @@ import { CalculationRecordedSchema, ExchangeRatesPublishedSchema } from '@vat/ge
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { buildEvent } from '@vat/platform/events';
-import { applyReferenceData } from '@vat/platform/reference-projection';
+import { applyReferenceData, ReferenceProjection } from '@vat/platform/reference-projection';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import type { LedgerDeps } from '../src/context';
@@ -36,6 +36,16 @@ describe.skipIf(!backends.ok)('the ledger projection of calculations and referen
     expect(release?.taxClassIds.has('standard')).toBe(true);
     expect(release?.ratesInForce.some((r) => r.country === 'DE' && r.rateBps === 1900 && r.rateType === 'standard')).toBe(true);
     expect((await h.deps.reference.ecbRates()).rateOnOrPreviousPublication('USD', '2026-04-13')?.rate.decimal).toBe('1.1684');
+  });
+
+  it('readiness counts the projected ECB rates in the database, and says what the loaded table holds', async () => {
+    const fresh = new ReferenceProjection(h.deps.pool, 'ledger');
+    const before = (await fresh.probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates');
+    // The shipped history (README): 217,555 rates, 1999-01-04 to 2026-04-13.
+    expect(before).toEqual({ name: 'ledger.projection.ecb_rates', ok: true, detail: '217555 ECB rates to 2026-04-13' });
+    const table = await fresh.ecbRates();
+    expect([table.size, table.lastPublicationDate()]).toEqual([217_555, '2026-04-13']);
+    expect((await fresh.probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates')).toEqual(before);
   });
 
   it('waits for a calculation recorded a moment after the commit began (lag rule), and refuses an id that never arrives as before', async () => {

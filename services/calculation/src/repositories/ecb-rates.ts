@@ -4,6 +4,7 @@
  * Everything runs through the service's one pool; rows are mapped by column name.
  */
 import type pg from 'pg';
+import { selectEcbDays } from '@vat/platform/ecb-day-rows';
 import { insertRows, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
 import { planEcbImport, type EcbDay } from '../reference/ecb-days';
@@ -32,8 +33,7 @@ export async function ecbState(db: Queryable, digest = ''): Promise<{ marker: Ec
 
 /** Every stored publication day, oldest first. */
 export async function loadEcbDays(db: Queryable): Promise<EcbDay[]> {
-  const res = await db.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date::text as rate_date, rates from ${DAYS} order by rate_date`);
-  return res.rows.map((r) => ({ date: r.rate_date, rates: r.rates }));
+  return selectEcbDays(db, DAYS);
 }
 
 type EcbRelease = { digest: string; version: string; rowCount: number };

@@ -5,7 +5,6 @@
  * (the document dates are the report's own `generated_at`, the file ID derives from them).
  */
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import { requireMinorUnits } from '@vat/platform/currencies';
 import { minorToMajor } from '@vat/platform/money';
 import { countryBreakdownOf, filingDueDate } from './union-oss-return';
@@ -15,8 +14,9 @@ const require = createRequire(import.meta.url);
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
-/** Renders the report; resolves with the PDF bytes. */
-export function accountantPdf(c: ReturnContext, title: string): Promise<Buffer> {
+/** Renders the report; resolves with the PDF bytes. PDFKit (and its font engine) is loaded by the first report, not at start. */
+export async function accountantPdf(c: ReturnContext, title: string): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const r = c.ret;
   const mu = requireMinorUnits(r.returnCurrency);
   const m = (v: bigint) => minorToMajor(v, mu);

@@ -1,4 +1,4 @@
-import { euVat } from 'stdnum';
+import { createRequire } from 'node:module';
 import { normalizeVatNumber } from '@vat/platform/vat-number-digest';
 import { invalidArgument } from '@vat/platform/rpc-errors';
 import { MAX_IDENTIFIER_LENGTH, MEMBER_STATES } from './identifiers';
@@ -22,6 +22,14 @@ export function parseVatNumberInput(raw: string): string {
   return number;
 }
 
+const require = createRequire(import.meta.url);
+let rules: typeof import('stdnum').euVat | undefined;
+/** stdnum's EU VAT validators, loaded by the first check rather than at start (the package holds every country's rules). */
+function euVatRules(): typeof import('stdnum').euVat {
+  rules ??= (require('stdnum') as typeof import('stdnum')).euVat;
+  return rules;
+}
+
 /**
  * The offline test before VIES: an EU Member State's prefix and that State's format and check digits
  * (python-stdnum's rules as ported by the `stdnum` package). A failure is `format_invalid`, never sent to VIES.
@@ -30,7 +38,7 @@ export function checkVatNumberFormat(number: string): VatNumberFormat {
   const state = number.slice(0, 2);
   const iso = STATES.get(state);
   if (iso === undefined) return { ok: false, number, state: /^[A-Z]{2}$/.test(state) ? state : 'XX', reason: `${state} is not the VAT prefix of an EU Member State (Greece is EL).` };
-  const validator = euVat[iso]?.[0];
+  const validator = euVatRules()[iso]?.[0];
   if (!validator) return { ok: false, number, state, reason: `no format rule for ${state}` };
   const r = validator.validate(number.slice(2));
   if (!r.isValid) return { ok: false, number, state, reason: `${r.error?.message ?? 'The number is not valid.'} (${MEMBER_STATES.find((m) => m.vatPrefix === state)!.vatFormat})` };

@@ -1,0 +1,10 @@
+// Types of deploy/bundle.mjs (plain JavaScript: it runs before anything is compiled).
+export declare const ROOT: string;
+export declare const DIST: string;
+export declare const ENTRIES: { main: string; admin: string; 'embedded-template': string };
+export type Entry = keyof typeof ENTRIES;
+/** Why the bundle of `entry` cannot be run as it is ('missing', 'stale: …'), or undefined when it is current. */
+export declare function bundleProblem(entry: Entry): string | undefined;
+export declare function buildBundles(): Promise<number>;
+export declare function ensureBundles(opts?: { force?: boolean; quiet?: boolean }): Promise<'fresh' | 'built'>;
+export declare function launch(entry: Entry): Promise<void>;

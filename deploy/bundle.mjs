@@ -1,0 +1,260 @@
+// @ts-check
+/**
+ * The compiled entry points. `npm start`, `npm run start:service` and `npm run admin` run JavaScript bundled
+ * by esbuild from deploy/src, so no process transforms TypeScript at start: the workspace packages and most
+ * npm packages inlined (one file to load instead of thousands to resolve), the few that read files beside
+ * their own code left in node_modules (EXTERNAL below). The bundles live in deploy/dist (gitignored), built
+ * by `postinstall` (`node deploy/bundle.mjs`) and again by whoever finds them stale:
+ *
+ * - dist/manifest.json lists every workspace source file a bundle was built from (and the package manifests,
+ *   the lockfile and tsconfig.json) with its size and mtime; a bundle is fresh while every one of them is
+ *   unchanged. `launch` (deploy/bin/*.mjs) rebuilds a stale bundle before running it (a second or two), and
+ *   falls back to tsx, with a warning, only when there is no bundle and none can be built. A process never
+ *   runs code older than its sources.
+ * - Each bundle is one file (no code splitting): a running process has read all of its code, so a rebuild
+ *   that replaces the files (each written beside and renamed, the manifest last) never pulls a chunk from
+ *   under it.
+ * - External packages and Node's built-in modules are `require`d when the module using them first runs, as
+ *   a dynamic import in the sources would be (an ESM import of them would be hoisted and load at every start).
+ * - `import.meta.url` in a workspace source is rewritten to that source's own URL (relative to the bundle),
+ *   so the seed files, migration folders and dashboard assets it locates are found as before.
+ *
+ * Run by hand: `npm run build` or `node deploy/bundle.mjs` (builds when stale; `--force` always).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { builtinModules } from 'node:module';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = join(ROOT, 'deploy', 'dist');
+const MANIFEST = join(DIST, 'manifest.json');
+/** Bump when the build options change: a manifest of another format counts as stale. */
+const FORMAT = 2;
+
+/** The entry points: bundle name -> source. */
+export const ENTRIES = {
+  main: 'deploy/src/main.ts',
+  admin: 'deploy/src/admin.ts',
+  'embedded-template': 'deploy/src/embedded-template.ts',
+};
+
+/** @typedef {{ format: number; builtAt: string; entries: Record<string, string>; inputs: Record<string, [number, number]> }} Manifest */
+
+/** @returns {Manifest | undefined} */
+function readManifest() {
+  try {
+    return JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `[size, mtimeMs]` of a file, or undefined when it is gone. */
+function stamp(file) {
+  try {
+    const s = statSync(file);
+    return /** @type {[number, number]} */ ([s.size, s.mtimeMs]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why the bundle of `entry` cannot be run as it is ('missing' or 'stale: <file>'), or undefined when it
+ * is built from the current sources.
+ */
+export function bundleProblem(entry) {
+  const manifest = readManifest();
+  if (!manifest || manifest.format !== FORMAT || manifest.entries[entry] !== ENTRIES[entry] || !existsSync(join(DIST, `${entry}.js`))) return 'missing';
+  for (const [file, [size, mtime]] of Object.entries(manifest.inputs)) {
+    const now = stamp(join(ROOT, file));
+    if (!now || now[0] !== size || now[1] !== mtime) return `stale: ${file} changed`;
+  }
+  return undefined;
+}
+
+const BUNDLE_URL = '__vatBundleUrl';
+/** The workspace sources (not node_modules): the only files whose `import.meta.url` is rewritten. */
+const WORKSPACE_SOURCE = new RegExp(`^${ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(gen|platform|services|gateway|seeds|deploy|dashboard)/.*\\.[cm]?ts$`);
+
+/**
+ * Rewrites `import.meta.url` in a workspace source to the URL of that source, relative to the bundle: esbuild
+ * compiles the file with `import.meta.url` defined as a name of its own, declared in front of it from the
+ * bundle's URL (set by the banner). A bundled npm package keeps `import.meta.url` (the bundle's).
+ */
+function importMetaUrlPlugin(/** @type {typeof import('esbuild')} */ esbuild) {
+  return {
+    name: 'source-import-meta-url',
+    /** @param {any} build */
+    setup(build) {
+      build.onLoad({ filter: WORKSPACE_SOURCE }, async (/** @type {{ path: string }} */ args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const rel = relative(DIST, args.path).split(sep).join('/');
+        const name = `__vatSourceUrl_${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`;
+        const js = await esbuild.transform(text, { loader: 'ts', format: 'esm', target: 'node24', define: { 'import.meta.url': name }, sourcefile: args.path });
+        return { contents: `const ${name} = new URL(${JSON.stringify(rel)}, ${BUNDLE_URL}).href;\n${js.code}`, loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/**
+ * npm packages that stay `import`s of node_modules: those that read files beside their own code (`__dirname`,
+ * their package.json, data files, WebAssembly) or load worker files, and optional native add-ons. Every
+ * other package is bundled; the build fails when bundled code still refers to `__dirname` or `__filename`
+ * (a package that needs adding here).
+ */
+const EXTERNAL = ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'ioredis', 'pdfkit', 'fontkit', 'pino', 'thread-stream', 'pg-native', 'esbuild', 'tsx'];
+
+/**
+ * Makes each external package a `require` of it, evaluated when the module importing it is first used (as in
+ * the sources, where `keys create` never loads pdfkit): an ESM `import` of an external package would be hoisted
+ * to the top of the bundle and loaded at every start. Node's own interop applies (`import x from` a CommonJS
+ * package is its `module.exports`).
+ */
+function lazyExternalsPlugin() {
+  // Node's built-in modules too: an ESM import of node:http, hoisted to the top, would load its fetch
+  // implementation (undici) at every start whether or not anything makes an HTTP request.
+  const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+  const isExternal = (/** @type {string} */ path) => builtins.has(path) || path.startsWith('node:') || path.startsWith('@opentelemetry/') || EXTERNAL.some((p) => path === p || path.startsWith(`${p}/`));
+  return {
+    name: 'lazy-externals',
+    /** @param {any} build */
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (/** @type {{ path: string; namespace: string }} */ args) => {
+        if (!isExternal(args.path)) return undefined;
+        // The virtual module's own `require` stays a run-time require of node_modules.
+        if (args.namespace === 'lazy-external') return { path: args.path, external: true };
+        return { path: args.path, namespace: 'lazy-external' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy-external' }, (/** @type {{ path: string }} */ args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Builds every bundle into a fresh directory beside deploy/dist, then moves each file into place (the
+ * manifest last). Returns the build time in ms.
+ */
+export async function buildBundles() {
+  const started = performance.now();
+  const esbuild = await import('esbuild');
+  const work = `${DIST}.build-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  try {
+    const result = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, join(ROOT, src)])),
+      outdir: work,
+      bundle: true,
+      splitting: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      // Migration classes are listed by class name; keep every name as written.
+      keepNames: true,
+      metafile: true,
+      logLevel: 'warning',
+      // Bundled CommonJS code calls `require` for Node built-ins and the external packages.
+      banner: { js: `import { createRequire as __vatCreateRequire } from 'node:module';\nconst require = __vatCreateRequire(import.meta.url);\nconst ${BUNDLE_URL} = import.meta.url;` },
+      plugins: [lazyExternalsPlugin(), importMetaUrlPlugin(esbuild)],
+    });
+    for (const name of Object.keys(ENTRIES)) {
+      const code = readFileSync(join(work, `${name}.js`), 'utf8');
+      const at = code.search(/\b__(dirname|filename)\b/);
+      if (at >= 0) {
+        const from = code.lastIndexOf('\n// ', at);
+        throw new Error(`bundled code refers to __dirname/__filename (${code.slice(from + 1, code.indexOf('\n', from + 1))}); add that package to EXTERNAL in deploy/bundle.mjs`);
+      }
+    }
+    /** @type {Record<string, [number, number]>} */
+    const inputs = {};
+    // The workspace sources; the installed packages are covered by the lockfile (an install changes it).
+    for (const file of Object.keys(result.metafile.inputs)) {
+      if (file.includes('node_modules/') || file.startsWith('lazy-external:')) continue;
+      const s = stamp(join(ROOT, file));
+      if (s) inputs[file] = s;
+    }
+    // Package manifests decide how workspace imports resolve (exports maps); esbuild reads tsconfig.json.
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', ...workspaceManifests()]) {
+      const s = stamp(join(ROOT, file));
+      if (s) inputs[file] = s;
+    }
+    mkdirSync(DIST, { recursive: true });
+    for (const name of Object.keys(ENTRIES)) {
+      renameSync(join(work, `${name}.js`), join(DIST, `${name}.js`));
+    }
+    /** @type {Manifest} */
+    const manifest = { format: FORMAT, builtAt: new Date().toISOString(), entries: ENTRIES, inputs };
+    const partial = `${MANIFEST}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(manifest));
+    renameSync(partial, MANIFEST);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return Math.round(performance.now() - started);
+}
+
+function workspaceManifests() {
+  /** @type {{ workspaces?: string[] }} */
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  return (pkg.workspaces ?? []).map((w) => `${w}/package.json`);
+}
+
+/** Builds when any bundle is missing or stale (or always, with `force`); says what it did on stderr. */
+export async function ensureBundles({ force = false, quiet = false } = {}) {
+  const problem = Object.keys(ENTRIES).map(bundleProblem).find((p) => p !== undefined);
+  if (!force && problem === undefined) return 'fresh';
+  const ms = await buildBundles();
+  if (!quiet) process.stderr.write(`[bundle] built deploy/dist (${force ? 'forced' : problem}) in ${ms} ms\n`);
+  return 'built';
+}
+
+/** The bundle of `entry` as a file URL, built first when stale; undefined when none can be built. */
+async function freshBundle(entry) {
+  const problem = bundleProblem(entry);
+  if (problem === undefined) return pathToFileURL(join(DIST, `${entry}.js`));
+  try {
+    const ms = await buildBundles();
+    process.stderr.write(`[bundle] deploy/dist was ${problem}; rebuilt in ${ms} ms\n`);
+    return pathToFileURL(join(DIST, `${entry}.js`));
+  } catch (err) {
+    process.stderr.write(`[bundle] warning: could not build deploy/dist (${err instanceof Error ? err.message : String(err)}); running the TypeScript sources through tsx instead (slower start)\n`);
+    return undefined;
+  }
+}
+
+/**
+ * Runs an entry point in this process: the compiled bundle (rebuilt when stale), else the TypeScript source
+ * through tsx. V8's code cache for the bundle and node_modules is kept in node_modules/.cache (Node's module
+ * compile cache), so later starts skip most of the parsing and compiling.
+ */
+export async function launch(entry) {
+  const mod = await import('node:module');
+  mod.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'vat-node-compile-cache'));
+  const bundle = await freshBundle(entry);
+  if (bundle) {
+    await import(bundle.href);
+    return;
+  }
+  await import('tsx');
+  await import(pathToFileURL(join(ROOT, ENTRIES[entry])).href);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await ensureBundles({ force: process.argv.includes('--force') });
+  } catch (err) {
+    // At install a failed build only costs start time (the entry points fall back to tsx, with a warning).
+    const postinstall = process.argv.includes('--postinstall');
+    process.stderr.write(`[bundle] ${postinstall ? 'warning: ' : ''}could not build deploy/dist: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = postinstall ? 0 : 1;
+  }
+}
+

@@ -1,0 +1,15 @@
+import { createOrm, migrate } from '@vat/platform/db';
+import { gatewayEntities } from './entities';
+import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from './migrations/index';
+
+export const GATEWAY_SCHEMA = 'gateway';
+
+/**
+ * The gateway's ORM on its own schema (accounts, keys, integrations, usage, sessions), migrated. A module of
+ * its own so the admin CLI's key commands load the ORM and the key store, not the HTTP gateway.
+ */
+export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockWaitMs?: number) {
+  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs });
+  await migrate(orm, databaseUrl, GATEWAY_SCHEMA);
+  return orm;
+}
