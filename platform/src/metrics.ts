@@ -30,7 +30,7 @@ export const supplyEventsCommitted = new Counter({ name: 'vat_supply_events_comm
 export const returnsLocked = new Counter({ name: 'vat_returns_locked_total', help: 'Union OSS return periods locked (counted as their ReturnPeriodLocked event leaves the outbox).', registers: [registry] });
 export const returnsFiled = new Counter({ name: 'vat_returns_filed_total', help: 'Successful MarkUnionOssPeriodFiled calls (a repeated call on a filed period counts again).', registers: [registry] });
 export const thresholdCrossings = new Counter({ name: 'vat_threshold_crossings_total', help: 'Article 59c threshold crossings recorded (counted as their ThresholdCrossed event leaves the outbox).', registers: [registry] });
-export const imports = new Counter({ name: 'vat_imports_total', help: 'Imports: supply-import batches committed (kind="supply_events"), catalog editions approved (kind="catalog_edition").', labelNames: ['kind'], registers: [registry] });
+export const imports = new Counter({ name: 'vat_imports_total', help: 'Imports: classification catalog editions approved (kind="catalog_edition"); supply-file imports count as committed supply events.', labelNames: ['kind'], registers: [registry] });
 
 /** Domain counters driven by the events leaving an outbox: one increment per event, counted once it is published. */
 const DOMAIN_BY_SUBJECT: Record<string, () => void> = {
