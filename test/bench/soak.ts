@@ -37,8 +37,8 @@ const P99_FACTOR = 1.5;
 const P99_SLACK_MS = 25;
 const REQUEST_TIMEOUT_MS = 60_000;
 const CATCH_UP_MS = Number(process.env.BENCH_SOAK_CATCH_UP_SECONDS ?? 180) * 1000;
-/** Node options for every service and the gateway (e.g. `--max-old-space-size=128`); none by default, as deployed. */
-const NODE_OPTIONS = process.env.BENCH_SOAK_NODE_OPTIONS;
+/** Node options for every service and the gateway; by default the heap cap they are deployed with (deploy/k8s/config.yaml, docker-compose.yml). */
+const NODE_OPTIONS = process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384';
 
 type Json = Record<string, any>;
 type Account = { name: string; id: string; key: string; sent: number; acked: number; imported: number; cursor?: string };
