@@ -5,25 +5,7 @@ import { expect } from 'vitest';
 export type Json = Record<string, any>;
 export type Res = { statusCode: number; body: string; rawPayload: Buffer; headers: Record<string, unknown>; json(): any };
 
-/** A classified B2C EUR sale of services from DE (the MSI) to FR at 20 %: 100.00 net, 20.00 VAT, on `occurred_at`. */
-export function servicesSale(event_id: string, occurred_at: string, over: Json = {}): Json {
-  return {
-    event_id,
-    event_type: 'sale',
-    occurred_at,
-    supply_kind: 'services',
-    customer_type: 'b2c',
-    country_of_consumption: 'FR',
-    supplier_establishment_country: 'DE',
-    currency: 'EUR',
-    net_amount_minor: 10000,
-    vat_amount_minor: 2000,
-    vat_rate_bps: 2000,
-    rate_category: 'standard',
-    classification_status: 'classified',
-    ...over,
-  };
-}
+export { servicesSale } from '../../test/support/supply-fixtures';
 
 export function expectError(res: Res, status: number, code: string): Json {
   expect(res.statusCode, res.body).toBe(status);

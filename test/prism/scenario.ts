@@ -5,6 +5,7 @@
  * classification (codes, resolution, assignments, correction reviews) and the dashboard session.
  * Every request goes through Prism; waits for the service's projections ask the service directly.
  */
+import { servicesSale } from '../support/supply-fixtures';
 import type { Provisioned } from './provision';
 import type { Answer, ProxyClient, Request } from './proxy-client';
 
@@ -13,24 +14,7 @@ export type ScenarioContext = { client: ProxyClient; service: string; p: Provisi
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A classified B2C EUR supply of the German merchant (MSI DE), 2026 dates. */
-function event(event_id: string, occurred_at: string, over: Record<string, unknown> = {}) {
-  return {
-    event_id,
-    event_type: 'sale',
-    occurred_at,
-    supply_kind: 'services',
-    customer_type: 'b2c',
-    country_of_consumption: 'FR',
-    supplier_establishment_country: 'DE',
-    currency: 'EUR',
-    net_amount_minor: 10000,
-    vat_amount_minor: 2000,
-    vat_rate_bps: 2000,
-    rate_category: 'standard',
-    classification_status: 'classified',
-    ...over,
-  };
-}
+const event = servicesSale;
 
 export async function runScenario(ctx: ScenarioContext): Promise<void> {
   const { client, p } = ctx;
