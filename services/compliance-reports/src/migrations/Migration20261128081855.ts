@@ -3,14 +3,14 @@ import { Migration } from '@mikro-orm/migrations';
 const S = '"compliance_reports"';
 
 /** The grouping columns of a running total (nulls equal: one row per key). */
-const KEY = `account_id, day, is_sale, classification_status, rate_category, supply_kind, customer_type, country_of_consumption, dispatch_country,
+export const KEY = `account_id, day, is_sale, classification_status, rate_category, supply_kind, customer_type, country_of_consumption, dispatch_country,
   supplier_establishment_country, source_id, vat_rate_bps, currency, link, original_period, unit_net, unit_vat`;
 
 /**
  * What facts contribute to the totals, `sign` each (a transition table or the whole projection as `f`),
  * with a correction's link to its original resolved as the return's scan resolves it.
  */
-const contributions = (from: string, sign: string, asMissing = false) => `
+export const contributions = (from: string, sign: string, asMissing = false) => `
   select f.account_id, (f.occurred_at at time zone 'UTC')::date as day, f.event_type = 'sale' as is_sale, f.classification_status, f.rate_category, f.supply_kind,
     f.customer_type, f.country_of_consumption, f.dispatch_country, f.supplier_establishment_country,
     case when (f.supply_kind = 'goods' and f.dispatch_country is null) or (f.supply_kind = 'services' and f.supplier_establishment_country is null) then f.source_id end as source_id,
@@ -38,7 +38,7 @@ const RELINKED = `(select distinct on (c.id) c.* from new_facts n join ${S}.supp
      and not exists (select 1 from ${S}.supply_fact e where e.account_id = n.account_id and e.event_id = n.event_id and not exists (select 1 from new_facts y where y.id = e.id))) f`;
 
 /** Adds signed contributions (`rows`: a select of contributions) to the totals, one upsert per key. */
-const upsert = (rows: string) => `
+export const upsert = (rows: string) => `
   insert into ${S}.union_oss_day_total (${KEY}, event_count, net_sum, vat_sum, decision_generation_sum)
   select ${KEY}, sum(n), sum(net), sum(vat), sum(gen) from (${rows}) c group by ${KEY}
   on conflict (${KEY}) do update set event_count = union_oss_day_total.event_count + excluded.event_count,
