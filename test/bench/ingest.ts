@@ -248,7 +248,7 @@ export async function ingestBench(): Promise<string> {
     console.log(`ingest CSV (admin supply import via LEDGER_URL): ${csv.summary ? `${fmt(csv.summary.committed)} committed in ${csv.summary.elapsed_seconds} s = ${fmt(csvRate)} events/s` : `failed (${csv.code}): ${csv.stderr.slice(-2000)}`}`);
 
     // The same file again, for a third account, with the ledger module inside the CLI (no LEDGER_URL).
-    const local = await adminImport(['--account', 'bench-local', csvFile], { DATABASE_URL: db.url, INTERNAL_TOKEN: env.INTERNAL_TOKEN! }, () => undefined);
+    const local = await adminImport(['--account', 'bench-local', csvFile], { DATABASE_URL: db.url, INTERNAL_TOKEN: env.INTERNAL_TOKEN!, DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY! }, () => undefined);
     const localRate = local.summary ? local.summary.lines_read / local.summary.elapsed_seconds : 0;
     console.log(`ingest CSV (admin supply import, ledger in-process): ${local.summary ? `${fmt(local.summary.committed)} committed in ${local.summary.elapsed_seconds} s = ${fmt(localRate)} events/s` : `failed (${local.code}): ${local.stderr.slice(-2000)}`}`);
     await outboxDrained(sql);

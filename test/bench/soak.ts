@@ -174,6 +174,47 @@ const median = (values: number[]) => percentile(values, 0.5);
 const fmtMs = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 const fmtMb = (kb: number) => (kb / 1024).toFixed(1);
 
+/** One mapping of `/proc/<pid>/smaps`: its address range and name, virtual size and resident kB. */
+type Mapping = { key: string; name: string; sizeKb: number; rssKb: number };
+
+/** The process's mappings (undefined once it is gone): where its resident memory is, to tell a growing malloc arena or brk heap from V8's pages. */
+function smaps(pid: number): Mapping[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const out: Mapping[] = [];
+  let cur: Mapping | undefined;
+  for (const line of text.split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      cur = { key: `${head[1]}-${head[2]}`, name: head[3]!.trim() || '[anon]', sizeKb: (parseInt(head[2]!, 16) - parseInt(head[1]!, 16)) / 1024, rssKb: 0 };
+      out.push(cur);
+    } else if (cur && line.startsWith('Rss:')) cur.rssKb = Number(/(\d+)/.exec(line)![1]);
+  }
+  return out;
+}
+
+/** Where resident memory went between two snapshots: per kind of mapping, and the mappings that grew most. */
+function smapsGrowth(before: Mapping[], after: Mapping[]): string {
+  const kind = (m: Mapping) => (m.name === '[heap]' ? 'brk heap' : m.name === '[anon]' ? (m.sizeKb >= 60 * 1024 ? 'anon ≥ 60 MB (malloc arenas, V8 reservations)' : 'anon < 60 MB') : m.name.startsWith('[') ? m.name : 'files');
+  const sum = (ms: Mapping[]) => {
+    const by = new Map<string, number>();
+    for (const m of ms) by.set(kind(m), (by.get(kind(m)) ?? 0) + m.rssKb);
+    return by;
+  };
+  const b = sum(before);
+  const a = sum(after);
+  const kinds = [...new Set([...b.keys(), ...a.keys()])].sort();
+  const parts = kinds.map((k) => `${k} ${fmtMb(b.get(k) ?? 0)} → ${fmtMb(a.get(k) ?? 0)}`);
+  const was = new Map(before.map((m) => [m.key, m.rssKb]));
+  const top = after.map((m) => ({ m, d: m.rssKb - (was.get(m.key) ?? 0) })).sort((x, y) => y.d - x.d).slice(0, 4).filter((x) => x.d > 1024);
+  const gone = before.filter((m) => !after.some((x) => x.key === m.key)).reduce((s, m) => s + m.rssKb, 0);
+  return `${parts.join('; ')}; grew most: ${top.map(({ m, d }) => `${m.name} ${m.key} (${fmtMb(m.sizeKb)} MB virtual) +${fmtMb(d)}`).join(', ') || 'none over 1 MB'}; mappings gone ${fmtMb(gone)} MB`;
+}
+
 /** Resident set size (VmRSS) in kB; undefined once the process is gone. */
 function rssKb(pid: number): number | undefined {
   try {
@@ -385,6 +426,8 @@ export async function soakBench(): Promise<boolean> {
     const stats: Stats = { cells: new Map(table.map((r) => [r.label, Array.from({ length: WINDOWS }, () => ({ count: 0, errors: 0, ms: [] }))])), errorSamples: [], total: 0 };
     const watched: Watched[] = [...procs.map((p, i) => ({ name: p.name.replace(/^main /, ''), pid: p.pid, metrics: stack!.metrics[i] })), { name: NATS_NAME, pid: stack.nats.proc.pid }];
     const samples = new Map<string, Sample[]>(watched.map((w) => [w.name, []]));
+    /** smaps of every process at the end of the warm-up and after the load. */
+    const maps = new Map<string, { warm?: Mapping[]; end?: Mapping[] }>(watched.map((w) => [w.name, {}]));
     const loads: number[][] = Array.from({ length: WINDOWS }, () => []);
     console.log(
       `\nsoak: ${SECONDS} s of mixed load against the distributed mode (${procs.map((p) => `${p.name.replace(/^main /, '')}=${p.pid}`).join(' ')}), ` +
@@ -398,6 +441,8 @@ export async function soakBench(): Promise<boolean> {
         const rss = rssKb(w.pid);
         const memory = w.metrics ? await memoryKb(w.metrics) : {};
         if (rss !== undefined) samples.get(w.name)!.push({ t, rss, ...memory });
+        const m = maps.get(w.name)!;
+        if (t >= WARMUP_S && !m.warm) m.warm = smaps(w.pid);
       }));
       loads[Math.min(WINDOWS - 1, Math.floor(t / WINDOW_S))]!.push(loadavg()[0]!);
     };
@@ -418,11 +463,12 @@ export async function soakBench(): Promise<boolean> {
       await sampler;
     }
     await sample();
+    for (const w of watched) maps.get(w.name)!.end = smaps(w.pid);
     const elapsed = (performance.now() - t0) / 1000;
     for (const p of procs) if (p.exited()) stats.errorSamples.push(`${p.name} exited during the run:\n${p.output()}`);
     const catchup = await projectionsCaughtUp(base, sql, ctx);
     const after = await probe(base, ctx, table);
-    return report({ table, stats, samples, loads, catchup, elapsed, ctx, procsAlive: procs.every((p) => !p.exited()), probes: [before, after] });
+    return report({ table, stats, samples, maps, loads, catchup, elapsed, ctx, procsAlive: procs.every((p) => !p.exited()), probes: [before, after] });
   } finally {
     await sql.end().catch(() => undefined);
     if (stack) {
@@ -434,7 +480,7 @@ export async function soakBench(): Promise<boolean> {
 }
 
 /** Prints the per-window, per-route, RSS and criteria tables; true when every criterion passed. */
-function report(r: { table: Route[]; stats: Stats; samples: Map<string, Sample[]>; loads: number[][]; catchup: Catchup; elapsed: number; ctx: Ctx; procsAlive: boolean; probes: [Probe, Probe] }): boolean {
+function report(r: { table: Route[]; stats: Stats; samples: Map<string, Sample[]>; maps: Map<string, { warm?: Mapping[]; end?: Mapping[] }>; loads: number[][]; catchup: Catchup; elapsed: number; ctx: Ctx; procsAlive: boolean; probes: [Probe, Probe] }): boolean {
   const { table, stats } = r;
   const firstPost = WARMUP_S / WINDOW_S;
   const out: string[] = [];
@@ -513,6 +559,9 @@ function report(r: { table: Route[]; stats: Stats; samples: Map<string, Sample[]
     }
     out.push(`| ${name} | ${fmtMb(warm)} | ${fmtMb(end)} | ${fmtMb(Math.min(...after))} / ${fmtMb(Math.max(...after))} | ${(growth * 100).toFixed(1)} % | ${counted ? (ok ? 'pass' : 'FAIL') : '—'} | ${mb(warmXs, 'heapTotal')} → ${mb(endXs, 'heapTotal')} / ${lowest(warmXs)} → ${lowest(endXs)} / ${mb(warmXs, 'external')} → ${mb(endXs, 'external')} |`);
   }
+
+  out.push('\n### Resident memory by mapping (`/proc/<pid>/smaps`), end of warm-up → end, MB\n');
+  for (const [name, m] of r.maps) if (m.warm && m.end) out.push(`- ${name === NATS_NAME ? 'nats-server' : name}: ${smapsGrowth(m.warm, m.end)}`);
 
   const [before, after] = r.probes;
   out.push(`\n### Each route alone (${PROBES} requests in turn, nothing else running; not a criterion): before the load (${before.events} events) and after it (${after.events} events)\n`);
