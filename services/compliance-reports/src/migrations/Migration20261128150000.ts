@@ -5,16 +5,21 @@ const S = '"compliance_reports"';
 
 /**
  * Corrections projected before their original (which is among the new facts, and had no earlier copy):
- * counted as `missing` until now, they move to their link. Found from the new facts through indexes only:
- * the corrections naming one (`supply_fact_original_event`) and an earlier copy of it (`(account_id, event_id)`,
- * behind `offset 0` so the planner cannot turn the check into an anti-join over every fact of the projection), checked
- * for the candidates only; membership in the new facts by a hashed `not in`, not a scan of them per row.
+ * counted as `missing` until now, they move to their link. Three steps, each a join PostgreSQL can hash or
+ * drive by index, whatever the size of the batch: the corrections naming a new fact that are not new
+ * themselves (`supply_fact_original_event`), those whose original has an earlier copy outside the batch
+ * (`(account_id, event_id)`), and the rest. Membership in the new facts is always a `not exists` (a hash anti-join:
+ * a `not in` falls back to a scan of the batch per row once the batch outgrows work_mem).
  */
-const RELINKED = `select distinct on (c.id) c.* from new_facts n
-    join ${S}.supply_fact c on c.account_id = n.account_id and c.original_event_id = n.event_id
-   where c.event_type <> 'sale' and c.id not in (select id from new_facts)
-     and not exists (select 1 from (select e.id from ${S}.supply_fact e where e.account_id = c.account_id and e.event_id = c.original_event_id offset 0) e
-                      where e.id not in (select id from new_facts))`;
+const RELINKED_CTES = `candidate as materialized (
+    select distinct on (c.id) c.* from new_facts n
+      join ${S}.supply_fact c on c.account_id = n.account_id and c.original_event_id = n.event_id
+     where c.event_type <> 'sale' and not exists (select 1 from new_facts x where x.id = c.id)),
+  known_original as materialized (
+    select distinct k.id from candidate k join ${S}.supply_fact e on e.account_id = k.account_id and e.event_id = k.original_event_id
+     where not exists (select 1 from new_facts y where y.id = e.id)),
+  relinked as materialized (
+    select k.* from candidate k where not exists (select 1 from known_original o where o.id = k.id))`;
 
 /**
  * The triggers of the Union OSS running totals without a scan of the projection per batch. The functions
@@ -24,7 +29,7 @@ const RELINKED = `select distinct on (c.id) c.* from new_facts n
  * PL/pgSQL keeps a statement's plan for the session, and a plan made while the table was nearly empty
  * (a new database, or statistics not yet gathered) kept scanning it: 1,000 facts took 52 ms at 0 facts and
  * 3 s at 27,000 in one session, 21 ms in a new one. Each statement is now `execute`d, planned per batch on
- * the table as it is (about a millisecond), and the late originals are read once (a materialized CTE).
+ * the table as it is (about a millisecond), and the late originals are found once per batch (materialized CTEs).
  */
 export class Migration20261128150000 extends Migration {
 
@@ -33,7 +38,7 @@ export class Migration20261128150000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`create or replace function ${S}.union_oss_totals_insert() returns trigger language plpgsql as $$
       begin
-        execute $q$ with relinked as materialized (${RELINKED})
+        execute $q$ with ${RELINKED_CTES}
         ${upsert(`${contributions('new_facts f', '1')} union all ${contributions('relinked f', '1')} union all ${contributions('relinked f', '-1', true)}`)} $q$;
         return null;
       end $$;`);
