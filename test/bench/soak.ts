@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase } from '../support/env';
-import { freePort, http, runAdmin, sleep, spawnMain, startPrivateNats, stopProcess, waitReady, type Proc, serviceUrlEnv } from '../support/processes';
+import { entryArgs, freePort, http, NODE, runAdmin, sleep, spawnProcess, startPrivateNats, stopProcess, waitReady, type Proc, serviceUrlEnv } from '../support/processes';
 
 /**
  * Issue 23, point 5: a sustained mixed load against the distributed mode (five service processes and the
@@ -39,6 +39,10 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const CATCH_UP_MS = Number(process.env.BENCH_SOAK_CATCH_UP_SECONDS ?? 180) * 1000;
 /** Node options for every service and the gateway; by default the heap cap they are deployed with (deploy/k8s/config.yaml, docker-compose.yml). */
 const NODE_OPTIONS = process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384';
+/** V8 flags NODE_OPTIONS does not take (e.g. `--heap-growing-percent=50`), put on each process's command line. */
+const NODE_FLAGS = (process.env.BENCH_SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const spawnMain = (mode: string, env: Record<string, string | undefined>) =>
+  spawnProcess(`main ${mode}`, NODE, [...NODE_FLAGS, ...entryArgs('main'), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
 
 type Json = Record<string, any>;
 type Account = { name: string; id: string; key: string; sent: number; acked: number; imported: number; cursor?: string };
