@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import autocannon from 'autocannon';
 import { freshDatabase } from '../support/env';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { backendCpu, cpuSeconds } from './process-cpu';
 import { freePort, NODE, runAdmin, spawnMain, spawnProcess, stopProcess, waitReady } from '../support/processes';
 
 /**
@@ -25,21 +26,6 @@ if (MODES.includes('base') && !BASELINE_ROOT) throw new Error('BENCH_CALC_MODES 
 
 type Run = { mode: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; serverCpuMs: number; pgCpuMs: number };
 
-/** CPU seconds (user + system) a process has used so far; NaN once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU seconds of the PostgreSQL backends serving the database, by pid. */
-async function backendCpu(sql: pg.Client): Promise<Map<number, number>> {
-  const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -10,6 +10,7 @@ import { freshDatabase } from '../support/env';
 import { freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { supplyEvent, writeSupplyFile } from '../support/supply-files';
 import { summarizeCpuProfile } from './cpu-profile';
+import { backendCpu, cpuSeconds } from './process-cpu';
 
 /**
  * Issue 8: supply-event ingestion in distributed mode (five services and the gateway as separate
@@ -39,21 +40,6 @@ function peakRssMb(pid: number): number | undefined {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far (clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU seconds of the PostgreSQL backends serving this database, by pid. */
-async function backendCpu(sql: pg.Client): Promise<Map<number, number>> {
-  const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
-}
 
 /**
  * CPU seconds per 1,000 events of each process over `phase`, and of the database's PostgreSQL

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import type pg from 'pg';
+
+/** CPU seconds (user + system) a process has used so far (clock ticks of 10 ms); NaN once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds of the PostgreSQL backends serving the client's database, by pid. */
+export async function backendCpu(sql: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+}
