@@ -49,7 +49,7 @@ npx vitest run --reporter=default --reporter=json --outputFile.json="$report" ||
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
-  // The slowest files first: where the suite's time goes (its budget is 20 minutes on a 2-core machine).
+  // The slowest files first: where the time of the suite goes (20 minutes at most on a 2-core machine).
   const files = r.testResults.map((f) => ({ name: f.name.replace(process.cwd() + "/", ""), s: (f.endTime - f.startTime) / 1000 }));
   files.sort((a, b) => b.s - a.s);
   console.log("slowest files: " + files.slice(0, 12).map((f) => `${f.name} ${f.s.toFixed(0)} s`).join(", "));
