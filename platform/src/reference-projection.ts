@@ -47,13 +47,17 @@ export function defineReferenceProjectionEntities() {
       importId: p.bigint(),
     },
   });
-  /** One row per kind (`vat_rates`, `ecb`): bumped by every apply, so a reader reloads only on change. */
+  /**
+   * One row per kind (`vat_rates`, `ecb`): bumped by every apply, so a reader reloads only on change, with the
+   * rows the kind must hold to be complete as calculation last announced them (ECB days; null: none announced).
+   */
   const ReferenceProjectionVersion = defineEntity({
     name: 'ReferenceProjectionVersion',
     tableName: 'reference_projection_version',
     properties: {
       kind: p.string().length(20).primary(),
       version: p.bigint(),
+      expectedRows: p.bigint().nullable(),
     },
   });
   return { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion };
@@ -71,17 +75,21 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 /** The subjects the reference-data consumer takes. */
 export const REFERENCE_SUBJECTS = [subjectOf(RateReleasePublishedSchema), subjectOf(ExchangeRatesPublishedSchema)];
 
+/** Bumps a kind's version; `$2`: the rows it must hold as announced (null: none), kept at the largest announced. */
 const bump = (schema: string) =>
-  `insert into "${schema}".reference_projection_version (kind, version) values ($1, 1)
-   on conflict (kind) do update set version = "${schema}".reference_projection_version.version + 1`;
+  `insert into "${schema}".reference_projection_version (kind, version, expected_rows) values ($1, 1, $2::bigint)
+   on conflict (kind) do update set version = "${schema}".reference_projection_version.version + 1,
+     expected_rows = greatest("${schema}".reference_projection_version.expected_rows, excluded.expected_rows)`;
 
 /** Applies one batch of reference-data events to `schema`'s projection through `db` (one transaction). */
 export async function applyReferenceData(db: Queryable, schema: string, batch: readonly BusMessage[], now: Date): Promise<void> {
   const releases = batch.filter((m) => m.subject === REFERENCE_SUBJECTS[0]).map((m) => decodeEvent(RateReleasePublishedSchema, m.data));
   const days = new Map<string, { rate_date: string; rates: Record<string, string>; import_id: string }>();
+  let daysHeld = 0n;
   for (const m of batch) {
     if (m.subject !== REFERENCE_SUBJECTS[1]) continue;
     const e = decodeEvent(ExchangeRatesPublishedSchema, m.data);
+    if (e.daysHeld > daysHeld) daysHeld = e.daysHeld;
     for (const d of e.days) {
       const held = days.get(d.date);
       if (!held || BigInt(held.import_id) <= e.importId) days.set(d.date, { rate_date: d.date, rates: { ...d.rates }, import_id: e.importId.toString() });
@@ -98,7 +106,7 @@ export async function applyReferenceData(db: Queryable, schema: string, batch: r
       applied_at: now,
     }));
     await insertRows(db, `"${schema}".rate_release_projection`, { release_id: 'bigint', digest: 'text', version: 'text', tax_class_ids: 'jsonb', rates_in_force: 'jsonb', windows: 'jsonb', applied_at: 'timestamptz' }, rows, 'on conflict (release_id) do nothing');
-    await db.query(bump(schema), ['vat_rates']);
+    await db.query(bump(schema), ['vat_rates', null]);
   }
   if (days.size) {
     await insertRows(
@@ -108,7 +116,7 @@ export async function applyReferenceData(db: Queryable, schema: string, batch: r
       [...days.values()],
       `on conflict (rate_date) do update set rates = excluded.rates, import_id = excluded.import_id where "${schema}".ecb_rate_day_projection.import_id <= excluded.import_id`,
     );
-    await db.query(bump(schema), ['ecb']);
+    await db.query(bump(schema), ['ecb', daysHeld > 0n ? daysHeld.toString() : null]);
   }
 }
 
@@ -167,19 +175,34 @@ export function referenceDataUnavailable(kind: ReferenceKind) {
 export class ReferenceProjection {
   private release: { version: string; value: ProjectedRateRelease } | undefined;
   private ecb: { version: string; value: EcbRateTable } | undefined;
-  private ecbCounted: { version: string; value: { size: number; last: string | undefined } } | undefined;
+  private ecbCounted: { version: string; value: { size: number; days: number; last: string | undefined } } | undefined;
 
   constructor(private readonly pool: pg.Pool, private readonly schema: string) {}
 
-  private async versions(): Promise<Map<string, string>> {
-    const res = await this.pool.query<{ kind: string; version: string }>(`select kind, version::text as version from "${this.schema}".reference_projection_version`);
-    return new Map(res.rows.map((r) => [r.kind, r.version]));
+  private async state(): Promise<Map<string, { version: string; expectedRows: number | undefined }>> {
+    const res = await this.pool.query<{ kind: string; version: string; expected_rows: string | null }>(
+      `select kind, version::text as version, expected_rows::text as expected_rows from "${this.schema}".reference_projection_version`,
+    );
+    return new Map(res.rows.map((r) => [r.kind, { version: r.version, expectedRows: r.expected_rows === null ? undefined : Number(r.expected_rows) }]));
   }
 
-  /** The kinds nothing has arrived of yet (one query of the version rows): empty when the projection is complete. */
+  private async versions(): Promise<Map<string, string>> {
+    return new Map([...(await this.state())].map(([kind, s]) => [kind, s.version]));
+  }
+
+  /**
+   * The kinds not complete yet: nothing arrived, or (ECB) fewer days than calculation announced it holds (its
+   * answer is some 28 events, applied in several batches). Empty when the projection is complete.
+   */
   async missing(): Promise<ReferenceKind[]> {
-    const versions = await this.versions();
-    return REFERENCE_KINDS.filter((k) => !versions.has(k));
+    const state = await this.state();
+    const out: ReferenceKind[] = [];
+    for (const kind of REFERENCE_KINDS) {
+      const s = state.get(kind);
+      if (!s) out.push(kind);
+      else if (kind === 'ecb' && s.expectedRows !== undefined && (await this.ecbSummary()).days < s.expectedRows) out.push(kind);
+    }
+    return out;
   }
 
   /** The newest release, or undefined when none is projected yet. */
@@ -204,10 +227,17 @@ export class ReferenceProjection {
     return r;
   }
 
-  /** The ECB days, waiting for the first under the lag rule; 503 `reference_data_unavailable` when none arrived. */
+  /**
+   * The ECB days, waiting under the lag rule until they are complete (every day calculation announced it holds);
+   * 503 `reference_data_unavailable` when they are not by then: a conversion never takes a neighbouring day for
+   * one still on its way.
+   */
   async requireEcbRates(): Promise<EcbRateTable> {
     const t = await awaitProjected(async () => {
-      const table = await this.ecbRates();
+      const ecb = (await this.state()).get('ecb');
+      if (!ecb) return undefined;
+      const table = await this.ecbRatesOf(ecb.version);
+      if (ecb.expectedRows !== undefined && table.publicationDates().length < ecb.expectedRows) return undefined;
       return table.lastPublicationDate() === undefined ? undefined : table;
     });
     if (!t) throw referenceDataUnavailable('ecb');
@@ -216,7 +246,10 @@ export class ReferenceProjection {
 
   /** Every projected ECB publication day as a rate table (empty before the first day arrives). */
   async ecbRates(): Promise<EcbRateTable> {
-    const version = (await this.versions()).get('ecb') ?? '0';
+    return this.ecbRatesOf((await this.versions()).get('ecb') ?? '0');
+  }
+
+  private async ecbRatesOf(version: string): Promise<EcbRateTable> {
     if (this.ecb?.version === version) return this.ecb.value;
     const value = EcbRateTable.fromDays(await selectEcbDays(this.pool, `"${this.schema}".ecb_rate_day_projection`));
     this.ecb = { version, value };
@@ -239,26 +272,32 @@ export class ReferenceProjection {
    * loaded and current, else counted by the database (the table itself is loaded by the first read that
    * needs a rate, not by a readiness probe).
    */
-  private async ecbSummary(): Promise<{ size: number; last: string | undefined }> {
+  private async ecbSummary(): Promise<{ size: number; days: number; last: string | undefined }> {
     const version = (await this.versions()).get('ecb') ?? '0';
-    if (this.ecb?.version === version) return { size: this.ecb.value.size, last: this.ecb.value.lastPublicationDate() };
+    if (this.ecb?.version === version) return { size: this.ecb.value.size, days: this.ecb.value.publicationDates().length, last: this.ecb.value.lastPublicationDate() };
     if (this.ecbCounted?.version === version) return this.ecbCounted.value;
-    const res = await this.pool.query<{ size: number; last: string | null }>(
-      `select coalesce(sum((select count(*) from jsonb_object_keys(rates))), 0)::int as size, max(rate_date) as last from "${this.schema}".ecb_rate_day_projection`,
+    const res = await this.pool.query<{ size: number; days: number; last: string | null }>(
+      `select coalesce(sum((select count(*) from jsonb_object_keys(rates))), 0)::int as size, count(*)::int as days, max(rate_date) as last from "${this.schema}".ecb_rate_day_projection`,
     );
-    const value = { size: res.rows[0]!.size, last: res.rows[0]!.last ?? undefined };
+    const value = { size: res.rows[0]!.size, days: res.rows[0]!.days, last: res.rows[0]!.last ?? undefined };
     this.ecbCounted = { version, value };
     return value;
   }
 
-  /** Readiness: whether a release and the ECB days have arrived. */
+  /** Readiness: whether a release and every ECB day calculation announced have arrived. */
   async probes(service: string): Promise<{ name: string; ok: boolean; detail: string }[]> {
     const release = await this.rateRelease();
+    const expected = (await this.state()).get('ecb')?.expectedRows;
     const ecb = await this.ecbSummary();
     const last = ecb.last;
+    const receiving = expected !== undefined && ecb.days < expected;
     return [
       { name: `${service}.projection.vat_rates`, ok: release !== undefined, detail: release ? `release ${release.version} (${release.ratesInForce.length} rates in force)` : 'no VAT rate release received from calculation yet' },
-      { name: `${service}.projection.ecb_rates`, ok: last !== undefined, detail: last ? `${ecb.size} ECB rates to ${last}` : 'no ECB rates received from calculation yet' },
+      {
+        name: `${service}.projection.ecb_rates`,
+        ok: last !== undefined && !receiving,
+        detail: !last ? 'no ECB rates received from calculation yet' : receiving ? `receiving ECB days from calculation: ${ecb.days} of ${expected}` : `${ecb.size} ECB rates to ${last}`,
+      },
     ];
   }
 }

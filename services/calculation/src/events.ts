@@ -46,12 +46,15 @@ export function rateReleasePublishedEvent(r: ReleaseContent): OutboxEvent {
 /** Days per `ExchangeRatesPublished` (about 10,000 rates, some 200 kB: well under the bus's 1 MB message limit). */
 const DAYS_PER_EVENT = 250;
 
-/** An import's days as `ExchangeRatesPublished` events, in date order. */
-export function exchangeRatesPublishedEvents(importId: bigint, days: readonly EcbDay[]): OutboxEvent[] {
+/**
+ * An import's days as `ExchangeRatesPublished` events, in date order; `daysHeld`: how many days calculation
+ * holds with them stored (a projection with fewer is still receiving: docs/reference-data.md, "On request").
+ */
+export function exchangeRatesPublishedEvents(importId: bigint, days: readonly EcbDay[], daysHeld: number): OutboxEvent[] {
   const sorted = [...days].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const out: OutboxEvent[] = [];
   for (let i = 0; i < sorted.length; i += DAYS_PER_EVENT) {
-    out.push(buildEvent(ExchangeRatesPublishedSchema, { importId, days: sorted.slice(i, i + DAYS_PER_EVENT).map((d) => ({ date: d.date, rates: { ...d.rates } })) }));
+    out.push(buildEvent(ExchangeRatesPublishedSchema, { importId, daysHeld: BigInt(daysHeld), days: sorted.slice(i, i + DAYS_PER_EVENT).map((d) => ({ date: d.date, rates: { ...d.rates } })) }));
   }
   return out;
 }

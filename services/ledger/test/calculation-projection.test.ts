@@ -48,6 +48,35 @@ describe.skipIf(!backends.ok)('the ledger projection of calculations and referen
     expect((await fresh.probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates')).toEqual(before);
   });
 
+  it('is complete only when it holds every ECB day calculation announced: until then not ready, and conversions wait, then 503', async () => {
+    const held = async () => (await h.deps.pool.query<{ days: number; expected: number }>(
+      `select (select count(*)::int from ledger.ecb_rate_day_projection) as days, (select expected_rows::int from ledger.reference_projection_version where kind = 'ecb') as expected`,
+    )).rows[0]!;
+    // The seeded history was announced with its count: 6,983 days held, 6,983 expected.
+    expect(await held()).toEqual({ days: 6983, expected: 6983 });
+    const chunk = (date: string, daysHeld: bigint) => {
+      const e = buildEvent(ExchangeRatesPublishedSchema, { importId: 1_000_000n, daysHeld, days: [{ date, rates: { USD: '1.5' } }] });
+      return { id: e.id, subject: e.subject, data: e.payload };
+    };
+    // The first of two chunks of a publication announcing 6,985 days: 6,984 held.
+    await applyReferenceData(h.deps.pool, 'ledger', [chunk('1998-12-30', 6985n)], new Date());
+    const fresh = new ReferenceProjection(h.deps.pool, 'ledger');
+    expect(await fresh.missing()).toEqual(['ecb']);
+    expect((await fresh.probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates')).toEqual({ name: 'ledger.projection.ecb_rates', ok: false, detail: 'receiving ECB days from calculation: 6984 of 6985' });
+    const t0 = Date.now();
+    const err = await fresh.requireEcbRates().then(() => undefined, (e) => ConnectError.from(e));
+    expect([err?.code, err?.rawMessage]).toEqual([Code.Unavailable, expect.stringContaining('ECB reference rates')]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
+    // A conversion asked for now waits, and answers once the second chunk arrives (an older announcement changes nothing).
+    const waiting = fresh.requireEcbRates();
+    await new Promise((r) => setTimeout(r, 200));
+    await applyReferenceData(h.deps.pool, 'ledger', [chunk('1998-12-29', 6984n)], new Date());
+    expect((await waiting).publicationDates().slice(0, 2)).toEqual(['1998-12-29', '1998-12-30']);
+    expect([await fresh.missing(), (await fresh.probes('ledger')).every((p) => p.ok), await held()]).toEqual([[], true, { days: 6985, expected: 6985 }]);
+    await h.deps.pool.query(`delete from ledger.ecb_rate_day_projection where rate_date in ('1998-12-29', '1998-12-30')`);
+    await h.deps.pool.query(`update ledger.reference_projection_version set version = version + 1, expected_rows = 6983 where kind = 'ecb'`);
+  });
+
   it('waits for a calculation recorded a moment after the commit began (lag rule), and refuses an id that never arrives as before', async () => {
     const ledger = h.client(SupplyLedgerService);
     const as = h.as({ accountId: 611n });

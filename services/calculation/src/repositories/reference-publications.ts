@@ -46,7 +46,8 @@ async function record(db: Db, kind: Kind, ids: readonly (bigint | string)[], now
 const publicationOrder = (now: Date) => BigInt(now.getTime());
 
 async function publishEcbDays(client: Db, days: readonly EcbDay[], imports: readonly (bigint | string)[], now: Date): Promise<void> {
-  await writeOutbox(client, 'calculation', exchangeRatesPublishedEvents(publicationOrder(now), days), now);
+  // Every stored day (the caller read them all in this transaction).
+  await writeOutbox(client, 'calculation', exchangeRatesPublishedEvents(publicationOrder(now), days, days.length), now);
   await record(client, 'ecb', imports, now);
 }
 
@@ -55,7 +56,9 @@ async function publishEcbDays(client: Db, days: readonly EcbDay[], imports: read
  * its changed days (as stored) in the outbox and the import recorded as published.
  */
 export async function recordEcbImport(client: Db, release: { digest: string; version: string; rowCount: number }, changed: readonly EcbDay[], now: Date): Promise<void> {
-  const events = exchangeRatesPublishedEvents(publicationOrder(now), changed);
+  // The days held with this import's written (its transaction holds the table lock imports take).
+  const held = await client.query<{ n: number }>(`select count(*)::int as n from ${DAYS}`);
+  const events = exchangeRatesPublishedEvents(publicationOrder(now), changed, held.rows[0]!.n);
   await client.query(
     `with r as (
        insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing returning id),
@@ -109,7 +112,7 @@ export class ReferencePublications {
     );
     const order = res.rows[0]?.order;
     if (!order) return [];
-    return exchangeRatesPublishedEvents(BigInt(order), res.rows.map((d) => ({ date: d.rate_date, rates: d.rates })));
+    return exchangeRatesPublishedEvents(BigInt(order), res.rows.map((d) => ({ date: d.rate_date, rates: d.rates })), res.rows.length);
   }
 
   /**
