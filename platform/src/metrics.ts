@@ -1,3 +1,4 @@
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type pg from 'pg';
 import { withDeadline } from './deadline';
@@ -32,20 +33,37 @@ export const returnsFiled = new Counter({ name: 'vat_returns_filed_total', help:
 export const thresholdCrossings = new Counter({ name: 'vat_threshold_crossings_total', help: 'Article 59c threshold crossings recorded (counted as their ThresholdCrossed event leaves the outbox).', registers: [registry] });
 export const imports = new Counter({ name: 'vat_imports_total', help: 'Imports: classification catalog editions approved (kind="catalog_edition"); supply-file imports count as committed supply events.', labelNames: ['kind'], registers: [registry] });
 
-/** Domain counters driven by the events leaving an outbox: one increment per event, counted once it is published. */
-const DOMAIN_BY_SUBJECT: Record<string, () => void> = {
+/**
+ * How many supply events a `SupplyCommitted` payload carries (field 3 `supply_events`, or the single field 2 of
+ * versions that published one per event), read from the wire tags without decoding the events.
+ */
+export function supplyEventsIn(payload: Uint8Array): number {
+  const reader = new BinaryReader(payload);
+  let events = 0;
+  let single = 0;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 3 && wireType === WireType.LengthDelimited) events++;
+    else if (field === 2 && wireType === WireType.LengthDelimited) single = 1;
+    reader.skip(wireType, field);
+  }
+  return events || single;
+}
+
+/** Domain counters driven by the events leaving an outbox, counted once each is published. */
+const DOMAIN_BY_SUBJECT: Record<string, (payload: Uint8Array) => void> = {
   'vat.calculation.v1.calculation_recorded': () => calculationsStored.inc(),
-  'vat.ledger.v1.supply_committed': () => supplyEventsCommitted.inc(),
+  'vat.ledger.v1.supply_committed': (payload) => supplyEventsCommitted.inc(supplyEventsIn(payload)),
   'vat.compliance_reports.v1.return_period_locked': () => returnsLocked.inc(),
   'vat.thresholds.v1.threshold_crossed': () => thresholdCrossings.inc(),
   'vat.classification.v1.catalog_edition_approved': () => imports.inc({ kind: 'catalog_edition' }),
 };
 
 /** Counts events the bus accepted: published per subject, and the domain counter each stands for. */
-export function countPublished(subjects: Iterable<string>): void {
-  for (const subject of subjects) {
+export function countPublished(messages: Iterable<{ subject: string; payload: Uint8Array }>): void {
+  for (const { subject, payload } of messages) {
     eventsPublished.inc({ subject });
-    DOMAIN_BY_SUBJECT[subject]?.();
+    DOMAIN_BY_SUBJECT[subject]?.(payload);
   }
 }
 

@@ -213,7 +213,7 @@ export class OutboxRelay {
       this.log.warn({ err: (err as Error).message, schema: this.schema }, 'outbox relay: publish failed');
     }
     const accepted = new Set(published);
-    countPublished(rows.filter((r) => accepted.has(r.id)).map((r) => r.subject));
+    countPublished(rows.filter((r) => accepted.has(r.id)));
     return { published, released: rows.map((r) => r.id).filter((id) => !accepted.has(id)) };
   }
 }

@@ -132,37 +132,62 @@ function applySql(schema: string): string {
 
 const APPLY_SQL = new Map<string, string>();
 
-/**
- * Applies one batch to `schema`'s projection through `db` (a pool, or a transaction's client when a
- * service adds its own effects to the same transaction). Returns the decoded events of the batch and
- * the ids its inbox saw for the first time (a service's own effects apply to those only).
- */
-export async function applySupplyProjection(
-  db: Pick<pg.Pool | pg.PoolClient, 'query'>,
-  schema: string,
-  durable: string,
-  batch: BusMessage[],
-): Promise<{ decoded: DecodedSupply[]; fresh: Set<string> }> {
-  const decoded = batch.map((msg) => {
+/** A `SupplyCommitted` message with its events (up to 250 of one account; one for versions that published one per event). */
+export type DecodedSupply = { messageId: string; events: SupplyEvent[] };
+
+/** Decodes a batch of `SupplyCommitted` messages, in delivery order. */
+export function decodeSupplyMessages(batch: readonly BusMessage[]): DecodedSupply[] {
+  return batch.map((msg) => {
     const ev = decodeEvent(SupplyCommittedSchema, msg.data);
-    return { messageId: ev.eventId || msg.id, event: ev.supplyEvent };
+    return { messageId: ev.eventId || msg.id, events: ev.supplyEvents.length ? ev.supplyEvents : ev.supplyEvent ? [ev.supplyEvent] : [] };
   });
-  const rows = decoded.flatMap(({ messageId, event }) => (event ? [{ message_id: messageId, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(event)])) }] : []));
+}
+
+/** Most events one transaction of a supply consumer applies: a pulled batch of up to 256 messages is split (whole messages). */
+export const EVENTS_PER_TRANSACTION = 2000;
+
+/**
+ * Splits decoded messages into consecutive groups of at most `maxEvents` events (a message is never split;
+ * one larger than that is a group of its own). Each group can be applied in a transaction of its own: the
+ * inbox holds every message once, so a group that failed after others committed is delivered again harmlessly.
+ */
+export function supplyGroups(decoded: readonly DecodedSupply[], maxEvents = EVENTS_PER_TRANSACTION): DecodedSupply[][] {
+  const groups: DecodedSupply[][] = [];
+  let current: DecodedSupply[] = [];
+  let events = 0;
+  for (const d of decoded) {
+    if (current.length && events + d.events.length > maxEvents) {
+      groups.push(current);
+      current = [];
+      events = 0;
+    }
+    current.push(d);
+    events += d.events.length;
+  }
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+/**
+ * Applies decoded messages to `schema`'s projection through `db` (a pool, or a transaction's client when a
+ * service adds its own effects to the same transaction), in one statement. Returns the message ids its inbox
+ * saw for the first time (a service's own effects apply to their events only).
+ */
+export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'query'>, schema: string, durable: string, decoded: readonly DecodedSupply[]): Promise<Set<string>> {
+  const rows = decoded.flatMap(({ messageId, events }) => events.map((event) => ({ message_id: messageId, ...Object.fromEntries(COLUMNS.map(([c, , get]) => [c, get(event)])) })));
   let sql = APPLY_SQL.get(schema);
   if (sql === undefined) APPLY_SQL.set(schema, (sql = applySql(schema)));
   const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, JSON.stringify(rows)]);
-  return { decoded, fresh: new Set(res.rows.map((r: { event_id: string }) => r.event_id)) };
+  return new Set(res.rows.map((r: { event_id: string }) => r.event_id));
 }
 
-type DecodedSupply = { messageId: string; event: SupplyEvent | undefined };
-
-/** The durable consumer that keeps `schema`'s projection of the ledger, a batch per statement. */
+/** The durable consumer that keeps `schema`'s projection of the ledger: a statement per group of at most 2,000 events. */
 export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
   return {
     durable,
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
-      await applySupplyProjection(pool, schema, durable, batch);
+      for (const group of supplyGroups(decodeSupplyMessages(batch))) await applySupplyProjection(pool, schema, durable, group);
     },
   };
 }

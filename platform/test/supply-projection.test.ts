@@ -4,22 +4,60 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { requireBackends, freshDatabase } from '../../test/support/env';
 import type { BusMessage } from '../src/bus';
-import { projectionPosition, supplyProjectionConsumer } from '../src/supply-projection';
+import fc from 'fast-check';
+import { supplyEventsIn } from '../src/metrics';
+import { projectionPosition, supplyGroups, supplyProjectionConsumer, type DecodedSupply } from '../src/supply-projection';
 
 const backends = await requireBackends(['postgres']);
 
-function committed(n: number, accountId = 7n): BusMessage {
-  const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  const msg = create(SupplyCommittedSchema, {
-    eventId: `msg-${n}`,
-    supplyEvent: {
+const supplyEvent = (n: number, accountId: bigint) => {
+  const id = `00000000-0000-4000-8${String(accountId).padStart(3, '0')}-${String(n).padStart(12, '0')}`;
+  return {
       id, accountId, sequence: BigInt(n), recordedAt: '2026-02-01T10:00:00.000Z', eventId: `e-${n}`, eventType: 'sale', occurredAt: '2026-02-01T00:00:00.000Z',
       supplyKind: 'goods', customerType: 'b2c', countryOfConsumption: 'DE', currency: 'EUR', netAmountMinor: 100n * BigInt(n), vatAmountMinor: 19n * BigInt(n),
       vatRateBps: 1900, rateCategory: 'standard', classificationStatus: 'classified',
-    },
-  });
+  };
+};
+
+/** One event in a message of its own (`supply_event`: how versions before chunked messages published). */
+function committed(n: number, accountId = 7n): BusMessage {
+  const msg = create(SupplyCommittedSchema, { eventId: `msg-${n}`, supplyEvent: supplyEvent(n, accountId) });
   return { id: `msg-${n}`, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, msg) };
 }
+
+/** Events `from`..`to` in one message (`supply_events`: how the ledger publishes a chunk of a commit). */
+function chunk(from: number, to: number, accountId = 7n): BusMessage {
+  const events = Array.from({ length: to - from + 1 }, (_, i) => supplyEvent(from + i, accountId));
+  const msg = create(SupplyCommittedSchema, { eventId: `chunk-${accountId}-${from}`, supplyEvents: events });
+  return { id: `chunk-${accountId}-${from}`, subject: 'vat.ledger.v1.supply_committed', data: toBinary(SupplyCommittedSchema, msg) };
+}
+
+describe('SupplyCommitted messages: counting and grouping', () => {
+  it('counts the events a message carries from its wire tags, both forms', () => {
+    expect(supplyEventsIn(committed(1).data)).toBe(1);
+    expect(supplyEventsIn(chunk(1, 250).data)).toBe(250);
+    expect(supplyEventsIn(toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: 'empty' })))).toBe(0);
+  });
+
+  it('groups keep every message whole and in order, at most the limit of events unless one message alone is larger (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 300 }), { maxLength: 60 }), fc.integer({ min: 1, max: 2500 }), (sizes, max) => {
+        const decoded: DecodedSupply[] = sizes.map((n, i) => ({ messageId: `m${i}`, events: new Array(n).fill(undefined) }));
+        const groups = supplyGroups(decoded, max);
+        expect(groups.flat()).toEqual(decoded);
+        for (const g of groups) {
+          const events = g.reduce((a, d) => a + d.events.length, 0);
+          expect(g.length).toBeGreaterThan(0);
+          if (g.length > 1) expect(events).toBeLessThanOrEqual(max);
+        }
+        // Greedy: a group and the next message together exceed the limit.
+        for (let i = 0; i + 1 < groups.length; i++) {
+          expect(groups[i]!.reduce((a, d) => a + d.events.length, 0) + groups[i + 1]![0]!.events.length).toBeGreaterThan(max);
+        }
+      }),
+    );
+  });
+});
 
 describe.skipIf(!backends.ok)('supply projection consumer (PostgreSQL)', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -49,6 +87,25 @@ describe.skipIf(!backends.ok)('supply projection consumer (PostgreSQL)', () => {
     await other.handler([committed(1, 9n)]);
     const inbox = (await pool.query(`select count(*)::int as n from thresholds.processed_event where event_id = 'msg-1'`)).rows[0].n;
     expect(inbox).toBe(2);
+  });
+
+  it('a message of many events applies them all once; redelivered with an old single-event message, nothing twice', async () => {
+    const consumer = supplyProjectionConsumer(pool, 'thresholds', 'test-projection');
+    await consumer.handler([chunk(1, 250, 21n), chunk(251, 300, 21n)]);
+    await consumer.handler([chunk(251, 300, 21n), committed(301, 21n), chunk(1, 250, 21n)]);
+    expect(await projectionPosition(pool, 'thresholds', 21n)).toBe(301n);
+    const r = (await pool.query(`select count(*)::int as n, count(distinct sequence)::int as seqs, sum(net_amount_minor)::text as net from thresholds.supply_fact where account_id = 21`)).rows[0];
+    // Net 100 × n for n = 1..301: 100 × 301 × 302 / 2 = 4,545,100.
+    expect(r).toEqual({ n: 301, seqs: 301, net: '4545100' });
+    // The inbox holds a row per message, not per event.
+    expect((await pool.query(`select count(*)::int as n from thresholds.processed_event where consumer = 'test-projection' and (event_id like 'chunk-21-%' or event_id = 'msg-301')`)).rows[0].n).toBe(3);
+  });
+
+  it('a pulled batch of more than 2,000 events is applied in groups of whole messages', async () => {
+    const consumer = supplyProjectionConsumer(pool, 'thresholds', 'test-projection');
+    // Nine messages of 250 events: 2,250 events, applied as 8 messages (2,000) and 1.
+    await consumer.handler(Array.from({ length: 9 }, (_, i) => chunk(i * 250 + 1, i * 250 + 250, 22n)));
+    expect(await projectionPosition(pool, 'thresholds', 22n)).toBe(2250n);
   });
 
   it('a failing batch leaves neither facts nor inbox rows (one statement)', async () => {

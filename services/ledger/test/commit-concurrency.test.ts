@@ -5,6 +5,7 @@ import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
+import { outboxSupplyEvents } from '../../../test/support/ledger-outbox';
 
 const backends = await requireBackends(['postgres']);
 
@@ -37,11 +38,15 @@ describe.skipIf(!backends.ok)('CommitSupplyEvents under concurrency (PostgreSQL)
     const created = results.flatMap((r) => r.items.filter((i) => i.created));
     expect(created).toHaveLength(1200);
     expect(new Set(created.map((i) => i.event!.eventId)).size).toBe(1200);
-    const { rows } = await db.query<{ n: number; ids: number; max: string; outbox: number }>(
-      `select count(*)::int as n, count(distinct event_id)::int as ids, max(sequence)::text as max,
-              (select count(*)::int from ledger.outbox) as outbox from ledger.supply_event where account_id = 501`,
+    const { rows } = await db.query<{ n: number; ids: number; max: string }>(
+      `select count(*)::int as n, count(distinct event_id)::int as ids, max(sequence)::text as max from ledger.supply_event where account_id = 501`,
     );
-    expect(rows[0]).toEqual({ n: 1200, ids: 1200, max: '1200', outbox: 1200 });
+    expect(rows[0]).toEqual({ n: 1200, ids: 1200, max: '1200' });
+    // Each event published once, in SupplyCommitted messages of at most 250 events (a commit of 300 new events is two).
+    const outbox = await outboxSupplyEvents(db);
+    expect({ events: outbox.events, ids: outbox.ids }).toEqual({ events: 1200, ids: 1200 });
+    expect(outbox.largest).toBeLessThanOrEqual(250);
+    expect(outbox.messages).toBeLessThanOrEqual(16);
     expect((await ledger.getLedgerHead({}, as)).sequence).toBe(1200n);
   });
 

@@ -1,7 +1,7 @@
 import type { Subscription } from '@vat/platform/bus';
 import { subjectOf } from '@vat/platform/events';
 import { decodeEvent } from '@vat/platform/events';
-import { applyClassificationDecisions, applySupplyProjection } from '@vat/platform/supply-projection';
+import { applyClassificationDecisions, applySupplyProjection, decodeSupplyMessages, supplyGroups } from '@vat/platform/supply-projection';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { ReturnPeriodOverdueSchema, VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
 import { recordOverdueNotifications } from './repositories/threshold-notifications';
@@ -17,7 +17,7 @@ export const OVERDUE_DURABLE = 'thresholds-return-period-overdue';
 export const VAT_NUMBER_CHECKS_DURABLE = 'thresholds-vat-number-checks';
 
 /**
- * The thresholds projection of `SupplyCommitted`: in one transaction per batch, the inbox, facts and
+ * The thresholds projection of `SupplyCommitted`: in one transaction per group of messages (at most 2,000 events), the inbox, facts and
  * position (the platform projection), then, for the ids that inbox saw for the first time, the running
  * totals, the immutable crossing and the notifications. A redelivered batch finds every id in the inbox.
  */
@@ -27,17 +27,19 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
     subjects: [subjectOf(SupplyCommittedSchema)],
     handler: async (batch) => {
       const release = await deps.releases.current();
-      await inTransaction(deps.pool, async (client) => {
-        await lockAccounts(client, batch.map((m) => decodeEvent(SupplyCommittedSchema, m.data).supplyEvent?.accountId.toString() ?? '0'));
-        const { decoded, fresh } = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, batch);
-        const seen = new Set<string>();
-        const events = decoded.flatMap((d) => {
-          if (!d.event || !fresh.has(d.messageId) || seen.has(d.messageId)) return [];
-          seen.add(d.messageId);
-          return [d.event];
+      for (const group of supplyGroups(decodeSupplyMessages(batch))) {
+        await inTransaction(deps.pool, async (client) => {
+          await lockAccounts(client, group.flatMap((d) => d.events.map((e) => e.accountId.toString())));
+          const fresh = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, group);
+          const seen = new Set<string>();
+          const events = group.flatMap((d) => {
+            if (!fresh.has(d.messageId) || seen.has(d.messageId)) return [];
+            seen.add(d.messageId);
+            return d.events;
+          });
+          await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => deps.profileDefaults.of(accountId, client));
         });
-        await deps.article59c.applyEvents(client, events, release, deps.now(), (accountId) => deps.profileDefaults.of(accountId, client));
-      });
+      }
     },
   };
 }

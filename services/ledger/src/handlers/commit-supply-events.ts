@@ -17,7 +17,8 @@ import { isEuMemberState } from '@vat/platform/countries';
 import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
 import { supplyEventMessage } from '../messages';
 import { sealCustomerVatNumber } from '../domain/customer-vat-number';
-import type { EcbRateEvidence } from '../repositories/supply-events';
+import type { EcbRateEvidence, SupplyEventRecord } from '../repositories/supply-events';
+import type { OutboxEvent } from '@vat/platform/outbox';
 
 export const MAX_BATCH = 1000;
 
@@ -124,10 +125,7 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);
   }
   if (req.validateOnly) return create(CommitSupplyEventsResponseSchema, { items: [] });
-  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (record) => {
-    const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvent: supplyEventMessage(record) });
-    return { id: e.id, subject: e.subject, payload: e.payload };
-  });
+  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), supplyCommittedEvents);
   if (!outcome.ok) {
     const items = outcome.conflicts.map((c) => ({ index: c.index, eventId: c.eventId, field: 'event_id', error: 'supply_event_conflict', detail: 'This event_id is already committed with different content; events are immutable (send a correction event instead).' }));
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
@@ -135,4 +133,20 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   if (outcome.items.some((i) => i.created)) deps.relay.kick();
   const items = outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created, notice: i.created ? lateNotice(i.record, originals.get(i.record.originalEventId ?? ''), outcome.fencedPeriods) : undefined }));
   return create(CommitSupplyEventsResponseSchema, { items });
+}
+
+/**
+ * Most events one `SupplyCommitted` carries: a batch of 1,000 is four messages (some 150 kB each, well under the
+ * bus's 1 MB limit), so the outbox, the bus and each consumer's inbox handle a message per 250 events, not one each.
+ */
+export const EVENTS_PER_MESSAGE = 250;
+
+/** The outbox events of newly committed records (one account, ledger order): one `SupplyCommitted` per chunk. */
+export function supplyCommittedEvents(records: readonly SupplyEventRecord[]): OutboxEvent[] {
+  const out: OutboxEvent[] = [];
+  for (let i = 0; i < records.length; i += EVENTS_PER_MESSAGE) {
+    const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvents: records.slice(i, i + EVENTS_PER_MESSAGE).map(supplyEventMessage) });
+    out.push({ id: e.id, subject: e.subject, payload: e.payload });
+  }
+  return out;
 }

@@ -121,9 +121,9 @@ export class SupplyEventRepository {
    * Commits a batch all-or-nothing in one transaction holding the account's ledger head: events
    * whose event_id exists with the same content digest are returned as they are; a different
    * digest (or two different contents for one id inside the batch) refuses the whole batch.
-   * New events get the next sequences and their outbox events in the same transaction.
+   * New events get the next sequences and their outbox events (`outboxOf` the new records, in ledger order) in the same transaction.
    */
-  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null; customerVatNumberEncrypted: Buffer | null }[], now: Date, outboxOf: (r: SupplyEventRecord) => OutboxEvent): Promise<CommitOutcome> {
+  async commit(accountId: bigint, batch: { event: NormalizedSupplyEvent; digest: string; evidence: EcbRateEvidence | null; customerVatNumberEncrypted: Buffer | null }[], now: Date, outboxOf: (fresh: SupplyEventRecord[]) => OutboxEvent[]): Promise<CommitOutcome> {
     const account = accountId.toString();
     const ids = [...new Set(batch.map((b) => b.event.eventId))];
     return underHeadLock<CommitOutcome>(this.pool, accountId, async (client, head, refuse) => {
@@ -150,7 +150,7 @@ export class SupplyEventRepository {
       });
       if (conflicts.length) return refuse({ ok: false, conflicts });
       if (!fresh.length) return { ok: true, items, fencedPeriods };
-      const outbox = fresh.map(outboxOf);
+      const outbox = outboxOf(fresh);
       const params = [JSON.stringify(fresh.map(toJsonRow)), outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString()];
       await client.query(WRITE_SQL, params);
       return { ok: true, items, fencedPeriods };

@@ -12,10 +12,13 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file vat/ledger/v1/events.proto.
  */
 export const file_vat_ledger_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chp2YXQvbGVkZ2VyL3YxL2V2ZW50cy5wcm90bxINdmF0LmxlZGdlci52MSJVCg9TdXBwbHlDb21taXR0ZWQSEAoIZXZlbnRfaWQYASABKAkSMAoMc3VwcGx5X2V2ZW50GAIgASgLMhoudmF0LmxlZGdlci52MS5TdXBwbHlFdmVudCKfBAoVQ2xhc3NpZmljYXRpb25EZWNpZGVkEhAKCGV2ZW50X2lkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAMSFwoPc3VwcGx5X2V2ZW50X2lkGAMgASgJEhcKCnN1cGVyc2VkZXMYBCABKAlIAIgBARISCgpnZW5lcmF0aW9uGAUgASgFEh0KFWNsYXNzaWZpY2F0aW9uX3N0YXR1cxgGIAEoCRIZCgx0YXhfY2xhc3NfaWQYByABKAlIAYgBARIOCgZzb3VyY2UYCCABKAkSEwoGcmVhc29uGAkgASgJSAKIAQESGgoNYXNzaWdubWVudF9pZBgKIAEoCUgDiAEBEiAKE2Fzc2lnbm1lbnRfcmV2aXNpb24YCyABKAVIBIgBARIUCgdydWxlX2lkGAwgASgJSAWIAQESJQoYY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0GA0gASgJSAaIAQESGwoOY2F0YWxvZ19kaWdlc3QYDiABKAlIB4gBARISCgpkZWNpZGVkX2F0GA8gASgJQg0KC19zdXBlcnNlZGVzQg8KDV90YXhfY2xhc3NfaWRCCQoHX3JlYXNvbkIQCg5fYXNzaWdubWVudF9pZEIWChRfYXNzaWdubWVudF9yZXZpc2lvbkIKCghfcnVsZV9pZEIbChlfY292ZXJhZ2VfbWFuaWZlc3RfZGlnZXN0QhEKD19jYXRhbG9nX2RpZ2VzdGIGcHJvdG8z", [file_vat_ledger_v1_resources]);
+  fileDesc("Chp2YXQvbGVkZ2VyL3YxL2V2ZW50cy5wcm90bxINdmF0LmxlZGdlci52MSKIAQoPU3VwcGx5Q29tbWl0dGVkEhAKCGV2ZW50X2lkGAEgASgJEjAKDHN1cHBseV9ldmVudBgCIAEoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQSMQoNc3VwcGx5X2V2ZW50cxgDIAMoCzIaLnZhdC5sZWRnZXIudjEuU3VwcGx5RXZlbnQinwQKFUNsYXNzaWZpY2F0aW9uRGVjaWRlZBIQCghldmVudF9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgDEhcKD3N1cHBseV9ldmVudF9pZBgDIAEoCRIXCgpzdXBlcnNlZGVzGAQgASgJSACIAQESEgoKZ2VuZXJhdGlvbhgFIAEoBRIdChVjbGFzc2lmaWNhdGlvbl9zdGF0dXMYBiABKAkSGQoMdGF4X2NsYXNzX2lkGAcgASgJSAGIAQESDgoGc291cmNlGAggASgJEhMKBnJlYXNvbhgJIAEoCUgCiAEBEhoKDWFzc2lnbm1lbnRfaWQYCiABKAlIA4gBARIgChNhc3NpZ25tZW50X3JldmlzaW9uGAsgASgFSASIAQESFAoHcnVsZV9pZBgMIAEoCUgFiAEBEiUKGGNvdmVyYWdlX21hbmlmZXN0X2RpZ2VzdBgNIAEoCUgGiAEBEhsKDmNhdGFsb2dfZGlnZXN0GA4gASgJSAeIAQESEgoKZGVjaWRlZF9hdBgPIAEoCUINCgtfc3VwZXJzZWRlc0IPCg1fdGF4X2NsYXNzX2lkQgkKB19yZWFzb25CEAoOX2Fzc2lnbm1lbnRfaWRCFgoUX2Fzc2lnbm1lbnRfcmV2aXNpb25CCgoIX3J1bGVfaWRCGwoZX2NvdmVyYWdlX21hbmlmZXN0X2RpZ2VzdEIRCg9fY2F0YWxvZ19kaWdlc3RiBnByb3RvMw", [file_vat_ledger_v1_resources]);
 
 /**
- * Published for every committed supply event; carries the whole event (projections need no read-back).
+ * Committed supply events, whole (projections need no read-back). The ledger publishes one per chunk of a
+ * committed batch: up to 250 events of one account in ledger order, in supply_events (event_id, also the
+ * Nats-Msg-Id, names the message, and a consumer's inbox holds it once for all its events). supply_event is
+ * the form of versions that published one message per event; a consumer takes both (docs/ledger.md).
  *
  * @generated from message vat.ledger.v1.SupplyCommitted
  */
@@ -29,6 +32,11 @@ export type SupplyCommitted = Message<"vat.ledger.v1.SupplyCommitted"> & {
    * @generated from field: vat.ledger.v1.SupplyEvent supply_event = 2;
    */
   supplyEvent?: SupplyEvent | undefined;
+
+  /**
+   * @generated from field: repeated vat.ledger.v1.SupplyEvent supply_events = 3;
+   */
+  supplyEvents: SupplyEvent[];
 };
 
 /**
