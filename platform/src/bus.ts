@@ -16,7 +16,8 @@ export type BusMessage = { id: string; subject: string; data: Uint8Array; traceC
 type BatchHandler = (batch: BusMessage[]) => Promise<void>;
 
 /** A durable consumer: the name survives restarts, and events published while it was away reach it. */
-export type Subscription = { durable: string; subjects: string[]; handler: BatchHandler };
+/** `maxBatch`: most messages handed to `handler` at once, and pulled at a time (JetStream's default 256). */
+export type Subscription = { durable: string; subjects: string[]; handler: BatchHandler; maxBatch?: number };
 
 /**
  * The one interface both the in-process bus (`npm start`) and JetStream (distributed) implement.
@@ -80,10 +81,14 @@ export class InProcessBus implements EventBus {
       const mine = fresh.filter((m) => sub.subjects.some((p) => subjectMatches(p, m.subject)));
       if (!mine.length) continue;
       eventDeliveries.inc({ consumer: sub.durable }, mine.length);
-      await withConsumeSpan(sub.durable, mine, () => sub.handler(mine)).catch((err: unknown) => {
-        consumerErrors.inc({ consumer: sub.durable });
-        throw err;
-      });
+      const size = sub.maxBatch ?? mine.length;
+      for (let i = 0; i < mine.length; i += size) {
+        const part = mine.slice(i, i + size);
+        await withConsumeSpan(sub.durable, part, () => sub.handler(part)).catch((err: unknown) => {
+          consumerErrors.inc({ consumer: sub.durable });
+          throw err;
+        });
+      }
     }
     const now = Date.now();
     for (const m of fresh) this.delivered.set(m.id, now);

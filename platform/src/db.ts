@@ -44,6 +44,8 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
       // up (55P03, answered 503): a stuck holder cannot stall every other caller for ever.
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
       lock_timeout: o.lockWaitMs ?? LOCK_WAIT_MS,
+      // Names the service in pg_stat_activity (and the ingestion bench's PostgreSQL CPU per service).
+      application_name: `vat-${o.schema}`,
       onPoolCreated: (pool: pg.Pool) => {
         releaseDeadClients(pool);
         guardPool(pool);

@@ -131,8 +131,8 @@ export class JetStreamBus implements EventBus {
     void (async () => {
       while (!this.closed) {
         try {
-          const messages = await consumer.consume({ max_messages: MAX_BATCH, abort_on_missing_resource: true });
-          await inBatches(messages, MAX_BATCH, (batch) => this.deliver(sub, batch));
+          const messages = await consumer.consume({ max_messages: sub.maxBatch ?? MAX_BATCH, abort_on_missing_resource: true });
+          await inBatches(messages, sub.maxBatch ?? MAX_BATCH, (batch) => this.deliver(sub, batch));
         } catch (err) {
           if (this.closed) return;
           this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'consumer interrupted; resuming');

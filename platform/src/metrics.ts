@@ -1,7 +1,7 @@
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type pg from 'pg';
 import { withDeadline } from './deadline';
+import { supplyEventsIn } from './supply-committed';
 
 /**
  * The process's Prometheus metrics (prom-client), named by the Prometheus conventions: base units,
@@ -32,23 +32,6 @@ export const returnsLocked = new Counter({ name: 'vat_returns_locked_total', hel
 export const returnsFiled = new Counter({ name: 'vat_returns_filed_total', help: 'Successful MarkUnionOssPeriodFiled calls (a repeated call on a filed period counts again).', registers: [registry] });
 export const thresholdCrossings = new Counter({ name: 'vat_threshold_crossings_total', help: 'Article 59c threshold crossings recorded (counted as their ThresholdCrossed event leaves the outbox).', registers: [registry] });
 export const imports = new Counter({ name: 'vat_imports_total', help: 'Imports: classification catalog editions approved (kind="catalog_edition"); supply-file imports count as committed supply events.', labelNames: ['kind'], registers: [registry] });
-
-/**
- * How many supply events a `SupplyCommitted` payload carries (field 3 `supply_events`, or the single field 2 of
- * versions that published one per event), read from the wire tags without decoding the events.
- */
-export function supplyEventsIn(payload: Uint8Array): number {
-  const reader = new BinaryReader(payload);
-  let events = 0;
-  let single = 0;
-  while (reader.pos < reader.len) {
-    const [field, wireType] = reader.tag();
-    if (field === 3 && wireType === WireType.LengthDelimited) events++;
-    else if (field === 2 && wireType === WireType.LengthDelimited) single = 1;
-    reader.skip(wireType, field);
-  }
-  return events || single;
-}
 
 /** Domain counters driven by the events leaving an outbox, counted once each is published. */
 const DOMAIN_BY_SUBJECT: Record<string, (payload: Uint8Array) => void> = {

@@ -4,6 +4,7 @@ import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
+import { SUPPLY_MESSAGES_PER_PULL, supplyGroups } from './supply-committed';
 import { freshEvents } from './inbox';
 import { inTransaction } from './transaction';
 
@@ -143,31 +144,6 @@ export function decodeSupplyMessages(batch: readonly BusMessage[]): DecodedSuppl
   });
 }
 
-/** Most events one transaction of a supply consumer applies: a pulled batch of up to 256 messages is split (whole messages). */
-export const EVENTS_PER_TRANSACTION = 2000;
-
-/**
- * Splits decoded messages into consecutive groups of at most `maxEvents` events (a message is never split;
- * one larger than that is a group of its own). Each group can be applied in a transaction of its own: the
- * inbox holds every message once, so a group that failed after others committed is delivered again harmlessly.
- */
-export function supplyGroups(decoded: readonly DecodedSupply[], maxEvents = EVENTS_PER_TRANSACTION): DecodedSupply[][] {
-  const groups: DecodedSupply[][] = [];
-  let current: DecodedSupply[] = [];
-  let events = 0;
-  for (const d of decoded) {
-    if (current.length && events + d.events.length > maxEvents) {
-      groups.push(current);
-      current = [];
-      events = 0;
-    }
-    current.push(d);
-    events += d.events.length;
-  }
-  if (current.length) groups.push(current);
-  return groups;
-}
-
 /**
  * Applies decoded messages to `schema`'s projection through `db` (a pool, or a transaction's client when a
  * service adds its own effects to the same transaction), in one statement. Returns the message ids its inbox
@@ -181,13 +157,17 @@ export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'q
   return new Set(res.rows.map((r: { event_id: string }) => r.event_id));
 }
 
-/** The durable consumer that keeps `schema`'s projection of the ledger: a statement per group of at most 2,000 events. */
+/**
+ * The durable consumer that keeps `schema`'s projection of the ledger: a statement per group of whole messages of
+ * at most 2,000 events, pulling that many at a time (so a process holds one group, decoded, at once).
+ */
 export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable: string): Subscription {
   return {
     durable,
     subjects: [subjectOf(SupplyCommittedSchema)],
+    maxBatch: SUPPLY_MESSAGES_PER_PULL,
     handler: async (batch) => {
-      for (const group of supplyGroups(decodeSupplyMessages(batch))) await applySupplyProjection(pool, schema, durable, group);
+      for (const group of supplyGroups(batch)) await applySupplyProjection(pool, schema, durable, decodeSupplyMessages(group));
     },
   };
 }

@@ -41,6 +41,15 @@ describe('in-process bus has the JetStream delivery contract', () => {
     expect(seen).toEqual([['a:1', 'a:3'], ['b:1', 'b:2', 'b:3']]);
   });
 
+  it('hands a durable with maxBatch its part in calls of at most that many, in order', async () => {
+    const { bus, open } = opened();
+    const seen: string[][] = [];
+    await bus.subscribe({ durable: 'a', subjects: ['vat.>'], maxBatch: 2, handler: async (b) => void seen.push(b.map((m) => m.id)) });
+    open();
+    await bus.publish(['1', '2', '3', '4', '5'].map((id) => msg(id, 'vat.a.v1.x')));
+    expect(seen).toEqual([['1', '2'], ['3', '4'], ['5']]);
+  });
+
   it('drops ids it already delivered and ids repeated inside a batch (Nats-Msg-Id de-duplication)', async () => {
     const { bus, open } = opened();
     const seen: string[] = [];

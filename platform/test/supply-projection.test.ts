@@ -5,8 +5,8 @@ import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { requireBackends, freshDatabase } from '../../test/support/env';
 import type { BusMessage } from '../src/bus';
 import fc from 'fast-check';
-import { supplyEventsIn } from '../src/metrics';
-import { projectionPosition, supplyGroups, supplyProjectionConsumer, type DecodedSupply } from '../src/supply-projection';
+import { groupsBySize, supplyEventsIn, supplyGroups } from '../src/supply-committed';
+import { projectionPosition, supplyProjectionConsumer } from '../src/supply-projection';
 
 const backends = await requireBackends(['postgres']);
 
@@ -39,23 +39,26 @@ describe('SupplyCommitted messages: counting and grouping', () => {
     expect(supplyEventsIn(toBinary(SupplyCommittedSchema, create(SupplyCommittedSchema, { eventId: 'empty' })))).toBe(0);
   });
 
-  it('groups keep every message whole and in order, at most the limit of events unless one message alone is larger (property)', () => {
+  it('groups keep every item whole and in order, at most the limit in total unless one item alone is larger (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 300 }), { maxLength: 60 }), fc.integer({ min: 1, max: 2500 }), (sizes, max) => {
-        const decoded: DecodedSupply[] = sizes.map((n, i) => ({ messageId: `m${i}`, events: new Array(n).fill(undefined) }));
-        const groups = supplyGroups(decoded, max);
-        expect(groups.flat()).toEqual(decoded);
+        const items = sizes.map((n, i) => ({ i, n }));
+        const groups = groupsBySize(items, (x) => x.n, max);
+        expect(groups.flat()).toEqual(items);
+        const total = (g: { n: number }[]) => g.reduce((a, x) => a + x.n, 0);
         for (const g of groups) {
-          const events = g.reduce((a, d) => a + d.events.length, 0);
           expect(g.length).toBeGreaterThan(0);
-          if (g.length > 1) expect(events).toBeLessThanOrEqual(max);
+          if (g.length > 1) expect(total(g)).toBeLessThanOrEqual(max);
         }
-        // Greedy: a group and the next message together exceed the limit.
-        for (let i = 0; i + 1 < groups.length; i++) {
-          expect(groups[i]!.reduce((a, d) => a + d.events.length, 0) + groups[i + 1]![0]!.events.length).toBeGreaterThan(max);
-        }
+        // Greedy: a group and the next item together exceed the limit.
+        for (let i = 0; i + 1 < groups.length; i++) expect(total(groups[i]!) + groups[i + 1]![0]!.n).toBeGreaterThan(max);
       }),
     );
+  });
+
+  it('supply groups count the events of each message from the wire', () => {
+    const sizes = (groups: BusMessage[][]) => groups.map((g) => g.map((m) => supplyEventsIn(m.data)));
+    expect(sizes(supplyGroups([chunk(1, 250), chunk(251, 500), committed(501), chunk(502, 751)], 501))).toEqual([[250, 250, 1], [250]]);
   });
 });
 

@@ -10,7 +10,7 @@ import { freshDatabase } from '../support/env';
 import { freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { supplyEvent, writeSupplyFile } from '../support/supply-files';
 import { summarizeCpuProfile } from './cpu-profile';
-import { backendCpu, cpuSeconds } from './process-cpu';
+import { backendCpu, backendCpuByApp, cpuSeconds } from './process-cpu';
 
 /**
  * Issue 8: supply-event ingestion in distributed mode (five services and the gateway as separate
@@ -51,10 +51,14 @@ async function cpuPer1000<T>(pids: [string, number][], sql: pg.Client, events: (
   const self = process.cpuUsage();
   const result = await phase();
   const selfUsed = process.cpuUsage(self);
-  const pgAfter = await backendCpu(sql);
+  const pgAfter = await backendCpuByApp(sql);
   const per1000 = (seconds: number) => ((seconds * 1000) / events()).toFixed(3);
   const used = pids.map(([name, pid], i) => `${name} ${per1000(cpuSeconds(pid) - before[i]!)}`);
-  used.push(`postgres ${per1000([...pgAfter].reduce((sum, [pid, cpu]) => sum + (Number.isNaN(cpu) ? 0 : cpu - (pgBefore.get(pid) ?? 0)), 0))}`);
+  // PostgreSQL in all, then by the service whose pool the backend serves (application_name).
+  const byApp = new Map<string, number>();
+  for (const [pid, { app, cpu }] of pgAfter) if (!Number.isNaN(cpu)) byApp.set(app, (byApp.get(app) ?? 0) + cpu - (pgBefore.get(pid) ?? 0));
+  const pgTotal = [...byApp.values()].reduce((a, b) => a + b, 0);
+  used.push(`postgres ${per1000(pgTotal)} (${[...byApp].sort((a, b) => b[1] - a[1]).map(([app, cpu]) => `${app.replace(/^vat-/, '')} ${per1000(cpu)}`).join(', ')})`);
   used.push(`bench client ${per1000((selfUsed.user + selfUsed.system) / 1e6)}`);
   return { result, cpu: used.join(', ') };
 }
@@ -203,7 +207,7 @@ export async function ingestBench(): Promise<string> {
     const atReady = new Map([...procs].map(([n, p]) => [n, peakRssMb(p.pid) ?? NaN]));
     console.log(`\ningest: ${fmt(EVENTS)} events, distributed mode, ${CLIENTS} REST clients, pids ${[...procs].map(([n, p]) => `${n}=${p.pid}`).join(' ')}`);
 
-    const busy = (): [string, number][] => ['gateway', 'ledger'].map((n) => [n, procs.get(n)!.pid]);
+    const busy = (): [string, number][] => ['gateway', 'ledger', 'compliance-reports', 'thresholds'].map((n) => [n, procs.get(n)!.pid]);
     // The CPU window closes once the outbox is drained: it counts committing and publishing.
     let drained: Drain = { seconds: 0, left: 0, published: 0 };
     const { result: rest, cpu: restCpu } = await cpuPer1000(busy(), sql, () => EVENTS, async () => {

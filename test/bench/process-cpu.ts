@@ -13,6 +13,11 @@ export function cpuSeconds(pid: number): number {
 
 /** CPU seconds of the PostgreSQL backends serving the client's database, by pid. */
 export async function backendCpu(sql: pg.Client): Promise<Map<number, number>> {
-  const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+  return new Map([...(await backendCpuByApp(sql))].map(([pid, b]) => [pid, b.cpu]));
+}
+
+/** CPU seconds and `application_name` (`vat-<schema>` for a service's pool) of the backends serving the client's database, by pid. */
+export async function backendCpuByApp(sql: pg.Client): Promise<Map<number, { app: string; cpu: number }>> {
+  const { rows } = await sql.query<{ pid: number; app: string }>('select pid, application_name as app from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  return new Map(rows.map((r) => [r.pid, { app: r.app || 'other', cpu: cpuSeconds(r.pid) }]));
 }

@@ -1,7 +1,8 @@
 import type { Subscription } from '@vat/platform/bus';
 import { subjectOf } from '@vat/platform/events';
 import { decodeEvent } from '@vat/platform/events';
-import { applyClassificationDecisions, applySupplyProjection, decodeSupplyMessages, supplyGroups } from '@vat/platform/supply-projection';
+import { applyClassificationDecisions, applySupplyProjection, decodeSupplyMessages } from '@vat/platform/supply-projection';
+import { SUPPLY_MESSAGES_PER_PULL, supplyGroups } from '@vat/platform/supply-committed';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { ReturnPeriodOverdueSchema, VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
 import { recordOverdueNotifications } from './repositories/threshold-notifications';
@@ -25,9 +26,11 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
   return {
     durable: PROJECTION_DURABLE,
     subjects: [subjectOf(SupplyCommittedSchema)],
+    maxBatch: SUPPLY_MESSAGES_PER_PULL,
     handler: async (batch) => {
       const release = await deps.releases.current();
-      for (const group of supplyGroups(decodeSupplyMessages(batch))) {
+      for (const messages of supplyGroups(batch)) {
+        const group = decodeSupplyMessages(messages);
         await inTransaction(deps.pool, async (client) => {
           await lockAccounts(client, group.flatMap((d) => d.events.map((e) => e.accountId.toString())));
           const fresh = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, group);

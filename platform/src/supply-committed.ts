@@ -1,0 +1,56 @@
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+import type { BusMessage } from './bus';
+
+/**
+ * How many supply events a `SupplyCommitted` payload carries (field 3 `supply_events`, or the single field 2 of
+ * versions that published one per event), read from the wire tags without decoding the events.
+ */
+export function supplyEventsIn(payload: Uint8Array): number {
+  const reader = new BinaryReader(payload);
+  let events = 0;
+  let single = 0;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 3 && wireType === WireType.LengthDelimited) events++;
+    else if (field === 2 && wireType === WireType.LengthDelimited) single = 1;
+    reader.skip(wireType, field);
+  }
+  return events || single;
+}
+
+/** Most events one transaction of a supply consumer applies (a `SupplyCommitted` carries up to 250). */
+export const EVENTS_PER_TRANSACTION = 2000;
+
+/** Messages a supply consumer pulls at a time: one transaction's worth (8 × 250 events). */
+export const SUPPLY_MESSAGES_PER_PULL = 8;
+
+/**
+ * Splits items into consecutive groups of at most `max` in total `size` (an item is never split; one larger
+ * than that is a group of its own).
+ */
+export function groupsBySize<T>(items: readonly T[], size: (item: T) => number, max: number): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let total = 0;
+  for (const item of items) {
+    const n = size(item);
+    if (current.length && total + n > max) {
+      groups.push(current);
+      current = [];
+      total = 0;
+    }
+    current.push(item);
+    total += n;
+  }
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+/**
+ * A batch of `SupplyCommitted` messages in groups of whole messages of at most `maxEvents` events, counted
+ * from the wire (so only one group is decoded at a time). Each group can be applied in a transaction of its own:
+ * the inbox holds every message once, so a group that failed after others committed is delivered again harmlessly.
+ */
+export function supplyGroups(batch: readonly BusMessage[], maxEvents = EVENTS_PER_TRANSACTION): BusMessage[][] {
+  return groupsBySize(batch, (m) => supplyEventsIn(m.data), maxEvents);
+}
