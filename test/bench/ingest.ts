@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,8 +22,13 @@ import { backendCpu, backendCpuByApp, cpuSeconds } from './process-cpu';
 const EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 1_000_000);
 const CLIENTS = Number(process.env.BENCH_INGEST_CLIENTS ?? 6);
 const BATCH = 1000;
-/** BENCH_INGEST_PROFILE=1: the ledger process runs under the V8 CPU profiler; its summary is printed. */
-const PROFILE = process.env.BENCH_INGEST_PROFILE === '1';
+/**
+ * BENCH_INGEST_PROFILE=1: the ledger process (and the CLI) runs under the V8 CPU profiler and the summary is
+ * printed; a comma-separated list of process names (`ledger,thresholds,compliance-reports,gateway`) profiles those.
+ */
+const PROFILE_SPEC = process.env.BENCH_INGEST_PROFILE ?? '';
+const PROFILED = PROFILE_SPEC === '1' ? ['ledger'] : PROFILE_SPEC.split(',').map((x) => x.trim()).filter((x) => x && x !== '0');
+const PROFILE = PROFILED.length > 0;
 /** Where to keep the profile (default: a temporary directory, removed after the summary). */
 const PROFILE_DIR = process.env.BENCH_INGEST_PROFILE_DIR;
 /** Extra Node flags for the processes the ingestion exercises (ledger, gateway, admin CLI), e.g. `--max-old-space-size=128`. */
@@ -190,8 +195,9 @@ export async function ingestBench(): Promise<string> {
     };
     const start = (mode: string, e: Record<string, string>, flags: string[] = []) =>
       spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, '--import', 'tsx', 'deploy/src/main.ts', mode], { env: { HOST: '127.0.0.1', ...e } });
-    for (const n of SERVICE_NAMES) procs.set(n, start(n, { ...env, SERVICE_PORT: String(ports[n]) }, n === 'ledger' && profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []));
-    procs.set('gateway', start('gateway', { ...env, PORT: String(gatewayPort) }));
+    const profiling = (n: string) => (profileDir && PROFILED.includes(n) ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, n)] : []);
+    for (const n of SERVICE_NAMES) procs.set(n, start(n, { ...env, SERVICE_PORT: String(ports[n]) }, profiling(n)));
+    procs.set('gateway', start('gateway', { ...env, PORT: String(gatewayPort) }, profiling('gateway')));
     const base = `http://127.0.0.1:${gatewayPort}`;
     const csvFile = join(dir, 'events.csv');
     const [, restKey] = await Promise.all([
@@ -247,12 +253,14 @@ export async function ingestBench(): Promise<string> {
     rss.push(['admin supply import (LEDGER_URL)', csv.peakMb], ['admin supply import (in-process)', local.peakMb]);
     let profileText = '';
     if (profileDir) {
-      await stopProcess(procs.get('ledger')!);
-      const profileOf = (d: string) => readdirSync(d).find((f) => f.endsWith('.cpuprofile'));
-      const ledgerProf = profileOf(profileDir);
+      for (const n of PROFILED) if (procs.has(n)) await stopProcess(procs.get(n)!);
+      const profileOf = (d: string) => (existsSync(d) ? readdirSync(d).find((f) => f.endsWith('.cpuprofile')) : undefined);
       const cliProf = cliProfileDir ? profileOf(cliProfileDir) : undefined;
       profileText = [
-        ledgerProf ? `\n### CPU profile of the ledger process (REST ingest, then the CSV import)\n\n${summarizeCpuProfile(join(profileDir, ledgerProf), 20)}` : '',
+        ...PROFILED.map((n) => {
+          const prof = profileOf(join(profileDir, n));
+          return prof ? `\n### CPU profile of the ${n} process (REST ingest, then the CSV import)\n\n${summarizeCpuProfile(join(profileDir, n, prof), 20)}` : '';
+        }),
         cliProf ? `\n### CPU profile of the admin supply import process\n\n${summarizeCpuProfile(join(cliProfileDir!, cliProf), 15)}` : '',
       ].join('\n');
     }
