@@ -105,7 +105,7 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(PROCESSES)('caps the V8 heap of %s (docs/operations.md, "Memory")', (p) => {
-    expect(composeEnv(services[p] ?? {}).NODE_OPTIONS).toMatch(/^--max-old-space-size=\d+$/);
+    expect(composeEnv(services[p] ?? {}).NODE_OPTIONS).toMatch(/^--max-old-space-size=\d+ --max-semi-space-size=\d+$/);
   });
 
   it.each(PROCESSES)('gives %s a configuration the app accepts, pointing at the compose services', (p) => {
@@ -241,6 +241,8 @@ describe('deploy/k8s', () => {
     const limitMi = Number(/^(\d+)Mi$/.exec(String(c.resources.limits.memory))?.[1]);
     const heapMb = Number(/--max-old-space-size=(\d+)/.exec(configData.NODE_OPTIONS ?? '')?.[1]);
     expect(heapMb, `${p}: NODE_OPTIONS caps the heap at half of ${limitMi}Mi`).toBe(limitMi / 2);
+    // And the young generation, as in docker-compose.yml (docs/operations.md, "Memory").
+    expect(configData.NODE_OPTIONS).toMatch(/ --max-semi-space-size=8$/);
     const envFrom: Obj[] = c.envFrom ?? [];
     const cmRef = envFrom.find((e) => e.configMapRef)?.configMapRef?.name;
     const secretRef = envFrom.find((e) => e.secretRef)?.secretRef?.name;

@@ -38,7 +38,7 @@ const P99_SLACK_MS = 25;
 const REQUEST_TIMEOUT_MS = 60_000;
 const CATCH_UP_MS = Number(process.env.BENCH_SOAK_CATCH_UP_SECONDS ?? 180) * 1000;
 /** Node options for every service and the gateway; by default the heap cap they are deployed with (deploy/k8s/config.yaml, docker-compose.yml). */
-const NODE_OPTIONS = process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384';
+const NODE_OPTIONS = process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384 --max-semi-space-size=8';
 /** V8 flags NODE_OPTIONS does not take (e.g. `--heap-growing-percent=50`), put on each process's command line. */
 const NODE_FLAGS = (process.env.BENCH_SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const spawnMain = (mode: string, env: Record<string, string | undefined>) =>
