@@ -33,6 +33,8 @@ const PROFILE = PROFILED.length > 0;
 const PROFILE_DIR = process.env.BENCH_INGEST_PROFILE_DIR;
 /** Extra Node flags for the processes the ingestion exercises (ledger, gateway, admin CLI), e.g. `--max-old-space-size=128`. */
 const NODE_FLAGS = (process.env.BENCH_INGEST_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** NODE_OPTIONS of the service processes and the gateway: by default the heap caps they are deployed with (docker-compose.yml, deploy/k8s/config.yaml). */
+const NODE_OPTIONS = process.env.BENCH_INGEST_NODE_OPTIONS ?? '--max-old-space-size=384 --max-semi-space-size=8';
 const PROJECTION_TABLES = ['thresholds.supply_projection_position', 'compliance_reports.supply_projection_position'];
 
 /** Peak resident set size (VmHWM) in MB; undefined once the process is gone. */
@@ -194,7 +196,7 @@ export async function ingestBench(): Promise<string> {
       ...serviceUrlEnv(ports),
     };
     const start = (mode: string, e: Record<string, string>, flags: string[] = []) =>
-      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, '--import', 'tsx', 'deploy/src/main.ts', mode], { env: { HOST: '127.0.0.1', ...e } });
+      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, '--import', 'tsx', 'deploy/src/main.ts', mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS, ...e } });
     const profiling = (n: string) => (profileDir && PROFILED.includes(n) ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, n)] : []);
     for (const n of SERVICE_NAMES) procs.set(n, start(n, { ...env, SERVICE_PORT: String(ports[n]) }, profiling(n)));
     procs.set('gateway', start('gateway', { ...env, PORT: String(gatewayPort) }, profiling('gateway')));
