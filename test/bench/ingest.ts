@@ -161,7 +161,8 @@ async function adminImport(args: string[], env: Record<string, string>, started:
     const c = cpuSeconds(child.pid!);
     if (!Number.isNaN(c)) cpu = c;
   }, 100);
-  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  // 'close' (stdio read to the end), not 'exit', which can come before the last output.
+  const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
   clearInterval(sampler);
   let summary: any;
   try {

@@ -215,7 +215,8 @@ export async function runAdmin<T = any>(args: string[], env: Record<string, stri
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exit = new Promise<number | string>((res) => child.once('exit', (code, signal) => res(code ?? signal ?? 'unknown')));
+  // 'close', not 'exit': 'exit' can come before the last of stdout is read (an admin run once looked silent).
+  const exit = new Promise<number | string>((res) => child.once('close', (code, signal) => res(code ?? signal ?? 'unknown')));
   const code = await Promise.race([exit, sleep(timeoutMs).then(() => 'timeout' as const)]);
   if (code === 'timeout') {
     try {

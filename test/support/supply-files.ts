@@ -103,7 +103,8 @@ export async function runSupplyImportCli(args: string[], env: Record<string, str
       /* gone */
     }
   }, timeoutMs);
-  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  // 'close' (stdio read to the end), not 'exit', which can come before the last output.
+  const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
   clearTimeout(timer);
   let json: any;
   try {
