@@ -190,24 +190,28 @@ export class ReferenceProjection {
     return new Map([...(await this.state())].map(([kind, s]) => [kind, s.version]));
   }
 
+  /** Whether a kind holds fewer rows than calculation announced (its announcement not all arrived yet). */
+  private static receiving(kind: { expectedRows: number | undefined } | undefined, held: number): boolean {
+    return kind?.expectedRows !== undefined && held < kind.expectedRows;
+  }
+
   /**
    * The kinds not complete yet: nothing arrived, or (ECB) fewer days than calculation announced it holds (its
    * answer is some 28 events, applied in several batches). Empty when the projection is complete.
    */
   async missing(): Promise<ReferenceKind[]> {
     const state = await this.state();
-    const out: ReferenceKind[] = [];
-    for (const kind of REFERENCE_KINDS) {
-      const s = state.get(kind);
-      if (!s) out.push(kind);
-      else if (kind === 'ecb' && s.expectedRows !== undefined && (await this.ecbSummary()).days < s.expectedRows) out.push(kind);
-    }
-    return out;
+    const ecb = state.get('ecb');
+    const ecbIncomplete = ecb !== undefined && ReferenceProjection.receiving(ecb, (await this.ecbSummaryOf(ecb.version)).days);
+    return REFERENCE_KINDS.filter((kind) => !state.has(kind) || (kind === 'ecb' && ecbIncomplete));
   }
 
   /** The newest release, or undefined when none is projected yet. */
   async rateRelease(): Promise<ProjectedRateRelease | undefined> {
-    const version = (await this.versions()).get('vat_rates');
+    return this.rateReleaseOf((await this.versions()).get('vat_rates'));
+  }
+
+  private async rateReleaseOf(version: string | undefined): Promise<ProjectedRateRelease | undefined> {
     if (version === undefined) return undefined;
     if (this.release?.version === version) return this.release.value;
     const res = await this.pool.query<{ release_id: string; digest: string; version: string; tax_class_ids: string[]; rates_in_force: ProjectedRateInForce[]; windows: ProjectedRateWindow[] }>(
@@ -237,7 +241,7 @@ export class ReferenceProjection {
       const ecb = (await this.state()).get('ecb');
       if (!ecb) return undefined;
       const table = await this.ecbRatesOf(ecb.version);
-      if (ecb.expectedRows !== undefined && table.publicationDates().length < ecb.expectedRows) return undefined;
+      if (ReferenceProjection.receiving(ecb, table.publicationDates().length)) return undefined;
       return table.lastPublicationDate() === undefined ? undefined : table;
     });
     if (!t) throw referenceDataUnavailable('ecb');
@@ -272,8 +276,7 @@ export class ReferenceProjection {
    * loaded and current, else counted by the database (the table itself is loaded by the first read that
    * needs a rate, not by a readiness probe).
    */
-  private async ecbSummary(): Promise<{ size: number; days: number; last: string | undefined }> {
-    const version = (await this.versions()).get('ecb') ?? '0';
+  private async ecbSummaryOf(version: string): Promise<{ size: number; days: number; last: string | undefined }> {
     if (this.ecb?.version === version) return { size: this.ecb.value.size, days: this.ecb.value.publicationDates().length, last: this.ecb.value.lastPublicationDate() };
     if (this.ecbCounted?.version === version) return this.ecbCounted.value;
     const res = await this.pool.query<{ size: number; days: number; last: string | null }>(
@@ -286,11 +289,13 @@ export class ReferenceProjection {
 
   /** Readiness: whether a release and every ECB day calculation announced have arrived. */
   async probes(service: string): Promise<{ name: string; ok: boolean; detail: string }[]> {
-    const release = await this.rateRelease();
-    const expected = (await this.state()).get('ecb')?.expectedRows;
-    const ecb = await this.ecbSummary();
+    // One read of the version rows for the whole probe.
+    const state = await this.state();
+    const release = await this.rateReleaseOf(state.get('vat_rates')?.version);
+    const ecb = await this.ecbSummaryOf(state.get('ecb')?.version ?? '0');
     const last = ecb.last;
-    const receiving = expected !== undefined && ecb.days < expected;
+    const expected = state.get('ecb')?.expectedRows;
+    const receiving = ReferenceProjection.receiving(state.get('ecb'), ecb.days);
     return [
       { name: `${service}.projection.vat_rates`, ok: release !== undefined, detail: release ? `release ${release.version} (${release.ratesInForce.length} rates in force)` : 'no VAT rate release received from calculation yet' },
       {
