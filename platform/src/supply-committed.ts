@@ -18,11 +18,18 @@ export function supplyEventsIn(payload: Uint8Array): number {
   return events || single;
 }
 
-/** Most events one transaction of a supply consumer applies (a `SupplyCommitted` carries up to 250). */
+/**
+ * Most events one `SupplyCommitted` carries (the ledger's chunk of a commit): a batch of 1,000 is four messages
+ * (some 150 kB each, well under the bus's 1 MB limit), so the outbox, the bus and each consumer's inbox handle a
+ * message per 250 events, not one each.
+ */
+export const EVENTS_PER_MESSAGE = 250;
+
+/** Most events one transaction of a supply consumer applies. */
 export const EVENTS_PER_TRANSACTION = 2000;
 
-/** Messages a supply consumer pulls at a time: one transaction's worth (8 × 250 events). */
-export const SUPPLY_MESSAGES_PER_PULL = 8;
+/** Messages a supply consumer pulls at a time: one transaction's worth of full messages. */
+export const SUPPLY_MESSAGES_PER_PULL = EVENTS_PER_TRANSACTION / EVENTS_PER_MESSAGE;
 
 /**
  * Splits items into consecutive groups of at most `max` in total `size` (an item is never split; one larger

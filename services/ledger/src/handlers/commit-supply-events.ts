@@ -19,6 +19,7 @@ import { supplyEventMessage } from '../messages';
 import { sealCustomerVatNumber } from '../domain/customer-vat-number';
 import type { EcbRateEvidence, SupplyEventRecord } from '../repositories/supply-events';
 import type { OutboxEvent } from '@vat/platform/outbox';
+import { EVENTS_PER_MESSAGE } from '@vat/platform/supply-committed';
 
 export const MAX_BATCH = 1000;
 
@@ -134,12 +135,6 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   const items = outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created, notice: i.created ? lateNotice(i.record, originals.get(i.record.originalEventId ?? ''), outcome.fencedPeriods) : undefined }));
   return create(CommitSupplyEventsResponseSchema, { items });
 }
-
-/**
- * Most events one `SupplyCommitted` carries: a batch of 1,000 is four messages (some 150 kB each, well under the
- * bus's 1 MB limit), so the outbox, the bus and each consumer's inbox handle a message per 250 events, not one each.
- */
-export const EVENTS_PER_MESSAGE = 250;
 
 /** The outbox events of newly committed records (one account, ledger order): one `SupplyCommitted` per chunk. */
 export function supplyCommittedEvents(records: readonly SupplyEventRecord[]): OutboxEvent[] {
