@@ -21,6 +21,21 @@ const RELINKED_CTES = `candidate as materialized (
   relinked as materialized (
     select k.* from candidate k where not exists (select 1 from known_original o where o.id = k.id))`;
 
+/** The two trigger functions as this migration (and Migration20261128200000, for databases that ran an earlier body of it) defines them. */
+export const UNION_OSS_TOTALS_FUNCTIONS = [
+  `create or replace function ${S}.union_oss_totals_insert() returns trigger language plpgsql as $$
+      begin
+        execute $q$ with ${RELINKED_CTES}
+        ${upsert(`${contributions('new_facts f', '1')} union all ${contributions('relinked f', '1')} union all ${contributions('relinked f', '-1', true)}`)} $q$;
+        return null;
+      end $$;`,
+  `create or replace function ${S}.union_oss_totals_update() returns trigger language plpgsql as $$
+      begin
+        execute $q$ ${upsert(`${contributions('old_facts f', '-1')} union all ${contributions('new_facts f', '1')}`)} $q$;
+        return null;
+      end $$;`,
+];
+
 /**
  * The triggers of the Union OSS running totals without a scan of the projection per batch. The functions
  * of Migration20261128081855 cost time in proportion to the facts already projected, so a projection fell
@@ -36,17 +51,7 @@ export class Migration20261128150000 extends Migration {
   override name = 'Migration20261128150000';
 
   override up(): void | Promise<void> {
-    this.addSql(`create or replace function ${S}.union_oss_totals_insert() returns trigger language plpgsql as $$
-      begin
-        execute $q$ with ${RELINKED_CTES}
-        ${upsert(`${contributions('new_facts f', '1')} union all ${contributions('relinked f', '1')} union all ${contributions('relinked f', '-1', true)}`)} $q$;
-        return null;
-      end $$;`);
-    this.addSql(`create or replace function ${S}.union_oss_totals_update() returns trigger language plpgsql as $$
-      begin
-        execute $q$ ${upsert(`${contributions('old_facts f', '-1')} union all ${contributions('new_facts f', '1')}`)} $q$;
-        return null;
-      end $$;`);
+    for (const sql of UNION_OSS_TOTALS_FUNCTIONS) this.addSql(sql);
   }
 
   override down(): void | Promise<void> {
