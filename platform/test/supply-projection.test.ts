@@ -105,9 +105,13 @@ describe.skipIf(!backends.ok)('supply projection consumer (PostgreSQL)', () => {
   });
 
   it('a pulled batch of more than 2,000 events is applied in groups of whole messages', async () => {
-    const consumer = supplyProjectionConsumer(pool, 'thresholds', 'test-projection');
+    // The consumer's pool, counting its statements (one per group).
+    let statements = 0;
+    const counting = { query: (sql: string, values: unknown[]) => (statements++, pool.query(sql, values)) } as unknown as pg.Pool;
+    const consumer = supplyProjectionConsumer(counting, 'thresholds', 'test-projection');
     // Nine messages of 250 events: 2,250 events, applied as 8 messages (2,000) and 1.
     await consumer.handler(Array.from({ length: 9 }, (_, i) => chunk(i * 250 + 1, i * 250 + 250, 22n)));
+    expect(statements).toBe(2);
     expect(await projectionPosition(pool, 'thresholds', 22n)).toBe(2250n);
   });
 
