@@ -71,7 +71,16 @@ const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['customerVatNumberEncrypted', 'customer_vat_number_encrypted', 'bytea'],
 ];
 const BIGINTS = new Set(COLUMNS.filter(([, , t]) => t === 'bigint').map(([f]) => f));
-const EXISTING_SQL = `select * from ${TABLE} where account_id = $1 and event_id = any($2::text[])`;
+/**
+ * Rows of the account by `event_id`, one probe of the `(account_id, event_id)` index per id (`offset 0` keeps the
+ * subquery a parameterised probe). Written as `event_id = any($2)` the planner, without fresh statistics, read the
+ * account's every event through `(account_id, occurred_at)` and filtered them: 60 ms per batch of 1,000 at 60,000
+ * events, growing with the account, inside the head lock.
+ */
+const byEventIds = (columns: string) =>
+  `select s.* from unnest($2::text[]) as ids(event_id) cross join lateral (select ${columns} from ${TABLE} e where e.account_id = $1 and e.event_id = ids.event_id offset 0) s`;
+const EXISTING_SQL = byEventIds('*');
+const RATES_SQL = byEventIds('event_id, vat_rate_bps, rate_category, region, occurred_at');
 /** Union OSS quarters fenced for a lock (FenceReturnPeriod takes the same head lock: read under it, the answer is exact). */
 const FENCED_SQL = `select period_key from "ledger".return_period_fence where account_id = $1`;
 /** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
@@ -160,8 +169,8 @@ export class SupplyEventRepository {
   /** The committed rate of each of these event_ids (the originals corrections must carry). */
   async ratesOf(accountId: bigint, eventIds: string[]): Promise<{ eventId: string; vatRateBps: number; rateCategory: string; region: string | null; occurredAt: string }[]> {
     const res = await this.pool.query<{ event_id: string; vat_rate_bps: number; rate_category: string; region: string | null; occurred_at: unknown }>(
-      `select event_id, vat_rate_bps, rate_category, region, occurred_at from ${TABLE} where account_id = $1 and event_id = any($2::text[])`,
-      [accountId.toString(), eventIds],
+      RATES_SQL,
+      [accountId.toString(), [...new Set(eventIds)]],
     );
     return res.rows.map((r) => ({ eventId: r.event_id, vatRateBps: r.vat_rate_bps, rateCategory: r.rate_category, region: r.region, occurredAt: pgTimestamp(r.occurred_at).toISOString() }));
   }

@@ -277,7 +277,11 @@ export class Article59cRepository {
   private async originals(db: Db, accountId: string, ids: string[]): Promise<Map<string, Original>> {
     if (ids.length === 0) return new Map();
     const res = await db.query(
-      `select event_id, event_type, occurred_at, country_of_consumption, currency, sequence::text as sequence from ${S}.supply_fact where account_id = $1 and event_id = any($2::text[])`,
+      // One probe of `(account_id, event_id)` per id (`offset 0` keeps it a parameterised probe): as `event_id = any($2)`
+      // the planner could read the account's every fact through another index when statistics are missing or stale.
+      `select f.* from unnest($2::text[]) as ids(event_id) cross join lateral (
+         select event_id, event_type, occurred_at, country_of_consumption, currency, sequence::text as sequence from ${S}.supply_fact
+          where account_id = $1 and event_id = ids.event_id offset 0) f`,
       [accountId, [...new Set(ids)]],
     );
     return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency, sequence: BigInt(r.sequence) }]));
