@@ -29,14 +29,20 @@ export function fieldWithControlCharacter(desc: DescMessage, msg: Record<string,
   return undefined;
 }
 
+/** A hit in field `f` itself, at `path`. */
+const here = (f: DescField, path: string = f.name): ControlCharacterHit => ({ field: f.name, path, reason: `invalid_${f.name}` });
+/** A hit below `prefix` (a message field or a list item), its path prefixed. */
+const below = (prefix: string, hit: ControlCharacterHit | undefined) => (hit ? { ...hit, path: `${prefix}.${hit.path}` } : undefined);
+const hasControl = (v: string) => CONTROL.test(v);
+
+// Called for every field of every request message (30,000 times for a batch of 1,000 supply events): it creates no
+// closure (each one costs a `__name` call in the bundled code, 6 % of the ledger's busy time under ingestion).
 function hitInField(f: DescField, value: unknown, depth: number): ControlCharacterHit | undefined {
-  const here = (path: string = f.name): ControlCharacterHit => ({ field: f.name, path, reason: `invalid_${f.name}` });
-  const below = (prefix: string, hit: ControlCharacterHit | undefined) => (hit ? { ...hit, path: `${prefix}.${hit.path}` } : undefined);
-  if (f.fieldKind === 'scalar') return f.scalar === ScalarType.STRING && CONTROL.test(value as string) ? here() : undefined;
+  if (f.fieldKind === 'scalar') return f.scalar === ScalarType.STRING && CONTROL.test(value as string) ? here(f) : undefined;
   if (f.fieldKind === 'message') return below(f.name, fieldWithControlCharacter(f.message, value as Record<string, unknown>, depth + 1));
   if (f.fieldKind === 'list' && f.listKind === 'scalar') {
-    const i = f.scalar === ScalarType.STRING ? (value as string[]).findIndex((v) => CONTROL.test(v)) : -1;
-    return i >= 0 ? here(`${f.name}[${i}]`) : undefined;
+    const i = f.scalar === ScalarType.STRING ? (value as string[]).findIndex(hasControl) : -1;
+    return i >= 0 ? here(f, `${f.name}[${i}]`) : undefined;
   }
   if (f.fieldKind === 'list' && f.listKind === 'message') {
     const items = value as Record<string, unknown>[];
@@ -47,8 +53,8 @@ function hitInField(f: DescField, value: unknown, depth: number): ControlCharact
   }
   if (f.fieldKind === 'map') {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (CONTROL.test(k)) return here();
-      if (f.mapKind === 'scalar' && f.scalar === ScalarType.STRING && CONTROL.test(v as string)) return here();
+      if (CONTROL.test(k)) return here(f);
+      if (f.mapKind === 'scalar' && f.scalar === ScalarType.STRING && CONTROL.test(v as string)) return here(f);
       if (f.mapKind === 'message') {
         const hit = below(f.name, fieldWithControlCharacter(f.message, v as Record<string, unknown>, depth + 1));
         if (hit) return hit;
