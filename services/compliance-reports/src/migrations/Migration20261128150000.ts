@@ -3,6 +3,13 @@ import { contributions, upsert } from './Migration20261128081855';
 
 const S = '"compliance_reports"';
 
+/** Of the corrections found (`candidate`), those whose original has no earlier copy outside the batch (`relinked`). */
+export const LINKED_CTES = `known_original as materialized (
+    select distinct k.id from candidate k join ${S}.supply_fact e on e.account_id = k.account_id and e.event_id = k.original_event_id
+     where not exists (select 1 from new_facts y where y.id = e.id)),
+  relinked as materialized (
+    select k.* from candidate k where not exists (select 1 from known_original o where o.id = k.id))`;
+
 /**
  * Corrections projected before their original (which is among the new facts, and had no earlier copy):
  * counted as `missing` until now, they move to their link. Three steps, each a join PostgreSQL can hash or
@@ -15,11 +22,7 @@ const RELINKED_CTES = `candidate as materialized (
     select distinct on (c.id) c.* from new_facts n
       join ${S}.supply_fact c on c.account_id = n.account_id and c.original_event_id = n.event_id
      where c.event_type <> 'sale' and not exists (select 1 from new_facts x where x.id = c.id)),
-  known_original as materialized (
-    select distinct k.id from candidate k join ${S}.supply_fact e on e.account_id = k.account_id and e.event_id = k.original_event_id
-     where not exists (select 1 from new_facts y where y.id = e.id)),
-  relinked as materialized (
-    select k.* from candidate k where not exists (select 1 from known_original o where o.id = k.id))`;
+  ${LINKED_CTES}`;
 
 /** The two trigger functions as this migration (and Migration20261128200000, for databases that ran an earlier body of it) defines them. */
 export const UNION_OSS_TOTALS_FUNCTIONS = [

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { contributions, upsert } from './Migration20261128081855';
+import { LINKED_CTES } from './Migration20261128150000';
 
 const S = '"compliance_reports"';
 
@@ -14,11 +15,7 @@ const RELINKED_CTES = `candidate as materialized (
       cross join lateral (select * from ${S}.supply_fact c
          where c.account_id = n.account_id and c.original_event_id = n.event_id and c.original_event_id is not null offset 0) c
      where c.event_type <> 'sale' and not exists (select 1 from new_facts x where x.id = c.id)),
-  known_original as materialized (
-    select distinct k.id from candidate k join ${S}.supply_fact e on e.account_id = k.account_id and e.event_id = k.original_event_id
-     where not exists (select 1 from new_facts y where y.id = e.id)),
-  relinked as materialized (
-    select k.* from candidate k where not exists (select 1 from known_original o where o.id = k.id))`;
+  ${LINKED_CTES}`;
 
 /**
  * Ingestion cost of the Union OSS running totals (issues 18 and 24), two changes, same totals:
