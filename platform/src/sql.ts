@@ -118,3 +118,14 @@ export async function insertRows(db: Queryable, table: string, columns: ColumnTy
   }
   return statements;
 }
+
+/**
+ * `select <columns>` of `table`'s rows whose text column `key` is one of the array parameter `keys` (e.g. `$2`) and
+ * that match `scope` (a predicate on the table, e.g. `account_id = $1`): one probe of the table's `(…, key)` index per
+ * key, whatever the planner's statistics (the subquery is kept a parameterised probe by `offset 0`). Written as
+ * `key = any($2)` the planner, without fresh statistics, can read every row of the scope through another index and
+ * filter them (the ledger's duplicate check: 60 ms per batch of 1,000 at 60,000 events, growing with the account).
+ */
+export function rowsByKeys(table: string, columns: string, scope: string, key: string, keys: string): string {
+  return `select r.* from unnest(${keys}::text[]) as k(v) cross join lateral (select ${columns} from ${table} where ${scope} and ${key} = k.v offset 0) r`;
+}

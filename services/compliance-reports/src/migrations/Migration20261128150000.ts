@@ -24,14 +24,17 @@ const RELINKED_CTES = `candidate as materialized (
      where c.event_type <> 'sale' and not exists (select 1 from new_facts x where x.id = c.id)),
   ${LINKED_CTES}`;
 
-/** The two trigger functions as this migration (and Migration20261128200000, for databases that ran an earlier body of it) defines them. */
-export const UNION_OSS_TOTALS_FUNCTIONS = [
-  `create or replace function ${S}.union_oss_totals_insert() returns trigger language plpgsql as $$
+/** The insert trigger's function: new facts add, and the corrections `relinkedCtes` finds move from `missing` to their link. */
+export const totalsInsertFunction = (relinkedCtes: string) => `create or replace function ${S}.union_oss_totals_insert() returns trigger language plpgsql as $$
       begin
-        execute $q$ with ${RELINKED_CTES}
+        execute $q$ with ${relinkedCtes}
         ${upsert(`${contributions('new_facts f', '1')} union all ${contributions('relinked f', '1')} union all ${contributions('relinked f', '-1', true)}`)} $q$;
         return null;
-      end $$;`,
+      end $$;`;
+
+/** The two trigger functions as this migration (and Migration20261128200000, for databases that ran an earlier body of it) defines them. */
+export const UNION_OSS_TOTALS_FUNCTIONS = [
+  totalsInsertFunction(RELINKED_CTES),
   `create or replace function ${S}.union_oss_totals_update() returns trigger language plpgsql as $$
       begin
         execute $q$ ${upsert(`${contributions('old_facts f', '-1')} union all ${contributions('new_facts f', '1')}`)} $q$;

@@ -1,6 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { contributions, upsert } from './Migration20261128081855';
-import { LINKED_CTES } from './Migration20261128150000';
+import { LINKED_CTES, totalsInsertFunction } from './Migration20261128150000';
 
 const S = '"compliance_reports"';
 
@@ -32,12 +31,7 @@ export class Migration20261128210000 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(`alter table ${S}.union_oss_day_total set (fillfactor = 50);`);
-    this.addSql(`create or replace function ${S}.union_oss_totals_insert() returns trigger language plpgsql as $$
-      begin
-        execute $q$ with ${RELINKED_CTES}
-        ${upsert(`${contributions('new_facts f', '1')} union all ${contributions('relinked f', '1')} union all ${contributions('relinked f', '-1', true)}`)} $q$;
-        return null;
-      end $$;`);
+    this.addSql(totalsInsertFunction(RELINKED_CTES));
   }
 
   override down(): void | Promise<void> {

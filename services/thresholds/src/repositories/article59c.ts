@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { rowsByKeys } from '@vat/platform/sql';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
@@ -14,6 +15,8 @@ import { NOTIFICATION_KINDS, recordNotification } from './threshold-notification
 import { evidenceColumn, reevaluateB2bFacts, registerB2bFacts, storeChecks, type CheckedEvent } from './vat-number-evidence';
 
 const S = '"thresholds"';
+/** What linking a correction needs of its original, by the originals' event ids. */
+const ORIGINALS_SQL = rowsByKeys(`${S}.supply_fact`, 'event_id, event_type, occurred_at, country_of_consumption, currency, sequence::text as sequence', 'account_id = $1', 'event_id', '$2');
 type Db = Pick<pg.PoolClient, 'query'>;
 
 /**
@@ -277,11 +280,7 @@ export class Article59cRepository {
   private async originals(db: Db, accountId: string, ids: string[]): Promise<Map<string, Original>> {
     if (ids.length === 0) return new Map();
     const res = await db.query(
-      // One probe of `(account_id, event_id)` per id (`offset 0` keeps it a parameterised probe): as `event_id = any($2)`
-      // the planner could read the account's every fact through another index when statistics are missing or stale.
-      `select f.* from unnest($2::text[]) as ids(event_id) cross join lateral (
-         select event_id, event_type, occurred_at, country_of_consumption, currency, sequence::text as sequence from ${S}.supply_fact
-          where account_id = $1 and event_id = ids.event_id offset 0) f`,
+      ORIGINALS_SQL,
       [accountId, [...new Set(ids)]],
     );
     return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency, sequence: BigInt(r.sequence) }]));
