@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import cookie from '@fastify/cookie';
@@ -88,7 +88,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   app.setReplySerializer(replyJson);
   // Only JSON shape is checked at the edge; the services enforce every rule the schemas document.
   app.setValidatorCompiler(wireValidatorCompiler);
-  await app.register(cookie);
+  // Cookies are read only where a route needs the session (sessionTokenOf parses the header then), not in a hook of every request.
+  await app.register(cookie, { hook: false });
   const auth = new Authenticator(deps.keys, deps.authCacheMs, deps.sessions);
 
   app.addHook('onRequest', onEveryRequest);
@@ -135,6 +136,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
 }
 
 function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator, deps: GatewayDeps): void {
+  const bodyTaken = takesBody(def);
+  const access = def.access;
   app.route({
     method: def.method,
     url: def.url,
@@ -147,20 +150,29 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
       ...(def.access === 'public' ? {} : { security: [{ apiKey: [] }] }),
       ...def.schema,
     },
-    onRequest: async (req, reply) => {
-      if (def.access === 'public') {
-        // Public classification routes keep their dedicated limit (per client address) and fail closed.
-        if (def.limiter) await enforceLimit(deps, def, `ip:${req.ip}`);
+    // A public route without a limit has no per-route hook at all (each hook is a step of every request).
+    ...(access !== 'public'
+      ? {
+          onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
+            reply.header('cache-control', 'no-store');
+            const principal = await auth.authenticate(req, access);
+            await enforceLimit(deps, def, principal.apiKeyId.toString());
+            (req as { principal?: unknown }).principal = principal;
+          },
+        }
+      : def.limiter
+        ? // Public classification routes keep their dedicated limit (per client address) and fail closed.
+          { onRequest: async (req: FastifyRequest) => enforceLimit(deps, def, `ip:${req.ip}`) }
+        : {}),
+    preValidation: (req, _reply, done) => {
+      try {
+        checkParameters(req, def);
+        if (!bodyTaken) refuseBody(req);
+      } catch (err) {
+        done(err as Error);
         return;
       }
-      reply.header('cache-control', 'no-store');
-      const principal = await auth.authenticate(req, def.access);
-      await enforceLimit(deps, def, principal.apiKeyId.toString());
-      (req as { principal?: unknown }).principal = principal;
-    },
-    preValidation: async (req) => {
-      checkParameters(req, def);
-      if (!takesBody(def)) refuseBody(req);
+      done();
     },
     handler: async (req, reply) => {
       const principal = (req as { principal?: Parameters<typeof principalHeaders>[0] }).principal;

@@ -37,7 +37,9 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The session token of a request's cookie, when it has one of the right shape. */
 export function sessionTokenOf(req: FastifyRequest): string | undefined {
-  const value = (req as { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
+  // The cookie plugin does not parse every request (hook: false); the header is parsed here, where a session is wanted.
+  const header = req.headers.cookie;
+  const value = header ? req.server.parseCookie(header)[SESSION_COOKIE] : undefined;
   return value !== undefined && TOKEN.test(value) ? value : undefined;
 }
 

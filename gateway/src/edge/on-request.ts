@@ -15,7 +15,17 @@ export function requestLogView(req: { method?: string; url?: string; ip?: string
  * The first hook of every request Fastify routes, found or not: headers every answer carries, then
  * the checks that do not depend on the route (one valid Host, query string well-formed and key-free).
  */
-export async function onEveryRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function onEveryRequest(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+  try {
+    checkEveryRequest(req, reply);
+  } catch (err) {
+    done(err as Error);
+    return;
+  }
+  done();
+}
+
+function checkEveryRequest(req: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', req.id);
   reply.headers(SECURITY_HEADERS);
   if (isDocsPath(pathOf(req.url))) reply.headers(DOCS_HEADERS);
