@@ -16,8 +16,11 @@ export type BusMessage = { id: string; subject: string; data: Uint8Array; traceC
 type BatchHandler = (batch: BusMessage[]) => Promise<void>;
 
 /** A durable consumer: the name survives restarts, and events published while it was away reach it. */
-/** `maxBatch`: most messages handed to `handler` at once, and pulled at a time (JetStream's default 256). */
-export type Subscription = { durable: string; subjects: string[]; handler: BatchHandler; maxBatch?: number };
+/**
+ * `maxBatch`: most messages handed to `handler` at once, and pulled at a time (JetStream's default 256).
+ * `lingerMs` (JetStream): how long a batch smaller than `maxBatch` may wait for more messages before it is handled.
+ */
+export type Subscription = { durable: string; subjects: string[]; handler: BatchHandler; maxBatch?: number; lingerMs?: number };
 
 /**
  * The one interface both the in-process bus (`npm start`) and JetStream (distributed) implement.

@@ -132,7 +132,7 @@ export class JetStreamBus implements EventBus {
       while (!this.closed) {
         try {
           const messages = await consumer.consume({ max_messages: sub.maxBatch ?? MAX_BATCH, abort_on_missing_resource: true });
-          await inBatches(messages, sub.maxBatch ?? MAX_BATCH, (batch) => this.deliver(sub, batch));
+          await inBatches(messages, sub.maxBatch ?? MAX_BATCH, (batch) => this.deliver(sub, batch), sub.lingerMs);
         } catch (err) {
           if (this.closed) return;
           this.log.warn({ err: (err as Error).message, durable: sub.durable }, 'consumer interrupted; resuming');

@@ -52,7 +52,7 @@ const COLUMNS: [string, string][] = [
 function applySql(schema: string): string {
   const table = `"${schema}".source_profile_default`;
   return `with ${freshEvents(schema)},
-  rows as (select * from jsonb_to_recordset($3::jsonb) as r(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
+  rows as (select * from json_to_recordset($3::json) as r(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
   newest as (
     select distinct on (rows.account_id, rows.source_key) rows.* from rows join fresh on fresh.event_id = rows.message_id
      order by rows.account_id, rows.source_key, rows.revision desc)

@@ -30,6 +30,12 @@ export const EVENTS_PER_TRANSACTION = 2000;
 
 /** Messages a supply consumer pulls at a time: one transaction's worth of full messages. */
 export const SUPPLY_MESSAGES_PER_PULL = EVENTS_PER_TRANSACTION / EVENTS_PER_MESSAGE;
+/**
+ * How long a projection's batch of fewer than `SUPPLY_MESSAGES_PER_PULL` messages waits for more before it is
+ * applied: while events stream in, each statement applies several commits' messages (its fixed costs, the running
+ * totals' upserts, shared), and a projection is never more than this behind when the stream stops.
+ */
+export const SUPPLY_PROJECTION_LINGER_MS = 200;
 
 /**
  * Splits items into consecutive groups of at most `max` in total `size` (an item is never split; one larger

@@ -4,7 +4,7 @@ import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { BusMessage, Subscription } from './bus';
 import { decodeEvent, subjectOf } from './events';
-import { SUPPLY_MESSAGES_PER_PULL, supplyGroups } from './supply-committed';
+import { SUPPLY_MESSAGES_PER_PULL, SUPPLY_PROJECTION_LINGER_MS, supplyGroups } from './supply-committed';
 import { freshEvents } from './inbox';
 import { inTransaction } from './transaction';
 
@@ -118,7 +118,7 @@ const COLUMNS: [string, string, (e: SupplyEvent) => unknown][] = [
 function applySql(schema: string): string {
   const cols = COLUMNS.map(([c]) => c).join(', ');
   return `with ${freshEvents(schema)},
-    rows as (select * from jsonb_to_recordset($3::jsonb) as r(message_id text, ${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
+    rows as (select * from json_to_recordset($3::json) as r(message_id text, ${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
     ins as (
       insert into "${schema}".supply_fact (${cols})
       select distinct on (rows.id) ${COLUMNS.map(([c]) => `rows.${c}`).join(', ')} from rows join fresh on fresh.event_id = rows.message_id
@@ -174,6 +174,7 @@ export function supplyProjectionConsumer(pool: pg.Pool, schema: string, durable:
     durable,
     subjects: [subjectOf(SupplyCommittedSchema)],
     maxBatch: SUPPLY_MESSAGES_PER_PULL,
+    lingerMs: SUPPLY_PROJECTION_LINGER_MS,
     handler: async (batch) => {
       for (const group of supplyGroups(batch)) await applySupplyProjection(pool, schema, durable, decodeSupplyMessages(group));
     },
@@ -229,14 +230,14 @@ export async function applyClassificationDecisions(db: Pick<pg.PoolClient, 'quer
   if (changes.length) {
     await db.query(
       `update "${schema}".supply_fact f set classification_status = r.classification_status, tax_class_id = r.tax_class_id, decision_id = r.decision_id, decision_generation = r.generation
-         from jsonb_to_recordset($1::jsonb) as r(id uuid, classification_status text, tax_class_id text, decision_id uuid, generation int)
+         from json_to_recordset($1::json) as r(id uuid, classification_status text, tax_class_id text, decision_id uuid, generation int)
         where f.id = r.id and f.decision_generation < r.generation`,
       [JSON.stringify(changes.map((d) => ({ id: d.supplyEventId, classification_status: d.classificationStatus, tax_class_id: d.taxClassId ?? null, decision_id: d.eventId, generation: d.generation })))],
     );
   }
   await db.query(
     `insert into "${schema}".supply_projection_position (account_id, applied, decisions_applied)
-     select account_id, 0, n from jsonb_to_recordset($1::jsonb) as r(account_id bigint, n bigint)
+     select account_id, 0, n from json_to_recordset($1::json) as r(account_id bigint, n bigint)
      on conflict (account_id) do update set decisions_applied = "${schema}".supply_projection_position.decisions_applied + excluded.decisions_applied`,
     [JSON.stringify([...counts].map(([account_id, n]) => ({ account_id, n })))],
   );

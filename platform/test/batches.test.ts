@@ -76,4 +76,35 @@ describe('inBatches hands a consumer what arrived since its last batch', () => {
     await expect(done).rejects.toThrow('connection lost');
     expect(seen).toEqual([1]);
   });
+
+  it('with lingerMs, a smaller batch waits for more items (up to max) and no longer than lingerMs; a full batch or the end does not wait', async () => {
+    const f = feed<number>();
+    const batches: { items: number[]; at: number }[] = [];
+    const started = Date.now();
+    const done = inBatches(f.source, 3, async (b) => void batches.push({ items: b, at: Date.now() - started }), 200);
+    f.push(1);
+    await tick();
+    // 1 arrived alone: it waits for more instead of being handled at once.
+    expect(batches).toEqual([]);
+    f.push(2);
+    await tick();
+    expect(batches).toEqual([]);
+    f.push(3);
+    await tick();
+    // max (3) reached: handled without waiting out the linger.
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
+    expect(batches[0]!.at).toBeLessThan(150);
+    f.push(4);
+    await new Promise((r) => setTimeout(r, 600));
+    // Nothing more came: 4 is handled once the 200 ms have passed, not before.
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3], [4]]);
+    expect(batches[1]!.at - batches[0]!.at).toBeGreaterThanOrEqual(190);
+    f.push(5);
+    await tick();
+    f.end();
+    await done;
+    // The source ended: 5 is handled at once, without the linger.
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3], [4], [5]]);
+    expect(batches[2]!.at - batches[1]!.at).toBeLessThan(150);
+  });
 });

@@ -41,10 +41,17 @@ function checkKeys(text: string): void {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       const start = i;
-      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c /* \ */) i++;
+      let escaped = false;
+      for (i++; text.charCodeAt(i) !== 0x22; i++) {
+        if (text.charCodeAt(i) === 0x5c /* \ */) {
+          escaped = true;
+          i++;
+        }
+      }
       const top = stack[stack.length - 1];
       if (top?.object && top.expectKey) {
-        const key = JSON.parse(text.slice(start, i + 1)) as string;
+        // A key without an escape is its own text (JSON.parse already refused control characters).
+        const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
         if (top.keys.has(key)) throw invalid(`The key "${printable(key)}" appears twice in one object.`);
         if (key === '__proto__' || (key === 'prototype' && top.parentKey === 'constructor')) throw invalid(`The key "${key}" is not allowed.`);
         top.keys.add(key);

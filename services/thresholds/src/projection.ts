@@ -2,7 +2,7 @@ import type { Subscription } from '@vat/platform/bus';
 import { subjectOf } from '@vat/platform/events';
 import { decodeEvent } from '@vat/platform/events';
 import { applyClassificationDecisions, applySupplyProjection, decodeSupplyMessages } from '@vat/platform/supply-projection';
-import { SUPPLY_MESSAGES_PER_PULL, supplyGroups } from '@vat/platform/supply-committed';
+import { SUPPLY_MESSAGES_PER_PULL, SUPPLY_PROJECTION_LINGER_MS, supplyGroups } from '@vat/platform/supply-committed';
 import { SourceProfileChangedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { ReturnPeriodOverdueSchema, VatNumberCheckedSchema } from '@vat/gen/vat/compliance_reports/v1/events_pb';
 import { recordOverdueNotifications } from './repositories/threshold-notifications';
@@ -27,6 +27,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
     durable: PROJECTION_DURABLE,
     subjects: [subjectOf(SupplyCommittedSchema)],
     maxBatch: SUPPLY_MESSAGES_PER_PULL,
+    lingerMs: SUPPLY_PROJECTION_LINGER_MS,
     handler: async (batch) => {
       const release = await deps.releases.current();
       for (const messages of supplyGroups(batch)) {

@@ -102,7 +102,7 @@ const COLUMNS = `f.event_id, f.sequence, f.event_type, f.original_event_id, f.cl
 
 /** The late windows ($6): events of an earlier locked quarter recorded after its lock, reported by this quarter. */
 const LATE_WINDOWS = `w as (
-  select * from jsonb_to_recordset($6::jsonb) as w(start timestamptz, stop timestamptz, after_seq bigint, up_to bigint)
+  select * from json_to_recordset($6::json) as w(start timestamptz, stop timestamptz, after_seq bigint, up_to bigint)
 )`;
 
 /** What of the quarter's own facts a read takes. */

@@ -31,7 +31,7 @@ export type CommitOutcome =
 /** Validated list filters. */
 export type SupplyEventQuery = { from?: string; to?: string; eventType?: string; countryOfConsumption?: string; supplyKind?: string; classificationStatus?: string; sourceId?: string };
 
-/** Record field → column and its SQL type (for jsonb_to_recordset); the one mapping of the table. */
+/** Record field → column and its SQL type (for json_to_recordset); the one mapping of the table. */
 const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['id', 'id', 'uuid'],
   ['accountId', 'account_id', 'bigint'],
@@ -80,7 +80,7 @@ const FENCED_SQL = `select period_key from "ledger".return_period_fence where ac
 /** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
 const WRITE_SQL = `with events as (
     insert into ${TABLE} (${COLUMNS.map(([, c]) => c).join(', ')})
-    select ${COLUMNS.map(([, c]) => c).join(', ')} from jsonb_to_recordset($1::jsonb) as r(${COLUMNS.map(([, c, t]) => `${c} ${t}`).join(', ')})),
+    select ${COLUMNS.map(([, c]) => c).join(', ')} from json_to_recordset($1::json) as r(${COLUMNS.map(([, c, t]) => `${c} ${t}`).join(', ')})),
   outbox as (
     insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
     select id, subject, payload, now(), 0 from unnest($2::uuid[], $3::text[], $4::bytea[]) as o(id, subject, payload))

@@ -162,7 +162,7 @@ export class Article59cRepository {
     if (pending.length > 0) {
       await db.query(
         `insert into ${S}.article59c_pending_correction (fact_id, account_id, original_event_id, bucket_key, linked_at_sequence)
-         select * from jsonb_to_recordset($1::jsonb) as r(fact_id uuid, account_id bigint, original_event_id text, bucket_key text, linked_at_sequence bigint) on conflict do nothing`,
+         select * from json_to_recordset($1::json) as r(fact_id uuid, account_id bigint, original_event_id text, bucket_key text, linked_at_sequence bigint) on conflict do nothing`,
         [JSON.stringify(pending.map((p) => ({ fact_id: p.factId, account_id: p.accountId, original_event_id: p.originalEventId, bucket_key: p.key, linked_at_sequence: p.linkedAt?.toString() ?? null })))],
       );
     }
@@ -292,7 +292,7 @@ export class Article59cRepository {
     if (rows.length === 0) return;
     await db.query(
       `insert into ${S}.article59c_rate_evidence (account_id, event_id, rate_date, rates)
-       select $1::bigint, r.event_id, r.rate_date, r.rates from jsonb_to_recordset($2::jsonb) as r(event_id text, rate_date text, rates jsonb) on conflict do nothing`,
+       select $1::bigint, r.event_id, r.rate_date, r.rates from json_to_recordset($2::json) as r(event_id text, rate_date text, rates jsonb) on conflict do nothing`,
       [accountId, JSON.stringify(rows)],
     );
   }
@@ -334,7 +334,7 @@ export class Article59cRepository {
       `${c} = (select coalesce(jsonb_object_agg(k, ((coalesce(b.${c}->>k, '0'))::numeric + (coalesce(excluded.${c}->>k, '0'))::numeric)::text), '{}'::jsonb) from jsonb_object_keys(b.${c} || excluded.${c}) k)`;
     await db.query(
       `insert into ${S}.article59c_bucket as b (${cols.join(', ')})
-       select ${cols.join(', ')} from jsonb_to_recordset($1::jsonb) as r(${cols.map((c) => `${c} ${types[c] ?? 'text'}`).join(', ')})
+       select ${cols.join(', ')} from json_to_recordset($1::json) as r(${cols.map((c) => `${c} ${types[c] ?? 'text'}`).join(', ')})
        on conflict (account_id, bucket_key) do update set event_count = b.event_count + excluded.event_count, net_minor = b.net_minor + excluded.net_minor,
          max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at), ${merge('converted_minor')}, ${merge('converted_count')}`,
       [JSON.stringify(rows)],
@@ -353,7 +353,7 @@ export class Article59cRepository {
   private async afterMovesOut(db: Db, shrunk: Delta[]): Promise<void> {
     if (shrunk.length === 0) return;
     const left = await db.query(
-      `delete from ${S}.article59c_bucket b using jsonb_to_recordset($1::jsonb) as r(account_id bigint, bucket_key text)
+      `delete from ${S}.article59c_bucket b using json_to_recordset($1::json) as r(account_id bigint, bucket_key text)
         where b.account_id = r.account_id and b.bucket_key = r.bucket_key and b.event_count = 0 and b.net_minor = 0 returning b.account_id::text as account_id, b.bucket_key`,
       [JSON.stringify(shrunk.map((d) => ({ account_id: d.accountId, bucket_key: d.key })))],
     );
@@ -379,7 +379,7 @@ export class Article59cRepository {
       }
       if (latest.size === 0) continue;
       await db.query(
-        `update ${S}.article59c_bucket b set max_recorded_at = r.at from jsonb_to_recordset($2::jsonb) as r(bucket_key text, at timestamptz)
+        `update ${S}.article59c_bucket b set max_recorded_at = r.at from json_to_recordset($2::json) as r(bucket_key text, at timestamptz)
           where b.account_id = $1 and b.bucket_key = r.bucket_key`,
         [accountId, JSON.stringify([...latest].map(([key, at]) => ({ bucket_key: key, at })))],
       );

@@ -37,7 +37,7 @@ export async function registerB2bFacts(db: Db, accountId: string, raws: readonly
   const res = await db.query(
     `insert into ${S}.article59c_b2b_fact (fact_id, account_id, vat_number_digest, occurred_at, evidence)
      select r.fact_id, $1::bigint, r.digest, r.occurred_at, ${evidenceSql('$1::bigint', 'r.digest', 'r.occurred_at', '$3::int')}
-       from jsonb_to_recordset($2::jsonb) as r(fact_id uuid, digest text, occurred_at timestamptz)
+       from json_to_recordset($2::json) as r(fact_id uuid, digest text, occurred_at timestamptz)
      on conflict (fact_id) do update set evidence = ${S}.article59c_b2b_fact.evidence
      returning fact_id::text as fact_id, evidence`,
     [accountId, JSON.stringify(b2b.map((r) => ({ fact_id: r.factId, digest: r.vatNumberDigest ?? null, occurred_at: r.occurredAt }))), days],
@@ -61,7 +61,7 @@ export async function storeChecks(db: Db, durable: string, checks: readonly Chec
   if (definitive.length > 0) {
     await db.query(
       `insert into ${S}.vat_number_evidence (account_id, check_id, vat_number_digest, result, checked_at)
-       select * from jsonb_to_recordset($1::jsonb) as r(account_id bigint, check_id bigint, vat_number_digest text, result text, checked_at timestamptz)
+       select * from json_to_recordset($1::json) as r(account_id bigint, check_id bigint, vat_number_digest text, result text, checked_at timestamptz)
        on conflict do nothing`,
       [JSON.stringify(definitive.map((c) => ({ account_id: c.accountId.toString(), check_id: c.checkId.toString(), vat_number_digest: c.vatNumberDigest, result: c.result, checked_at: c.checkedAt })))],
     );
@@ -70,7 +70,7 @@ export async function storeChecks(db: Db, durable: string, checks: readonly Chec
   for (const c of fresh) counts.set(c.accountId.toString(), (counts.get(c.accountId.toString()) ?? 0) + 1);
   await db.query(
     `insert into ${S}.vat_number_evidence_position (account_id, checks_applied)
-     select * from jsonb_to_recordset($1::jsonb) as r(account_id bigint, n bigint)
+     select * from json_to_recordset($1::json) as r(account_id bigint, n bigint)
      on conflict (account_id) do update set checks_applied = ${S}.vat_number_evidence_position.checks_applied + excluded.checks_applied`,
     [JSON.stringify([...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([account_id, n]) => ({ account_id, n })))],
   );
@@ -93,7 +93,7 @@ export async function reevaluateB2bFacts(db: Db, accountId: string, checks: read
        select b.fact_id, ${evidenceSql('b.account_id', 'b.vat_number_digest', 'b.occurred_at', '$3::int')} as after, b.evidence as before
          from ${S}.article59c_b2b_fact b
         where b.account_id = $1 and exists (
-          select 1 from jsonb_to_recordset($2::jsonb) as w(digest text, day date)
+          select 1 from json_to_recordset($2::json) as w(digest text, day date)
            where b.vat_number_digest = w.digest and b.occurred_at >= w.day::timestamp at time zone 'UTC'
              and b.occurred_at < (w.day + $3::int + 1)::timestamp at time zone 'UTC')),
      moved as (
