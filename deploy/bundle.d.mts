@@ -8,3 +8,5 @@ export declare function bundleProblem(entry: Entry): string | undefined;
 export declare function buildBundles(): Promise<number>;
 export declare function ensureBundles(opts?: { force?: boolean; quiet?: boolean }): Promise<'fresh' | 'built'>;
 export declare function launch(entry: Entry): Promise<void>;
+/** esbuild keepNames helper swapped for one that leaves a name already right as it is; throws on an unknown helper. */
+export declare function cheapKeepNames(code: string, name: string): string;
