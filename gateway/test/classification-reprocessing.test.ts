@@ -188,6 +188,22 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
         await new Promise((r) => setTimeout(r, 50));
       }
     };
+    /** Both projections hold every supply event the ledger committed for the account (they are eventually consistent). */
+    const factsProjected = async () => {
+      const end = Date.now() + 20_000;
+      for (;;) {
+        const r = await pool.query(
+          `select h.sequence::text as ledger, c.applied::text as reports, t.applied::text as thresholds from ledger.ledger_head h
+             left join compliance_reports.supply_projection_position c on c.account_id = h.account_id
+             left join thresholds.supply_projection_position t on t.account_id = h.account_id where h.account_id = $1`,
+          [accountId],
+        );
+        const row = r.rows[0];
+        if (row && row.ledger === (row.reports ?? '0') && row.ledger === (row.thresholds ?? '0')) return;
+        if (Date.now() > end) throw new Error(`supply events not projected: ${JSON.stringify(row)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     const summary = async (period: string) => (await ok(`/v1/reports/oss-quarterly-summary?period=${period}`)).json();
     /** The running totals of 2025 per classification, and the same recomputed from the projected facts. */
     const totals2025 = async () => {
@@ -389,6 +405,7 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
       const bigSale = { ...repSale('big-rep', '2025-08-05', 'DE', 250000, Number(integration)), order_reference: 'order-big' };
       const committed = await h.inject({ method: 'POST', url: '/v1/supply-events', headers: { 'x-api-key': key }, payload: { events: [bigSale, ...fillers] } });
       expect(committed.statusCode, committed.body).toBe(201);
+      await factsProjected();
       // A new validated assignment reprocesses sku-rep: big-rep's order is too large, so it goes to review.
       const sub = await h.inject({ method: 'POST', url: url(), headers: { 'x-api-key': key }, payload: { scheme: 'cpa', exact_code: '62.01.11', product_reference: 'sku-rep', requested_valid_from: '2025-01-01', attestation: { statement: 'Custom software again.', attested_by: 'Jane Doe' } } });
       expect(sub.statusCode, sub.body).toBe(201);
