@@ -172,38 +172,29 @@ function reportsSuite(mode: string, embedded: boolean, jetstream = false) {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    /** Both projections applied every decision the ledger published for the account. */
-    const decisionsApplied = async () => {
+    /**
+     * Waits until both projections reached the ledger head's `headColumn` with their position's `positionColumn`
+     * (they are eventually consistent); returns that count.
+     */
+    const projectionsAt = async (headColumn: 'sequence' | 'decision_count', positionColumn: 'applied' | 'decisions_applied', what: string) => {
       const end = Date.now() + 20_000;
       for (;;) {
         const r = await pool.query(
-          `select h.decision_count::text as ledger, c.decisions_applied::text as reports, t.decisions_applied::text as thresholds from ledger.ledger_head h
+          `select h.${headColumn}::text as ledger, c.${positionColumn}::text as reports, t.${positionColumn}::text as thresholds from ledger.ledger_head h
              left join compliance_reports.supply_projection_position c on c.account_id = h.account_id
              left join thresholds.supply_projection_position t on t.account_id = h.account_id where h.account_id = $1`,
           [accountId],
         );
         const row = r.rows[0];
         if (row && row.ledger === (row.reports ?? '0') && row.ledger === (row.thresholds ?? '0')) return Number(row.ledger);
-        if (Date.now() > end) throw new Error(`decisions not applied: ${JSON.stringify(row)}`);
+        if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(row)}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     };
-    /** Both projections hold every supply event the ledger committed for the account (they are eventually consistent). */
-    const factsProjected = async () => {
-      const end = Date.now() + 20_000;
-      for (;;) {
-        const r = await pool.query(
-          `select h.sequence::text as ledger, c.applied::text as reports, t.applied::text as thresholds from ledger.ledger_head h
-             left join compliance_reports.supply_projection_position c on c.account_id = h.account_id
-             left join thresholds.supply_projection_position t on t.account_id = h.account_id where h.account_id = $1`,
-          [accountId],
-        );
-        const row = r.rows[0];
-        if (row && row.ledger === (row.reports ?? '0') && row.ledger === (row.thresholds ?? '0')) return;
-        if (Date.now() > end) throw new Error(`supply events not projected: ${JSON.stringify(row)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    /** Both projections applied every decision the ledger published for the account. */
+    const decisionsApplied = () => projectionsAt('decision_count', 'decisions_applied', 'decisions not applied');
+    /** Both projections hold every supply event the ledger committed for the account. */
+    const factsProjected = () => projectionsAt('sequence', 'applied', 'supply events not projected');
     const summary = async (period: string) => (await ok(`/v1/reports/oss-quarterly-summary?period=${period}`)).json();
     /** The running totals of 2025 per classification, and the same recomputed from the projected facts. */
     const totals2025 = async () => {
