@@ -9,6 +9,7 @@ import { countHttpRequests, serveMetrics } from '@vat/platform/http-telemetry';
 import { principalHeaders } from '@vat/platform/principal';
 import { tracingEnabled } from '@vat/platform/tracing';
 import { Authenticator } from './auth';
+import { callOptions } from './call-options';
 import { loadDashboardAssets, type Asset } from './dashboard-assets';
 import { answerClientError, answerUnservedRequests } from './edge/before-fastify';
 import { useJsonBodyParser } from './edge/body-parsing';
@@ -178,15 +179,11 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
       const principal = (req as { principal?: Parameters<typeof principalHeaders>[0] }).principal;
       const headers = principal ? principalHeaders(principal) : {};
       headers['x-request-id'] = req.id;
-      const controller = new AbortController();
-      // Client went away before the answer was written: cancel the RPC (and a running export).
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
-      return def.handler({ req, reply, principal, call: { headers, signal: controller.signal } });
+      return def.handler({ req, reply, principal, call: callOptions(headers, reply.raw) });
     },
   });
 }
+
 
 function sendError(reply: FastifyReply, http: HttpError): void {
   const retryAfter = retryAfterSeconds(http);
