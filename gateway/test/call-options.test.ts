@@ -18,6 +18,12 @@ function requestThenDisconnect(port: number, served: Promise<unknown>): void {
   void served.then(() => req.destroy());
 }
 
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 const servers: { close(): void }[] = [];
 afterEach(() => {
   for (const s of servers.splice(0)) s.close();
@@ -26,7 +32,7 @@ afterEach(() => {
 describe('RPC call options of a gateway request: cancelled when the client goes away', () => {
   it('a signal read before the client disconnects aborts when it does', async () => {
     let signal: AbortSignal | undefined;
-    const got = Promise.withResolvers<ServerResponse>();
+    const got = deferred<ServerResponse>();
     const { server, port } = await serve((res) => {
       signal = callOptions({}, res).signal;
       got.resolve(res);
@@ -41,7 +47,7 @@ describe('RPC call options of a gateway request: cancelled when the client goes 
   });
 
   it('a signal first read after the client disconnected is already aborted', async () => {
-    const got = Promise.withResolvers<ServerResponse>();
+    const got = deferred<ServerResponse>();
     const { server, port } = await serve((res) => got.resolve(res));
     servers.push(server);
     requestThenDisconnect(port, got.promise);
@@ -52,7 +58,7 @@ describe('RPC call options of a gateway request: cancelled when the client goes 
 
   it('an answered request never aborts its signal', async () => {
     let signal: AbortSignal | undefined;
-    const closed = Promise.withResolvers<void>();
+    const closed = deferred<void>();
     const { server, port } = await serve((res) => {
       signal = callOptions({}, res).signal;
       res.on('close', () => closed.resolve());

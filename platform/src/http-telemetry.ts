@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { httpDuration, httpRequests, scrape, statusClass } from './metrics';
+import { httpCalls, scrape, statusClass } from './metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -11,9 +11,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export function countHttpRequests(app: FastifyInstance): void {
   // A callback hook, not an async one: no promise per request for two counter updates.
   app.addHook('onResponse', (req, reply, done) => {
-    const labels = { route: req.routeOptions.url ?? 'unmatched', method: METHODS.has(req.method) ? req.method : 'other', status_class: statusClass(reply.statusCode) };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, reply.elapsedTime / 1000);
+    httpCalls.record(req.routeOptions.url ?? 'unmatched', METHODS.has(req.method) ? req.method : 'other', statusClass(reply.statusCode), reply.elapsedTime / 1000);
     done();
   });
 }

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { CallMetrics } from './call-metrics';
 import type pg from 'pg';
 import { withDeadline } from './deadline';
 import { supplyEventsIn } from './supply-committed';
@@ -12,13 +13,24 @@ export const registry = new Registry();
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export const httpRequests = new Counter({ name: 'http_server_requests_total', help: 'HTTP requests answered by the gateway, by route template, method and status class.', labelNames: ['route', 'method', 'status_class'], registers: [registry] });
-export const httpDuration = new Histogram({ name: 'http_server_request_duration_seconds', help: 'Time from receiving an HTTP request to answering it.', labelNames: ['route', 'method', 'status_class'], buckets: DURATION_BUCKETS, registers: [registry] });
-
-export const rpcServerCalls = new Counter({ name: 'rpc_server_calls_total', help: 'Connect RPCs a service answered, by service, method and Connect code.', labelNames: ['service', 'method', 'code'], registers: [registry] });
-export const rpcServerDuration = new Histogram({ name: 'rpc_server_call_duration_seconds', help: 'Time a service took to answer a Connect RPC.', labelNames: ['service', 'method', 'code'], buckets: DURATION_BUCKETS, registers: [registry] });
-export const rpcClientCalls = new Counter({ name: 'rpc_client_calls_total', help: 'Connect RPCs this process sent over the network, by service, method and Connect code.', labelNames: ['service', 'method', 'code'], registers: [registry] });
-export const rpcClientDuration = new Histogram({ name: 'rpc_client_call_duration_seconds', help: 'Time from sending a Connect RPC over the network to its answer.', labelNames: ['service', 'method', 'code'], buckets: DURATION_BUCKETS, registers: [registry] });
+export const httpCalls = new CallMetrics(registry, {
+  counter: { name: 'http_server_requests_total', help: 'HTTP requests answered by the gateway, by route template, method and status class.' },
+  histogram: { name: 'http_server_request_duration_seconds', help: 'Time from receiving an HTTP request to answering it.' },
+  labelNames: ['route', 'method', 'status_class'],
+  buckets: DURATION_BUCKETS,
+});
+export const rpcServerCalls = new CallMetrics(registry, {
+  counter: { name: 'rpc_server_calls_total', help: 'Connect RPCs a service answered, by service, method and Connect code.' },
+  histogram: { name: 'rpc_server_call_duration_seconds', help: 'Time a service took to answer a Connect RPC.' },
+  labelNames: ['service', 'method', 'code'],
+  buckets: DURATION_BUCKETS,
+});
+export const rpcClientCalls = new CallMetrics(registry, {
+  counter: { name: 'rpc_client_calls_total', help: 'Connect RPCs this process sent over the network, by service, method and Connect code.' },
+  histogram: { name: 'rpc_client_call_duration_seconds', help: 'Time from sending a Connect RPC over the network to its answer.' },
+  labelNames: ['service', 'method', 'code'],
+  buckets: DURATION_BUCKETS,
+});
 
 export const eventsPublished = new Counter({ name: 'vat_events_published_total', help: 'Domain events the outbox relay handed to the bus (accepted), by subject.', labelNames: ['subject'], registers: [registry] });
 export const relayErrors = new Counter({ name: 'vat_outbox_relay_errors_total', help: 'Outbox relay passes or publishes that failed (retried later).', labelNames: ['service'], registers: [registry] });

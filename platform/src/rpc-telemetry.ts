@@ -1,6 +1,6 @@
 import { ConnectError, type Interceptor } from '@connectrpc/connect';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import { connectCodeLabel, returnsFiled, rpcClientCalls, rpcClientDuration, rpcServerCalls, rpcServerDuration } from './metrics';
+import { connectCodeLabel, returnsFiled, rpcClientCalls, rpcServerCalls } from './metrics';
 import { tracer, tracingEnabled } from './tracing';
 
 const getter: TextMapGetter<Headers> = { keys: (h) => [...h.keys()], get: (h, k) => h.get(k) ?? undefined };
@@ -24,10 +24,7 @@ export function rpcServerTelemetryInterceptor(): Interceptor {
   return (next) => async (req) => {
     const labels = { service: req.service.typeName, method: req.method.name };
     const started = performance.now();
-    const done = (code: string) => {
-      rpcServerCalls.inc({ ...labels, code });
-      rpcServerDuration.observe({ ...labels, code }, (performance.now() - started) / 1000);
-    };
+    const done = (code: string) => rpcServerCalls.record(labels.service, labels.method, code, (performance.now() - started) / 1000);
     let run = () => next(req);
     if (tracingEnabled()) {
       const active = context.active();
@@ -71,10 +68,7 @@ export function rpcClientTelemetryInterceptor(): Interceptor {
   return (next) => async (req) => {
     const labels = { service: req.service.typeName, method: req.method.name };
     const started = performance.now();
-    const done = (code: string) => {
-      rpcClientCalls.inc({ ...labels, code });
-      rpcClientDuration.observe({ ...labels, code }, (performance.now() - started) / 1000);
-    };
+    const done = (code: string) => rpcClientCalls.record(labels.service, labels.method, code, (performance.now() - started) / 1000);
     const span = tracingEnabled()
       ? tracer.startSpan(`${labels.service}/${labels.method}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'connect_rpc', 'rpc.service': labels.service, 'rpc.method': labels.method } })
       : undefined;
