@@ -27,8 +27,20 @@ function peakRssMb(pid: number): number {
 
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
+/** The one-process server, whose resident set each scenario reports after it ran. */
+let watched: number | undefined;
+
+/** Current and peak resident set of the watched server, for the log (`rss 312 / peak 330 MB`). */
+function rssNote(): string {
+  if (watched === undefined) return '';
+  const status = readFileSync(`/proc/${watched}/status`, 'utf8');
+  const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return `rss ${mb('VmRSS').toFixed(0)} / peak ${mb('VmHWM').toFixed(0)} MB`;
+}
+
 async function run(name: string, opts: autocannon.Options): Promise<Result> {
   const r = await autocannon({ duration: DURATION, connections: CONNECTIONS, pipelining: 1, ...opts });
+  if (watched !== undefined) console.log(`one-process server after ${name}: ${rssNote()}`);
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
@@ -140,7 +152,7 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
       for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
     }
     const secs = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(`export v${version}: ${lines - 1} rows, ${(bytes / 1e6).toFixed(1)} MB in ${secs.toFixed(2)} s = ${Math.round((lines - 1) / secs)} rows/s (target >= 250000)`);
+    console.log(`export v${version}: ${lines - 1} rows, ${(bytes / 1e6).toFixed(1)} MB in ${secs.toFixed(2)} s = ${Math.round((lines - 1) / secs)} rows/s (target >= 250000); server ${rssNote()}`);
   }
   console.log(`server peak RSS (VmHWM) over the one-process run: ${peakRssMb(server.pid).toFixed(1)} MB (target <= 150 MB)`);
 }
@@ -181,6 +193,8 @@ try {
   const hello = spawnProcess('hello', NODE, ['--import', 'tsx', 'test/bench/hello.ts', String(helloPort)]);
   await waitFor('hello-world', async () => (await fetch(`http://127.0.0.1:${helloPort}/`).catch(() => undefined))?.ok, { timeoutMs: 60_000 });
   const one = await startOneProcess(db.url);
+  watched = one.proc.pid;
+  console.log(`one-process server ready: ${rssNote()}`);
   const key = await createKey({ DATABASE_URL: db.url });
   console.log(`bench: ${DURATION}s per scenario, ${CONNECTIONS} connections, server pid ${one.proc.pid} on PostgreSQL, Node ${process.version}`);
 
@@ -199,6 +213,7 @@ try {
   const calcDist = await run('POST /v1/vat/calculate, distributed (gateway → calculation over HTTP/2)', calculate(dist.base, key));
   results.push(calcDist);
   await dist.stop();
+  console.log(`one-process server after the distributed run (same database): ${rssNote()}`);
   table(results, helloRps);
 
   await exportBench(db.url, one.base, key, one.proc);
