@@ -195,7 +195,7 @@ export function entryArgs(entry: Entry): string[] {
   return bundleProblem(entry) === undefined ? [...flags, `deploy/bin/${entry}.mjs`] : [...flags, '--import', 'tsx', ENTRIES[entry]];
 }
 
-/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 deploy/bin/admin.mjs"`). */
+/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 --liftoff-only deploy/bin/admin.mjs"`). */
 function scriptNodeFlags(entry: Entry): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const script = Object.values(scripts).find((s) => s.includes(`deploy/bin/${entry}.mjs`));
