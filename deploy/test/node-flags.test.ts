@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+/** The node flags of an npm script, up to its entry point. */
+const flagsOf = (script: string) => {
+  const words = script.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((w) => w.startsWith('--'));
+};
+
+describe('npm scripts that can open the embedded database run V8 without the WebAssembly optimizing tier', () => {
+  // docs/operations.md, "Memory": the optimizing compile of PGlite held about 500 MB at every start.
+  it('npm start and npm run admin pass --liftoff-only; the admin CLI keeps its heap cap', () => {
+    expect(flagsOf(scripts.start!)).toContain('--liftoff-only');
+    expect(scripts.start).toMatch(/deploy\/bin\/main\.mjs all$/);
+    expect(flagsOf(scripts.admin!)).toEqual(['--max-old-space-size=256', '--liftoff-only']);
+  });
+});
