@@ -184,7 +184,6 @@ function registerRoute(app: FastifyInstance, def: RouteDef, auth: Authenticator,
   });
 }
 
-
 function sendError(reply: FastifyReply, http: HttpError): void {
   const retryAfter = retryAfterSeconds(http);
   if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));

@@ -27,7 +27,7 @@ function censor(value: unknown): unknown {
  * (one regular-expression test); a line that does is parsed, every such field at any depth is
  * replaced by `[redacted]`, and the line is written again. pino's own `redact` option walks its
  * wildcard paths on every line (about 20 µs a request for the gateway's two lines), so the policy
- * is applied here instead (docs/operations.md, "Logs").
+ * is applied here instead (docs/observability.md, "Logs").
  */
 export function redactLine(line: string): string {
   if (!NAMES_SECRET_FIELD.test(line)) return line;

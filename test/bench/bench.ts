@@ -19,11 +19,14 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const CONNECTIONS = 64;
 
-/** Peak resident set size of a process (VmHWM), in MB. */
-function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** A memory field of a process's `/proc/<pid>/status` (`VmRSS`, `VmHWM`), in MB. */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
+
+/** Peak resident set size of a process (VmHWM), in MB. */
+const peakRssMb = (pid: number) => statusMb(pid, 'VmHWM');
 
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
@@ -33,9 +36,7 @@ let watched: number | undefined;
 /** Current and peak resident set of the watched server, for the log (`rss 312 / peak 330 MB`). */
 function rssNote(): string {
   if (watched === undefined) return '';
-  const status = readFileSync(`/proc/${watched}/status`, 'utf8');
-  const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
-  return `rss ${mb('VmRSS').toFixed(0)} / peak ${mb('VmHWM').toFixed(0)} MB`;
+  return `rss ${statusMb(watched, 'VmRSS').toFixed(0)} / peak ${peakRssMb(watched).toFixed(0)} MB`;
 }
 
 async function run(name: string, opts: autocannon.Options): Promise<Result> {
