@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, requireBackends } from '../../../test/support/env';
 import type { FactGroup } from '../src/domain/union-oss-return';
-import { UnionOssFactRepository, type FactScope, type StandardRateWindow } from '../src/repositories/union-oss-facts';
+import { parseUnits, UnionOssFactRepository, type FactScope, type StandardRateWindow } from '../src/repositories/union-oss-facts';
 
 const backends = await requireBackends(['postgres']);
 
@@ -39,11 +39,26 @@ const changeArb = fc.record({
 
 const key = (g: FactGroup) => JSON.stringify(g, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 
+describe('the per-event amounts of a totals row (parseUnits)', () => {
+  it('reads back every list of "net vat count" triples it is given, and refuses a list that is not triples', () => {
+    const unitArb = fc.record({ net: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), vat: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), count: fc.integer({ min: 0, max: 2 ** 31 }) });
+    fc.assert(
+      fc.property(fc.array(unitArb, { minLength: 1, maxLength: 40 }), (units) => {
+        const text = units.map((u) => `${u.net} ${u.vat} ${u.count}`).join(' ');
+        expect(parseUnits(text)).toEqual(units);
+        expect(() => parseUnits(`${text} 1`)).toThrow(/malformed/);
+      }),
+    );
+  });
+});
+
 describe.skipIf(!backends.ok)('Union OSS running totals', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let pool: pg.Pool;
   let repo: UnionOssFactRepository;
   let account = 5000;
+  /** Totals rows that carried several per-event amounts. */
+  const multiUnit = { rows: 0 };
   beforeAll(async () => {
     db = await freshDatabase();
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -57,9 +72,21 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
   async function groups(scope: FactScope, totals: boolean): Promise<string[]> {
     const out: FactGroup[] = [];
     await repo.forEachGroup(scope, (gs) => out.push(...gs), { totals });
+    // A totals row lists a disposition's per-event amounts in another currency (`units`): each amount is
+    // compared as the group of its own that the scan returns, and together they make up the row's totals.
+    const expanded = out.flatMap((g) => {
+      if (!g.units) return [g];
+      expect(g.unitNet === null && g.unitVat === null && g.units.length > 0).toBe(true);
+      expect([g.units.reduce((s, u) => s + u.count, 0), g.units.reduce((s, u) => s + u.net * BigInt(u.count), 0n), g.units.reduce((s, u) => s + u.vat * BigInt(u.count), 0n)]).toEqual([g.count, g.netSum, g.vatSum]);
+      return g.units.map(({ net, vat, count }): FactGroup => {
+        const { units: _units, ...rest } = g;
+        return { ...rest, unitNet: net, unitVat: vat, count, netSum: net * BigInt(count), vatSum: vat * BigInt(count) };
+      });
+    });
+    if (totals) multiUnit.rows += out.filter((g) => g.units && g.units.length > 1).length;
     // The same groups may arrive split differently; compare them merged per key.
     const merged = new Map<string, FactGroup>();
-    for (const g of out) {
+    for (const g of expanded) {
       const k = key({ ...g, count: 0, netSum: 0n, vatSum: 0n });
       const m = merged.get(k);
       if (m) Object.assign(m, { count: m.count + g.count, netSum: m.netSum + g.netSum, vatSum: m.vatSum + g.vatSum });
@@ -139,6 +166,31 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
     expect(seen.relinked).toBeGreaterThan(5);
     expect(seen.changed).toBeGreaterThan(20);
   }, 300_000);
+
+  it('a disposition in another currency is one totals row listing its per-event amounts, equal to the groups of the scan', async () => {
+    const accountId = ++account;
+    // Three USD sales of one disposition (two of 10.00 on 5 January, one of 10.01 on 1 February) and a EUR one.
+    const sale = (sequence: number, day: string, currency: string, net: number) => pool.query(
+      `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, occurred_at, supply_kind, customer_type, country_of_consumption,
+         supplier_establishment_country, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status)
+       values ($1, $2, $3, $4, now(), 'sale', $5, 'services', 'b2c', 'AT', 'DE', $6, $7, $8, 2000, 'standard', 'classified')`,
+      [randomUUID(), accountId, sequence, `s${sequence}`, `${day}T10:00:00Z`, currency, net, net / 5],
+    );
+    await sale(1, '2026-01-05', 'USD', 1000);
+    await sale(2, '2026-01-05', 'USD', 1000);
+    await sale(3, '2026-02-01', 'USD', 1005);
+    await sale(4, '2026-02-01', 'EUR', 5000);
+    const scope: FactScope = { accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: null, late: [], returnCurrency: 'EUR', standardRates: STANDARD, vatEvidenceDays: 30 };
+    const out: FactGroup[] = [];
+    await repo.forEachGroup(scope, (gs) => out.push(...gs));
+    const usd = out.filter((g) => g.currency === 'USD');
+    expect(usd).toHaveLength(1);
+    expect(usd[0]).toMatchObject({ count: 3, netSum: 3005n, vatSum: 601n, unitNet: null, unitVat: null });
+    expect([...usd[0]!.units!].sort((a, b) => Number(a.net - b.net))).toEqual([{ net: 1000n, vat: 200n, count: 2 }, { net: 1005n, vat: 201n, count: 1 }]);
+    expect(out.filter((g) => g.currency === 'EUR').map((g) => [g.count, g.netSum, g.units])).toEqual([[1, 5000n, undefined]]);
+    expect(await groups(scope, true)).toEqual(await groups(scope, false));
+    expect(multiUnit.rows).toBeGreaterThan(0);
+  });
 
   it('a locked read up to a position the projection has passed is answered by the scan, not the totals', async () => {
     const accountId = ++account;

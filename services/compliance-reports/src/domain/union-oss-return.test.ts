@@ -127,6 +127,15 @@ describe('conversion (Art. 366(2)), per event, half-up', () => {
     expect(r.rows[0]).toMatchObject({ taxableAmountMinor: 0n, vatAmountMinor: 0n, sourceEventCount: 2 });
   });
 
+  it('a group that lists several per-event amounts (units) converts each amount once per event', () => {
+    // at 1.1498 USD/EUR: 2 events of 10.00 USD → 2 × 870 = 1,740 cents (1000 / 1.1498 = 869.716… → 870)
+    //                    1 event of 10.01 USD → 871 cents (1001 / 1.1498 = 870.586… → 871); taxable 2,611
+    //   VAT 1.90 USD each: 3 × 165 = 495 cents (190 / 1.1498 = 165.246… → 165)
+    const units = [{ net: 1000n, vat: 190n, count: 2 }, { net: 1001n, vat: 190n, count: 1 }];
+    const r = build([g({ currency: 'USD', count: 3, netSum: 3001n, vatSum: 570n, units })]);
+    expect(r.rows).toEqual([{ section: '2a', memberStateOfConsumption: 'FR', originMemberState: null, supplyKind: 'services', vatRateBps: 2000, rateType: 'STANDARD', taxableAmountMinor: 2611n, vatAmountMinor: 495n, sourceEventCount: 3 }]);
+  });
+
   it('a missing rate excludes the event with missing_exchange_rate_excluded', () => {
     const r = build([g(), g({ currency: 'GBP', netSum: 500n, vatSum: 100n, unitNet: 500n, unitVat: 100n, count: 1 })]);
     expect(r.warnings).toEqual([{ code: 'missing_exchange_rate_excluded', reason: 'missing_exchange_rate_excluded', review: 'needs_review', count: 1 }]);
@@ -356,6 +365,26 @@ describe('properties', () => {
         expect(r.rows.reduce((s, x) => s + x.sourceEventCount, 0) + r.corrections.reduce((s, x) => s + x.sourceEventCount, 0)).toBe(r.includedSourceEventCount);
         const breakdown = countryBreakdownOf(r);
         expect(breakdown.reduce((s, c) => s + c.payableVatMinor, 0n)).toBe(r.totals.payableVatMinor);
+      }),
+    );
+  });
+
+  it('groups in another currency handed over as one group per disposition listing its amounts (units) give the same return', () => {
+    fc.assert(
+      fc.property(fc.array(groupArb, { maxLength: 30 }), (groups) => {
+        const bundled = new Map<string, FactGroup>();
+        const rest: FactGroup[] = [];
+        for (const x of groups) {
+          if (x.unitNet === null || x.unitVat === null) {
+            rest.push(x);
+            continue;
+          }
+          const { count, netSum, vatSum, unitNet, unitVat, ...disposition } = x;
+          const k = JSON.stringify(disposition);
+          const b = bundled.get(k) ?? bundled.set(k, { ...disposition, count: 0, netSum: 0n, vatSum: 0n, unitNet: null, unitVat: null, units: [] }).get(k)!;
+          bundled.set(k, { ...b, count: b.count + count, netSum: b.netSum + netSum, vatSum: b.vatSum + vatSum, units: [...b.units!, { net: unitNet, vat: unitVat, count }] });
+        }
+        expect(build([...rest, ...bundled.values()])).toEqual(build(groups));
       }),
     );
   });

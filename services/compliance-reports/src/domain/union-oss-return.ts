@@ -4,11 +4,15 @@
  * Art. 366(2)). Pure: supply-fact groups, registration, rates and exchange rates are injected.
  *
  * Money is bigint minor units of the return currency; conversion is per event, half-up, so a group
- * in another currency carries the amounts its events share (`unitNet`, `unitVat`) and its count.
+ * in another currency carries the amounts its events share (`unitNet`, `unitVat`) and its count, or
+ * several such amounts with their counts (`units`).
  */
 import { isEuMemberState } from '@vat/platform/countries';
 import { convertMinor, type RateOrEur } from '@vat/platform/fx';
 import { requireMinorUnits } from '@vat/platform/currencies';
+
+/** Events of one group in another currency that share their amounts: `count` events of `net` and `vat` each. */
+export type UnitAmounts = { net: bigint; vat: bigint; count: number };
 
 export type Section = '2a' | '2b' | '2c' | '2d';
 export type RateType = 'STANDARD' | 'REDUCED';
@@ -84,9 +88,15 @@ export type FactGroup = {
   count: number;
   netSum: bigint;
   vatSum: bigint;
-  /** The per-event amounts, set when the group's currency is not the return currency. */
+  /** The per-event amounts, set when the group's currency is not the return currency (unless `units` is). */
   unitNet: bigint | null;
   unitVat: bigint | null;
+  /**
+   * Instead of `unitNet`/`unitVat`: the distinct per-event amounts of a group in another currency, each with
+   * its count (the running totals hand a disposition's events over in one row); `count`, `netSum` and `vatSum`
+   * are then their totals. Converting each amount once per event, as separate groups would, gives the same return.
+   */
+  units?: readonly UnitAmounts[];
   /**
    * b2b only: the VIES check that proved the customer's number valid at the tax point (out of scope with
    * evidence); null or absent: no such evidence (Art. 18(1)(b) of Reg. 282/2011: reviewed, not assumed b2b).
@@ -330,8 +340,13 @@ export class UnionOssReturnBuilder {
       });
     }
     if (g.currency === returnCurrency) return this.#credit(target, g.netSum, g.vatSum, g.count);
+    const period = correctedPeriod ?? periodKey;
+    if (g.units) {
+      for (const u of g.units) this.#pending.push({ target, currency: g.currency, period, unitNet: u.net, unitVat: u.vat, count: u.count });
+      return;
+    }
     if (g.unitNet === null || g.unitVat === null) throw new Error('a group in another currency must carry its per-event amounts');
-    this.#pending.push({ target, currency: g.currency, period: correctedPeriod ?? periodKey, unitNet: g.unitNet, unitVat: g.unitVat, count: g.count });
+    this.#pending.push({ target, currency: g.currency, period, unitNet: g.unitNet, unitVat: g.unitVat, count: g.count });
   }
 
   /** The (currency, period) rates `finish` will ask for, the return currency's included. */

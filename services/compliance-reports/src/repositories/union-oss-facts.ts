@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '@vat/platform/transaction';
-import { periodOfDate, type FactGroup, type LinkStatus } from '../domain/union-oss-return';
+import { periodOfDate, type FactGroup, type LinkStatus, type UnitAmounts } from '../domain/union-oss-return';
 
 /** A consumption State's standard rate over [validFrom, validTo) (YYYY-MM-DD; validTo null = open). */
 export type StandardRateWindow = { country: string; validFrom: string; validTo: string | null; rateBps: number };
@@ -232,18 +232,31 @@ const B2B_ONLY_SQL = groupsSql({ own: 'b2b', late: false });
 
 /**
  * The quarter's own groups from the running totals (`union_oss_day_total`, kept by triggers as facts are
- * projected and reclassified): the same rows as the scan's current-quarter branch, from thousands of day
+ * projected and reclassified): the same dispositions as the scan's current-quarter branch, from thousands of day
  * totals instead of every fact. Totals keep per-event amounts of non-EUR events only, so they serve EUR returns.
+ * A disposition in another currency is one row whose `units` lists its day totals' per-event amounts and counts
+ * ("net vat count" triples, space-separated): tens of thousands of distinct amounts cost one text column, not a
+ * row each (fetched, parsed and keyed one by one, they were most of a return's time).
  */
 const TOTALS_SQL = `
 select false as late, width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as seg, t.is_sale, t.classification_status, t.rate_category, t.supply_kind,
   t.customer_type, t.country_of_consumption, t.dispatch_country, t.supplier_establishment_country, t.source_id, t.vat_rate_bps, t.currency, t.link, t.original_period,
-  t.unit_net::text as unit_net, t.unit_vat::text as unit_vat, null::text as b2b_evidence_id,
-  sum(t.event_count)::int as n, sum(t.net_sum)::text as net_sum, sum(t.vat_sum)::text as vat_sum
+  null::text as unit_net, null::text as unit_vat, null::text as b2b_evidence_id,
+  sum(t.event_count)::int as n, sum(t.net_sum)::text as net_sum, sum(t.vat_sum)::text as vat_sum,
+  string_agg(t.unit_net::text || ' ' || t.unit_vat::text || ' ' || t.event_count::text, ' ') filter (where t.unit_net is not null and t.event_count <> 0) as units
 from "${SCHEMA}".union_oss_day_total t
 where t.account_id = $1 and t.day >= $2::date and t.day < $3::date and $4::text = 'EUR' and t.customer_type <> 'b2b'
-group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17
+group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 having sum(t.event_count) <> 0`;
+
+/** The `units` column of a totals row: its "net vat count" triples. */
+export function parseUnits(text: string): UnitAmounts[] {
+  const parts = text.split(' ');
+  if (parts.length % 3 !== 0) throw new Error('malformed per-event amounts in the running totals');
+  const units: UnitAmounts[] = new Array(parts.length / 3);
+  for (let i = 0, j = 0; i < parts.length; i += 3, j++) units[j] = { net: BigInt(parts[i]!), vat: BigInt(parts[i + 1]!), count: Number(parts[i + 2]) };
+  return units;
+}
 
 /** One event of a scope with the group it forms alone. */
 export type ScopedEvent = { key: string; eventId: string; sequence: bigint; eventType: string; occurredAt: Date; netAmountMinor: bigint; vatAmountMinor: bigint; group: FactGroup };
@@ -272,6 +285,8 @@ type GroupRow = {
   n: number;
   net_sum: string;
   vat_sum: string;
+  /** Totals rows only: the per-event amounts of a disposition in another currency (`parseUnits`). */
+  units?: string | null;
 };
 
 /** Rows per fetch: groups in large batches (few round trips; a group row is small), events by the page. */
@@ -361,6 +376,7 @@ export class UnionOssFactRepository {
         vatSum: BigInt(r.vat_sum),
         unitNet: r.unit_net === null ? null : BigInt(r.unit_net),
         unitVat: r.unit_vat === null ? null : BigInt(r.unit_vat),
+        ...(r.units != null && { units: parseUnits(r.units) }),
         b2bEvidenceId: r.b2b_evidence_id === null ? null : BigInt(r.b2b_evidence_id),
       };
     };
