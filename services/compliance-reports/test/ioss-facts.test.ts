@@ -37,6 +37,27 @@ async function insert(pool: pg.Pool, accountId: number, facts: readonly IossFact
   }
 }
 
+/** The facts in one statement (the totals' statement trigger sees them together). */
+async function insertAll(pool: pg.Pool, accountId: number, facts: readonly IossFact[]): Promise<void> {
+  if (facts.length === 0) return;
+  const rows = facts.map((f) => ({
+    id: randomUUID(), sequence: f.sequence.toString(), event_id: f.eventId, event_type: f.eventType, original_event_id: f.originalEventId ?? null, occurred_at: f.occurredAt.toISOString(),
+    supply_kind: f.supplyKind, customer_type: f.customerType, country_of_consumption: f.countryOfConsumption, currency: f.currency, net_amount_minor: f.netAmountMinor.toString(),
+    vat_amount_minor: f.vatAmountMinor.toString(), vat_rate_bps: f.vatRateBps, rate_category: f.rateCategory, classification_status: f.classificationStatus,
+    intrinsic_value_eur_minor: f.intrinsicValueEurMinor?.toString() ?? null, third_country_origin: f.thirdCountryOrigin ?? null, excise_goods: f.exciseGoods ?? null,
+  }));
+  await pool.query(
+    `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, original_event_id, occurred_at, supply_kind, customer_type,
+       country_of_consumption, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status, intrinsic_value_eur_minor, third_country_origin, excise_goods)
+     select id, $1, sequence, event_id, now(), event_type, original_event_id, occurred_at, supply_kind, customer_type, country_of_consumption, currency, net_amount_minor,
+       vat_amount_minor, vat_rate_bps, rate_category, classification_status, intrinsic_value_eur_minor, third_country_origin, excise_goods
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, sequence bigint, event_id text, event_type text, original_event_id text, occurred_at timestamptz, supply_kind text,
+       customer_type text, country_of_consumption text, currency text, net_amount_minor bigint, vat_amount_minor bigint, vat_rate_bps int, rate_category text,
+       classification_status text, intrinsic_value_eur_minor bigint, third_country_origin text, excise_goods boolean)`,
+    [accountId, JSON.stringify(rows)],
+  );
+}
+
 /** 2026-Q1 through the grouped SQL read, and event by event through the model (`iossMonth`). */
 async function bothWays(repo: IossFactRepository, accountId: number, facts: readonly IossFact[], regs: readonly IossRegistration[]): Promise<{ viaSql: IossMonth[]; model: IossMonth[] }> {
   const groups = await repo.quarterGroups(BigInt(accountId), '2026-01-01', '2026-04-01', coverageBoundaries(regs));
@@ -70,6 +91,63 @@ const base = (eventId: string, sequence: number, at: string, over: Partial<IossF
   exciseGoods: null,
   ...over,
 });
+
+const day = fc.integer({ min: 0, max: 135 }).map((d) => new Date(Date.UTC(2025, 11, 1) + d * 86_400_000).toISOString().slice(0, 10));
+const instant = fc.tuple(day, fc.constantFrom('T00:00:00.000Z', 'T12:30:00.000Z', 'T23:59:59.999Z')).map(([d, t]) => `${d}${t}`);
+const factArb = fc.record({
+  type: fc.constantFrom('sale', 'sale', 'sale', 'refund', 'credit_note', 'adjustment', 'cancellation', 'reversal'),
+  original: fc.nat({ max: 80 }),
+  follows: fc.constantFrom(true, true, true, false),
+  /** A correction that follows its original comes this many days after it. */
+  later: fc.integer({ min: 0, max: 70 }),
+  at: instant,
+  kind: fc.constantFrom('imported_goods', 'imported_goods', 'imported_goods', 'imported_goods', 'goods'),
+  customer: fc.constantFrom('b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2b'),
+  status: fc.constantFrom('classified', 'classified', 'classified', 'classified', 'classified', 'classified', 'classified', 'needs_review', 'unclassified'),
+  category: fc.constantFrom('standard', 'standard', 'standard', 'reduced', 'reduced', 'zero'),
+  country: fc.constantFrom('FR', 'DE', 'FR', 'IT'),
+  bps: fc.constantFrom(2000, 1900, 550),
+  currency: fc.constantFrom('EUR', 'EUR', 'EUR', 'USD', 'PLN', 'GBP'),
+  net: fc.constantFrom(1n, 999n, 999n, 14999n, 15000n, 15001n, 123456n),
+  intrinsic: fc.constantFrom<bigint | null>(null, null, 9000n, 9000n, 9000n, 9000n, 15000n, 15001n),
+  origin: fc.constantFrom<string | null>('CN', 'CN', 'CN', 'US', 'US', 'US', null, ''),
+  excise: fc.constantFrom<boolean | null>(null, null, false, false, false, true),
+});
+
+type FactDraw = typeof factArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** The facts of a draw of `factArb`s, in ledger order. */
+function factsFrom(raw: readonly FactDraw[]): IossFact[] {
+  const facts: IossFact[] = [];
+  raw.forEach((r, i) => {
+    const sale = r.type === 'sale';
+    // Some corrections name an event of the account that is not there (or arrives later in the list).
+    const original = !sale && i > 0 && r.original % 5 !== 0 ? facts[r.original % i]! : undefined;
+    const like = original && r.follows ? original : undefined;
+    const sign = sale || (r.type === 'adjustment' && r.net % 2n === 1n) ? 1n : -1n;
+    const net = sign * r.net;
+    facts.push({
+      eventId: `e${i + 1}`,
+      sequence: BigInt(i + 1),
+      eventType: r.type,
+      originalEventId: sale ? null : original ? original.eventId : r.original % 2 === 0 ? `e${i + 2}` : `missing-${i}`,
+      occurredAt: like ? new Date(like.occurredAt.getTime() + r.later * 86_400_000) : new Date(r.at),
+      supplyKind: like?.supplyKind ?? r.kind,
+      customerType: r.customer,
+      countryOfConsumption: like?.countryOfConsumption ?? r.country,
+      currency: like?.currency ?? r.currency,
+      netAmountMinor: net,
+      vatAmountMinor: (net * BigInt(r.bps)) / 10000n,
+      vatRateBps: r.bps,
+      rateCategory: r.category,
+      classificationStatus: r.status,
+      intrinsicValueEurMinor: r.intrinsic,
+      thirdCountryOrigin: r.origin,
+      exciseGoods: r.excise,
+    });
+  });
+  return facts;
+}
 
 describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the months computed event by event', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -116,66 +194,52 @@ describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the month
     expect(other.viaSql[0]!.source_event_counts.total).toBe(1);
   });
 
-  const day = fc.integer({ min: 0, max: 135 }).map((d) => new Date(Date.UTC(2025, 11, 1) + d * 86_400_000).toISOString().slice(0, 10));
-  const instant = fc.tuple(day, fc.constantFrom('T00:00:00.000Z', 'T12:30:00.000Z', 'T23:59:59.999Z')).map(([d, t]) => `${d}${t}`);
-  const factArb = fc.record({
-    type: fc.constantFrom('sale', 'sale', 'sale', 'refund', 'credit_note', 'adjustment', 'cancellation', 'reversal'),
-    original: fc.nat({ max: 80 }),
-    follows: fc.constantFrom(true, true, true, false),
-    /** A correction that follows its original comes this many days after it. */
-    later: fc.integer({ min: 0, max: 70 }),
-    at: instant,
-    kind: fc.constantFrom('imported_goods', 'imported_goods', 'imported_goods', 'imported_goods', 'goods'),
-    customer: fc.constantFrom('b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2c', 'b2b'),
-    status: fc.constantFrom('classified', 'classified', 'classified', 'classified', 'classified', 'classified', 'classified', 'needs_review', 'unclassified'),
-    category: fc.constantFrom('standard', 'standard', 'standard', 'reduced', 'reduced', 'zero'),
-    country: fc.constantFrom('FR', 'DE', 'FR', 'IT'),
-    bps: fc.constantFrom(2000, 1900, 550),
-    currency: fc.constantFrom('EUR', 'EUR', 'EUR', 'USD', 'PLN', 'GBP'),
-    net: fc.constantFrom(1n, 999n, 999n, 14999n, 15000n, 15001n, 123456n),
-    intrinsic: fc.constantFrom<bigint | null>(null, null, 9000n, 9000n, 9000n, 9000n, 15000n, 15001n),
-    origin: fc.constantFrom<string | null>('CN', 'CN', 'CN', 'US', 'US', 'US', null, ''),
-    excise: fc.constantFrom<boolean | null>(null, null, false, false, false, true),
-  });
   const regArb = fc.record({
     from: fc.oneof(fc.constant('2025-12-01'), day),
     length: fc.option(fc.integer({ min: 0, max: 80 }), { nil: null }),
     status: fc.constantFrom('active', 'active', 'active', 'ended', 'pending', 'revoked'),
   });
 
+  it('the running totals equal the scan of the facts, and the months the model, after random classification decisions', async () => {
+    const changeArb = fc.record({ fact: fc.nat(), status: fc.constantFrom('classified', 'needs_review', 'unclassified'), category: fc.constantFrom('standard', 'reduced', 'zero'), customer: fc.constantFrom('b2c', 'b2b') });
+    const seen = { changed: 0, groups: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(factArb, { minLength: 5, maxLength: 40, size: 'max' }), fc.array(changeArb, { minLength: 1, maxLength: 10 }), async (raw, changes) => {
+        const accountId = ++account;
+        const facts = factsFrom(raw);
+        // In two statements, so that the insert trigger adds to totals that already exist.
+        const half = Math.floor(facts.length / 2);
+        await insertAll(pool, accountId, facts.slice(0, half));
+        await insertAll(pool, accountId, facts.slice(half));
+        for (const c of changes) {
+          const f = facts[c.fact % facts.length]!;
+          Object.assign(f, { classificationStatus: c.status, rateCategory: c.category, customerType: c.customer });
+          const res = await pool.query(`update compliance_reports.supply_fact set classification_status = $3, rate_category = $4, customer_type = $5 where account_id = $1 and event_id = $2`, [accountId, f.eventId, c.status, c.category, c.customer]);
+          seen.changed += res.rowCount ?? 0;
+        }
+        const regs: IossRegistration[] = [{ id: 1n, status: 'active', effectiveFrom: '2026-01-15', effectiveTo: null }];
+        const read = async (totals: boolean) => (await repo.quarterGroups(BigInt(accountId), '2026-01-01', '2026-04-01', coverageBoundaries(regs), { totals })).map((g) => JSON.stringify(g, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).sort();
+        const viaTotals = await read(true);
+        expect(viaTotals).toEqual(await read(false));
+        seen.groups += viaTotals.length;
+        const { viaSql, model } = await bothWays(repo, accountId, facts, regs);
+        expect(viaSql).toEqual(model);
+      }),
+      { numRuns: 40, seed: 20_261_129 },
+    );
+    expect(seen.changed).toBeGreaterThan(40);
+    expect(seen.groups).toBeGreaterThan(100);
+    // the totals hold every imported-goods fact exactly once
+    const counts = await pool.query(`select (select coalesce(sum(event_count), 0) from compliance_reports.ioss_day_total)::text as totals, (select count(*) from compliance_reports.supply_fact where supply_kind = 'imported_goods')::text as facts`);
+    expect(counts.rows[0].totals).toBe(counts.rows[0].facts);
+  }, 180_000);
+
   it('for random quarters: corrections, exclusions in their order, registration windows and overlaps, three currencies and rates per month', async () => {
     const seen = { rows: 0, corrections: 0, warnings: new Set<string>(), statuses: new Set<string>() };
     await fc.assert(
       fc.asyncProperty(fc.array(factArb, { minLength: 10, maxLength: 60, size: 'max' }), fc.array(regArb, { maxLength: 3, size: 'max' }), fc.boolean(), async (raw, rawRegs, quietMarch) => {
         const accountId = ++account;
-        const facts: IossFact[] = [];
-        raw.forEach((r, i) => {
-          const sale = r.type === 'sale';
-          // Some corrections name an event of the account that is not there (or arrives later in the list).
-          const original = !sale && i > 0 && r.original % 5 !== 0 ? facts[r.original % i]! : undefined;
-          const like = original && r.follows ? original : undefined;
-          const sign = sale || (r.type === 'adjustment' && r.net % 2n === 1n) ? 1n : -1n;
-          const net = sign * r.net;
-          facts.push({
-            eventId: `e${i + 1}`,
-            sequence: BigInt(i + 1),
-            eventType: r.type,
-            originalEventId: sale ? null : original ? original.eventId : r.original % 2 === 0 ? `e${i + 2}` : `missing-${i}`,
-            occurredAt: like ? new Date(like.occurredAt.getTime() + r.later * 86_400_000) : new Date(r.at),
-            supplyKind: like?.supplyKind ?? r.kind,
-            customerType: r.customer,
-            countryOfConsumption: like?.countryOfConsumption ?? r.country,
-            currency: like?.currency ?? r.currency,
-            netAmountMinor: net,
-            vatAmountMinor: (net * BigInt(r.bps)) / 10000n,
-            vatRateBps: r.bps,
-            rateCategory: r.category,
-            classificationStatus: r.status,
-            intrinsicValueEurMinor: r.intrinsic,
-            thirdCountryOrigin: r.origin,
-            exciseGoods: r.excise,
-          });
-        });
+        const facts = factsFrom(raw);
         // Some quarters have no imported-goods event in March (a nil month when covered).
         if (quietMarch) facts.splice(0, facts.length, ...facts.filter((f) => monthOf(f.occurredAt) !== '2026-03'));
         const regs: IossRegistration[] = rawRegs.map((g, i) => ({

@@ -222,10 +222,47 @@ export const UnionOssDayTotal = defineEntity({
   },
 });
 
+/**
+ * Running totals of the imported-goods facts per (account, UTC day of the tax point, and everything an IOSS
+ * month groups a fact by before it looks up a correction's original: its kind, a correction's original event
+ * id, a sale's traits, EUR 150 test and rate, the State and currency, per-event amounts outside EUR), kept by
+ * triggers on `supply_fact` (insert, and any update such as a classification decision), so the IOSS months of
+ * a quarter read tens of thousands of totals instead of scanning every fact of the quarter.
+ */
+export const IossDayTotal = defineEntity({
+  name: 'IossDayTotal',
+  tableName: 'ioss_day_total',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    accountId: p.bigint(),
+    day: p.date(),
+    /** sale, correction or other (as the read classifies `event_type`). */
+    kind: p.string().length(10),
+    /** A correction's: the original it names. */
+    originalEventId: p.string().length(100).nullable(),
+    /** A sale's traits (null for a correction, which takes its original's). */
+    customerType: p.string().length(3).nullable(),
+    classificationStatus: p.string().length(20).nullable(),
+    rateCategory: p.string().length(20).nullable(),
+    exciseGoods: p.boolean().nullable(),
+    hasOrigin: p.boolean().nullable(),
+    /** The EUR 150 test: within, above or unverified (docs/ioss.md). */
+    consignmentValue: p.string().length(10).nullable(),
+    vatRateBps: p.integer().nullable(),
+    countryOfConsumption: p.string().length(2),
+    currency: p.string().length(3),
+    unitNet: p.bigint().nullable(),
+    unitVat: p.bigint().nullable(),
+    eventCount: p.bigint(),
+    netSum: p.bigint(),
+    vatSum: p.bigint(),
+  },
+});
+
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
 export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
 /** Compliance-reports' copies of calculation's reference data and source-profile defaults (platform projections), so it never calls calculation. */
 export const { RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion } = defineReferenceProjectionEntities();
 export const SourceProfileDefault = defineSourceProfileDefaultEntity();
-export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, VatNumberCheck, VatNumberCheckEvent, UnionOssSealedBasis, UnionOssDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];
+export const complianceEntities = [TaxRegistration, UnionOssLockedPeriod, ReturnPeriodOverdue, UnionOssExport, UnionOssSealedEvent, VatNumberCheck, VatNumberCheckEvent, UnionOssSealedBasis, UnionOssDayTotal, IossDayTotal, Outbox, ProcessedEvent, SupplyFact, ProjectionPosition, RateReleaseProjection, EcbRateDayProjection, ReferenceProjectionVersion, SourceProfileDefault];

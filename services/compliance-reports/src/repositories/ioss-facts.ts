@@ -20,9 +20,7 @@ const valueOf = (r: string) => `case when ${r}.intrinsic_value_eur_minor is not 
  * groups look up their original (the account's event of that id, any period), take its facts when the
  * link is valid, and everything is grouped once more (domain/ioss-months.ts `IossGroup`).
  */
-const GROUPS_SQL = `
-with g as (
-  select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
+const SCAN_GROUPS = `  select width_bucket(f.occurred_at, $5::timestamptz[]) as month_idx,
     case when f.event_type = 'sale' then 'sale' when f.event_type in ${CORRECTIONS} then 'correction' else 'other' end as kind,
     case when f.event_type in ${CORRECTIONS} then f.original_event_id end as original_event_id,
     case when f.event_type = 'sale' then width_bucket(f.occurred_at, $4::timestamptz[]) end as seg,
@@ -39,7 +37,26 @@ with g as (
     count(*) as n, sum(f.net_amount_minor) as net_sum, sum(f.vat_amount_minor) as vat_sum
   from "${SCHEMA}".supply_fact f
   where f.account_id = $1 and f.supply_kind = 'imported_goods' and f.occurred_at >= $2::timestamptz and f.occurred_at < $3::timestamptz
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15`;
+
+/**
+ * The same first step from the running totals (`ioss_day_total`, kept by triggers with exactly the columns above,
+ * per UTC day): the month and the coverage segment of a day are those of every event on it (both bucket by days).
+ */
+const TOTALS_GROUPS = `select width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as month_idx,
+    t.kind, t.original_event_id,
+    case when t.kind = 'sale' then width_bucket(t.day::timestamp at time zone 'UTC', $4::timestamptz[]) end as seg,
+    t.customer_type, t.classification_status, t.rate_category, t.excise_goods as excise, t.has_origin, t.consignment_value as value, t.vat_rate_bps as s_bps,
+    t.country_of_consumption as country, t.currency, t.unit_net, t.unit_vat,
+    sum(t.event_count) as n, sum(t.net_sum) as net_sum, sum(t.vat_sum) as vat_sum
+  from "${SCHEMA}".ioss_day_total t
+  where t.account_id = $1 and t.day >= ($2::timestamptz at time zone 'UTC')::date and t.day < ($3::timestamptz at time zone 'UTC')::date
   group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+  having sum(t.event_count) <> 0`;
+
+const groupsSql = (g: string) => `
+with g as (
+${g}
 ),
 l as (
   select g.*,
@@ -69,6 +86,9 @@ select l.month_idx, l.kind, l.link,
   sum(l.n)::int as n, sum(l.net_sum)::text as net_sum, sum(l.vat_sum)::text as vat_sum
 from l
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16`;
+
+const GROUPS_SQL = groupsSql(SCAN_GROUPS);
+const TOTALS_SQL = groupsSql(TOTALS_GROUPS);
 
 /**
  * The same read, one row per event (its id, ledger sequence, type and tax point are grouping columns),
@@ -118,10 +138,10 @@ export class IossFactRepository {
    * (`IossGroup`). `boundaries` are the sorted days on which an IOSS registration's coverage can change
    * (domain `coverageBoundaries`): a group never spans one, so its representative `sale.day` (the later
    * of the segment's first day and the first day of the sale's month) has the coverage of every event in it.
-   * One read-only statement; memory follows the number of groups (events outside EUR are grouped by
-   * amount, as each is converted on its own), never the number of events.
+   * One read-only statement, of the running totals (`totals: false`: of the facts themselves); memory follows the
+   * number of groups (events outside EUR are grouped by amount, as each is converted on its own), never the number of events.
    */
-  async quarterGroups(accountId: bigint, start: string, endExclusive: string, boundaries: readonly string[]): Promise<IossGroup[]> {
+  async quarterGroups(accountId: bigint, start: string, endExclusive: string, boundaries: readonly string[], opts: { totals?: boolean } = {}): Promise<IossGroup[]> {
     const days = boundaries.length > 0 ? [...boundaries] : [start];
     const months = quarterMonths(start, endExclusive);
     const rows = await inTransaction(
@@ -131,7 +151,7 @@ export class IossFactRepository {
         await client.query('set local jit = off');
         // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
         await client.query('set local enable_sort = off');
-        return (await client.query<GroupRow>(GROUPS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`])).rows;
+        return (await client.query<GroupRow>(opts.totals === false ? GROUPS_SQL : TOTALS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`])).rows;
       },
       { readOnly: true },
     );
