@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase } from '../support/env';
-import { freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
+import { entryScript, scriptNodeFlags, freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { supplyEvent, writeSupplyFile } from '../support/supply-files';
 import { summarizeCpuProfile } from './cpu-profile';
 import { backendCpu, backendCpuByApp, cpuSeconds } from './process-cpu';
@@ -148,7 +148,8 @@ function drainText(d: Drain): string {
 /** The admin CLI as a child process (as `npm run --silent admin` runs it); its VmHWM is sampled until it exits. */
 async function adminImport(args: string[], env: Record<string, string>, started: (pid: number) => void, profileDir?: string): Promise<{ summary: any; peakMb: number; cpuSeconds?: number; code: number | string; stderr: string }> {
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(NODE, [...NODE_FLAGS, ...profile, '--import', 'tsx', 'deploy/src/admin.ts', 'supply', 'import', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // As `npm run admin` runs it (its script's flags: heap cap), the compiled bundle when it is fresh.
+  const child = spawn(NODE, [...scriptNodeFlags('admin'), ...NODE_FLAGS, ...profile, ...entryScript('admin'), 'supply', 'import', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -196,8 +197,10 @@ export async function ingestBench(): Promise<string> {
       LOG_LEVEL: 'warn',
       ...serviceUrlEnv(ports),
     };
+    // The services as `npm run start:service` runs them: the compiled bundle when it is fresh (what ships), else the sources.
+    const serviceEntry = entryScript('main');
     const start = (mode: string, e: Record<string, string>, flags: string[] = []) =>
-      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, '--import', 'tsx', 'deploy/src/main.ts', mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS, ...e } });
+      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, ...serviceEntry, mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS, ...e } });
     const profiling = (n: string) => (profileDir && PROFILED.includes(n) ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, n)] : []);
     for (const n of SERVICE_NAMES) procs.set(n, start(n, { ...env, SERVICE_PORT: String(ports[n]) }, profiling(n)));
     procs.set('gateway', start('gateway', { ...env, PORT: String(gatewayPort) }, profiling('gateway')));

@@ -191,12 +191,16 @@ export async function stopAll(graceMs = 8000): Promise<void> {
  * per run), else the TypeScript source through tsx. A test never runs code older than the sources.
  */
 export function entryArgs(entry: Entry): string[] {
-  const flags = scriptNodeFlags(entry);
-  return bundleProblem(entry) === undefined ? [...flags, `deploy/bin/${entry}.mjs`] : [...flags, '--import', 'tsx', ENTRIES[entry]];
+  return [...scriptNodeFlags(entry), ...entryScript(entry)];
+}
+
+/** The entry point alone (no flags of an npm script): the bundle's launcher when it is fresh, else the source through tsx. */
+export function entryScript(entry: Entry): string[] {
+  return bundleProblem(entry) === undefined ? [`deploy/bin/${entry}.mjs`] : ['--import', 'tsx', ENTRIES[entry]];
 }
 
 /** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 --liftoff-only deploy/bin/admin.mjs"`). */
-function scriptNodeFlags(entry: Entry): string[] {
+export function scriptNodeFlags(entry: Entry): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const script = Object.values(scripts).find((s) => s.includes(`deploy/bin/${entry}.mjs`));
   const words = script?.split(/\s+/) ?? [];

@@ -411,7 +411,12 @@ export class Article59cRepository {
     ).rows.map((r) => ({ raw: rawOfRow(r), linkedAt: BigInt(r.linked_at) }));
     const originals = await this.originals(db, accountId, [...range, ...links.map((l) => l.raw)].flatMap((r) => (r.eventType !== 'sale' && r.originalEventId !== null ? [r.originalEventId] : [])));
     const raises = new Map<number, Raise[]>();
-    const raise = (year: number, r: Raise) => raises.set(year, [...(raises.get(year) ?? []), r]);
+    // Appended in place: a range can hold every event applied since a gap in the ledger order (copying the list per event was quadratic).
+    const raise = (year: number, r: Raise) => {
+      const list = raises.get(year);
+      if (list) list.push(r);
+      else raises.set(year, [r]);
+    };
     for (const raw of range) {
       if (raw.netMinor <= 0n) continue;
       const o = raw.originalEventId ? originals.get(raw.originalEventId) : undefined;
