@@ -199,7 +199,7 @@ export function entryScript(entry: Entry): string[] {
   return bundleProblem(entry) === undefined ? [`deploy/bin/${entry}.mjs`] : ['--import', 'tsx', ENTRIES[entry]];
 }
 
-/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 --liftoff-only deploy/bin/admin.mjs"`). */
+/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 --max-semi-space-size=8 --liftoff-only deploy/bin/admin.mjs"`). */
 export function scriptNodeFlags(entry: Entry): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const script = Object.values(scripts).find((s) => s.includes(`deploy/bin/${entry}.mjs`));
