@@ -22,21 +22,6 @@ const convert: MonthEndConversion = (amount, currency, month) => {
   return r === undefined ? undefined : currencyToEurMinor(amount, ecbRate(currency, `${month}-28`, r), 2);
 };
 
-async function insert(pool: pg.Pool, accountId: number, facts: readonly IossFact[]): Promise<void> {
-  for (const f of facts) {
-    await pool.query(
-      `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, original_event_id, occurred_at, supply_kind, customer_type,
-         country_of_consumption, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status, intrinsic_value_eur_minor, third_country_origin, excise_goods)
-       values ($1, $2, $3, $4, now(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
-      [
-        randomUUID(), accountId, f.sequence.toString(), f.eventId, f.eventType, f.originalEventId ?? null, f.occurredAt.toISOString(), f.supplyKind, f.customerType,
-        f.countryOfConsumption, f.currency, f.netAmountMinor.toString(), f.vatAmountMinor.toString(), f.vatRateBps, f.rateCategory, f.classificationStatus,
-        f.intrinsicValueEurMinor?.toString() ?? null, f.thirdCountryOrigin ?? null, f.exciseGoods ?? null,
-      ],
-    );
-  }
-}
-
 /** The facts in one statement (the totals' statement trigger sees them together). */
 async function insertAll(pool: pg.Pool, accountId: number, facts: readonly IossFact[]): Promise<void> {
   if (facts.length === 0) return;
@@ -56,6 +41,11 @@ async function insertAll(pool: pg.Pool, accountId: number, facts: readonly IossF
        classification_status text, intrinsic_value_eur_minor bigint, third_country_origin text, excise_goods boolean)`,
     [accountId, JSON.stringify(rows)],
   );
+}
+
+/** The facts one statement each (as separate projected batches). */
+async function insert(pool: pg.Pool, accountId: number, facts: readonly IossFact[]): Promise<void> {
+  for (const f of facts) await insertAll(pool, accountId, [f]);
 }
 
 /** 2026-Q1 through the grouped SQL read, and event by event through the model (`iossMonth`). */

@@ -57,6 +57,14 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
   let pool: pg.Pool;
   let repo: UnionOssFactRepository;
   let account = 5000;
+  /** One classified b2c services sale from DE at 20 % (VAT = net / 5). */
+  const sale = (accountId: number, f: { sequence: number; net: number; day?: string; currency?: string; country?: string }) =>
+    pool.query(
+      `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, occurred_at, supply_kind, customer_type, country_of_consumption,
+         supplier_establishment_country, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status)
+       values ($1, $2, $3, $4, now(), 'sale', $5, 'services', 'b2c', $6, 'DE', $7, $8, $9, 2000, 'standard', 'classified')`,
+      [randomUUID(), accountId, f.sequence, `s${f.sequence}`, `${f.day ?? '2026-01-10'}T10:00:00Z`, f.country ?? 'FR', f.currency ?? 'EUR', f.net, f.net / 5],
+    );
   /** Totals rows that carried several per-event amounts. */
   const multiUnit = { rows: 0 };
   beforeAll(async () => {
@@ -170,16 +178,10 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
   it('a disposition in another currency is one totals row listing its per-event amounts, equal to the groups of the scan', async () => {
     const accountId = ++account;
     // Three USD sales of one disposition (two of 10.00 on 5 January, one of 10.01 on 1 February) and a EUR one.
-    const sale = (sequence: number, day: string, currency: string, net: number) => pool.query(
-      `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, occurred_at, supply_kind, customer_type, country_of_consumption,
-         supplier_establishment_country, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status)
-       values ($1, $2, $3, $4, now(), 'sale', $5, 'services', 'b2c', 'AT', 'DE', $6, $7, $8, 2000, 'standard', 'classified')`,
-      [randomUUID(), accountId, sequence, `s${sequence}`, `${day}T10:00:00Z`, currency, net, net / 5],
-    );
-    await sale(1, '2026-01-05', 'USD', 1000);
-    await sale(2, '2026-01-05', 'USD', 1000);
-    await sale(3, '2026-02-01', 'USD', 1005);
-    await sale(4, '2026-02-01', 'EUR', 5000);
+    await sale(accountId, { sequence: 1, day: '2026-01-05', currency: 'USD', net: 1000, country: 'AT' });
+    await sale(accountId, { sequence: 2, day: '2026-01-05', currency: 'USD', net: 1000, country: 'AT' });
+    await sale(accountId, { sequence: 3, day: '2026-02-01', currency: 'USD', net: 1005, country: 'AT' });
+    await sale(accountId, { sequence: 4, day: '2026-02-01', currency: 'EUR', net: 5000, country: 'AT' });
     const scope: FactScope = { accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: null, late: [], returnCurrency: 'EUR', standardRates: STANDARD, vatEvidenceDays: 30 };
     const out: FactGroup[] = [];
     await repo.forEachGroup(scope, (gs) => out.push(...gs));
@@ -194,14 +196,8 @@ describe.skipIf(!backends.ok)('Union OSS running totals', () => {
 
   it('a locked read up to a position the projection has passed is answered by the scan, not the totals', async () => {
     const accountId = ++account;
-    const fact = (sequence: number, net: number) => pool.query(
-      `insert into compliance_reports.supply_fact (id, account_id, sequence, event_id, recorded_at, event_type, occurred_at, supply_kind, customer_type, country_of_consumption,
-         supplier_establishment_country, currency, net_amount_minor, vat_amount_minor, vat_rate_bps, rate_category, classification_status)
-       values ($1, $2, $3, $4, now(), 'sale', '2026-01-10T10:00:00Z', 'services', 'b2c', 'FR', 'DE', 'EUR', $5, $6, 2000, 'standard', 'classified')`,
-      [randomUUID(), accountId, sequence, `s${sequence}`, net, net / 5],
-    );
-    await fact(1, 1000);
-    await fact(2, 3000);
+    await sale(accountId, { sequence: 1, net: 1000 });
+    await sale(accountId, { sequence: 2, net: 3000 });
     await pool.query('insert into compliance_reports.supply_projection_position (account_id, applied) values ($1, 2)', [accountId]);
     const scope = (upTo: bigint): FactScope => ({ accountId: BigInt(accountId), start: '2026-01-01', endExclusive: '2026-04-01', upToSequence: upTo, late: [], returnCurrency: 'EUR', standardRates: STANDARD, vatEvidenceDays: 30 });
     const sums = async (upTo: bigint) => {
