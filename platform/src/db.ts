@@ -4,6 +4,7 @@ import type { Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { releaseDeadClients } from './dead-clients';
 import { guardPool } from './transaction';
+import { allowNamedStatements } from './prepared';
 import { DeadlineExceeded, READINESS_PROBE_MS, withDeadline } from './deadline';
 
 export type ServiceOrm = MikroORM;
@@ -49,6 +50,7 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
       onPoolCreated: (pool: pg.Pool) => {
         releaseDeadClients(pool);
         guardPool(pool);
+        allowNamedStatements(pool, o.clientUrl);
       },
     },
     debug: o.debug ?? false,

@@ -289,7 +289,8 @@ export async function ingestBench(): Promise<string> {
     await sql.end().catch(() => undefined);
     for (const p of procs.values()) await stopProcess(p).catch(() => undefined);
     await nats.stop().catch(() => undefined);
-    await db.drop().catch(() => undefined);
+    if (process.env.BENCH_INGEST_KEEP_DB === '1') console.log(`kept database ${db.url}`);
+    else await db.drop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
     if (profileDir && !PROFILE_DIR) rmSync(profileDir, { recursive: true, force: true });
   }

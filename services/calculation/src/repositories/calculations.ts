@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { OutboxEvent } from '@vat/platform/outbox';
 import { insertStatement, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
+import { preparedStatement } from '@vat/platform/prepared';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
 const TABLE = '"calculation".calculation';
@@ -152,6 +153,22 @@ function columnsOf(c: NewCalculation): Record<string, unknown> {
   return row;
 }
 
+let insertOnce: string | undefined;
+/**
+ * The one insert of a stored calculation and its outbox event, atomic without a transaction; no row when the
+ * account already used the idempotency key. The same text for every call (every column always bound), so it
+ * runs as a named statement (planned once per connection).
+ */
+function insertOnceText(): string {
+  if (insertOnce !== undefined) return insertOnce;
+  const columns = Object.values(COLUMN).filter((c) => c !== 'seq');
+  const insert = insertStatement(TABLE, Object.fromEntries(columns.map((c) => [c, null])), { canonical_request: 'jsonb', rate_evidence: 'jsonb' });
+  const n = columns.length;
+  return (insertOnce = `with c as (${insert.text} on conflict (account_id, idempotency_key) do nothing returning seq),
+      o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select $${n + 1}, $${n + 2}, $${n + 3}, now(), 0 from c)
+    select seq::text as seq from c`);
+}
+
 const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // The position is selected under another name: `order by seq` must sort the bigint column, not text.
@@ -211,13 +228,12 @@ export class CalculationRepository {
    * Returns undefined when the account already used the idempotency key (nothing is written).
    */
   async insertOnce(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
-    const insert = insertStatement(TABLE, columnsOf(c), { canonical_request: 'jsonb', rate_evidence: 'jsonb' });
-    const n = insert.values.length;
-    const text = `with c as (${insert.text} on conflict (account_id, idempotency_key) do nothing returning *),
-      o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select $${n + 1}, $${n + 2}, $${n + 3}, now(), 0 from c)
-      select * from c`;
-    const res = await this.pool.query(text, [...insert.values, event.id, event.subject, Buffer.from(event.payload)]);
-    return res.rows[0] ? calculationRecordOf(res.rows[0]) : undefined;
+    const row = columnsOf(c);
+    const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload)];
+    const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v1', insertOnceText(), values));
+    // Only the position comes back: everything else is what was written (jsonb keeps the same values; the
+    // record's objects are the ones the request built), so nothing is parsed back from PostgreSQL.
+    return res.rows[0] ? { seq: BigInt(res.rows[0].seq), ...c } : undefined;
   }
 
   /**
