@@ -45,7 +45,7 @@ export function createBus(config: Config, log: Logger, name: string): EventBus {
 export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, transportFor: (name: ServiceName) => Transport): Promise<RunningService> {
   const slog = log.child({ service: mod.name });
   let elapsed = stopwatch();
-  const orm = await createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs });
+  const orm = await createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs, namedStatements: config.databasePreparedStatements });
   slog.info(elapsed(), 'ORM initialised');
   elapsed = stopwatch();
   const applied = await migrate(orm, databaseUrl, mod.schema);

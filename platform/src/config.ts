@@ -27,6 +27,7 @@ const envSchema = z.object({
   OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
   DATA_ENCRYPTION_KEY: z.string().optional(),
   DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   VIES_URL: url.default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
   VIES_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
   VIES_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
@@ -68,6 +69,11 @@ export type Config = {
    * session held by another connection, before it fails with SQLSTATE 55P03 (answered 503).
    */
   databaseWaitMs: number;
+  /**
+   * Hot statements run as named (server-side prepared) statements on a TCP DATABASE_URL (platform/src/prepared.ts);
+   * `DATABASE_PREPARED_STATEMENTS=off` turns them off, e.g. behind a pooler in transaction mode that does not keep them.
+   */
+  databasePreparedStatements: boolean;
   /** The VIES REST client (compliance-reports): base URL, per-request timeout, retries, per-Member-State limit. */
   vies: {
     url: string;
@@ -135,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboxRetentionHours: e.OUTBOX_RETENTION_HOURS,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     databaseWaitMs: e.DATABASE_WAIT_MS,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'on',
     vies: {
       url: e.VIES_URL.replace(/\/+$/, ''),
       timeoutMs: e.VIES_TIMEOUT_MS,

@@ -19,6 +19,8 @@ type OrmOptions = {
   debug?: boolean;
   /** PostgreSQL `lock_timeout` (default LOCK_WAIT_MS; the configuration's DATABASE_WAIT_MS). */
   lockWaitMs?: number;
+  /** Named statements on this pool where its connections are sessions of their own (default true; platform/src/prepared.ts). */
+  namedStatements?: boolean;
 };
 
 /**
@@ -50,7 +52,7 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
       onPoolCreated: (pool: pg.Pool) => {
         releaseDeadClients(pool);
         guardPool(pool);
-        allowNamedStatements(pool, o.clientUrl);
+        if (o.namedStatements !== false) allowNamedStatements(pool, o.clientUrl);
       },
     },
     debug: o.debug ?? false,

@@ -16,11 +16,14 @@ import { freePort, NODE, runAdmin, spawnMain, spawnProcess, stopProcess, waitRea
  * PostgreSQL backends: unlike req/s, that hardly depends on what else the machine is doing.
  * `base` in BENCH_CALC_MODES runs the server of another checkout (BENCH_CALC_BASELINE_ROOT, built with
  * `npm install`; tracing off) for an A/B against this one in the same invocation, e.g.
- * `BENCH_CALC_MODES=base,off,base,off,base,off`. Alone with `npm run bench -- calculation`.
+ * `BENCH_CALC_MODES=base,off,base,off,base,off`. `unprepared` is `off` with DATABASE_PREPARED_STATEMENTS=off (every
+ * statement unnamed), e.g. `BENCH_CALC_MODES=unprepared,off,unprepared,off`. Alone with `npm run bench -- calculation`.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CALC_CONNECTIONS ?? 64);
-const MODES = (process.env.BENCH_CALC_MODES ?? 'off,on,off,on').split(',').map((m) => m.trim()) as ('off' | 'on' | 'base')[];
+const MODES = (process.env.BENCH_CALC_MODES ?? 'off,on,off,on').split(',').map((m) => m.trim()) as ('off' | 'on' | 'base' | 'unprepared')[];
+/** `BENCH_CALC_ROUTE=sources` loads the authenticated `GET /v1/sources` instead of the calculation. */
+const ROUTE = process.env.BENCH_CALC_ROUTE ?? 'calculate';
 const BASELINE_ROOT = process.env.BENCH_CALC_BASELINE_ROOT;
 if (MODES.includes('base') && !BASELINE_ROOT) throw new Error('BENCH_CALC_MODES has base: set BENCH_CALC_BASELINE_ROOT to the other checkout');
 
@@ -59,7 +62,8 @@ try {
   for (const mode of MODES) {
     const port = await freePort();
     const tracing = mode === 'on' ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' } : {};
-    const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...tracing };
+    const prepared = mode === 'unprepared' ? { DATABASE_PREPARED_STATEMENTS: 'off' } : {};
+    const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...tracing, ...prepared };
     // A baseline from before the compiled entry points runs its TypeScript through tsx, as its `npm start` did.
     const baselineArgs = () => (existsSync(join(BASELINE_ROOT!, 'deploy/bin/main.mjs')) ? ['deploy/bin/main.mjs', 'all'] : ['--import', 'tsx', 'deploy/src/main.ts', 'all']);
     const proc = mode === 'base' ? spawnProcess('main all (baseline)', NODE, baselineArgs(), { env, cwd: BASELINE_ROOT }) : spawnMain('all', env);
@@ -74,7 +78,7 @@ try {
         url: base,
         duration: SECONDS,
         connections: CONNECTIONS,
-        requests: [{
+        requests: ROUTE === 'sources' ? [{ method: 'GET', path: '/v1/sources', headers: { 'x-api-key': key } }] : [{
           method: 'POST',
           path: '/v1/vat/calculate',
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
@@ -91,16 +95,17 @@ try {
     }
   }
   const load = (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`\n## Persisted calculation, tracing off and on (one process, ${CONNECTIONS} connections, ${SECONDS}s per run, load ${load})\n`);
+  console.log(`\n## ${ROUTE === 'sources' ? 'Authenticated GET /v1/sources' : 'Persisted calculation'}, tracing off and on (one process, ${CONNECTIONS} connections, ${SECONDS}s per run, load ${load})\n`);
   console.log('| run | tracing | req/s | p50 ms | p99 ms | errors | non-2xx | server CPU ms / request | PostgreSQL CPU ms / request |');
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   runs.forEach((r, i) => console.log(`| ${i + 1} | ${r.mode === 'base' ? `off (baseline ${BASELINE_ROOT})` : r.mode} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.serverCpuMs.toFixed(3)} | ${r.pgCpuMs.toFixed(3)} |`));
-  for (const mode of ['base', 'off', 'on'] as const) {
+  for (const mode of ['base', 'unprepared', 'off', 'on'] as const) {
     const of = runs.filter((r) => r.mode === mode);
     if (of.length) console.log(`${mode}: median req/s ${median(of.map((r) => r.rps)).toFixed(0)}, median server CPU ${median(of.map((r) => r.serverCpuMs)).toFixed(3)} ms / request, PostgreSQL ${median(of.map((r) => r.pgCpuMs)).toFixed(3)} ms / request`);
   }
   const cpuOf = (mode: string) => median(runs.filter((r) => r.mode === mode).map((r) => r.serverCpuMs + r.pgCpuMs));
   if (runs.some((r) => r.mode === 'base') && runs.some((r) => r.mode === 'off')) console.log(`tracing off vs baseline: CPU per request (server + PostgreSQL, medians) ${(((cpuOf('off') - cpuOf('base')) / cpuOf('base')) * 100).toFixed(1)} %`);
+  if (runs.some((r) => r.mode === 'unprepared') && runs.some((r) => r.mode === 'off')) console.log(`named statements on vs off: CPU per request (server + PostgreSQL, medians) ${(((cpuOf('off') - cpuOf('unprepared')) / cpuOf('unprepared')) * 100).toFixed(1)} %`);
   const off = median(runs.filter((r) => r.mode === 'off').map((r) => r.rps));
   const on = median(runs.filter((r) => r.mode === 'on').map((r) => r.rps));
   if (Number.isFinite(off) && Number.isFinite(on)) console.log(`\nmedian req/s: off ${off.toFixed(0)}, on ${on.toFixed(0)}: tracing on costs ${(((off - on) / off) * 100).toFixed(1)} % (OTLP exports received: ${sink.exports()})`);

@@ -2,6 +2,7 @@ import type { InferEntity } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { insertStatement, pgTimestamp, updateStatement, type Statement } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
+import { preparedStatement } from '@vat/platform/prepared';
 import { writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
 import type { SourceProfile } from '../entities/index';
 
@@ -53,6 +54,9 @@ function toRecord(r: Record<string, unknown>): SourceProfileRecord {
 }
 
 const TABLE = '"calculation".source_profile';
+const LIST_SQL = `select id, account_id, source_key, display_name, channel_type, platform, default_country, default_currency,
+  supplier_establishment_country, dispatch_country, marketplace_deemed_supplier, active, created_at, updated_at
+  from ${TABLE} where account_id = $1 order by active desc, source_key asc`;
 
 /** Profile field → column: the table's one mapping of the fields a write sets. */
 const COLUMNS: Record<keyof SourceProfileChanges | 'sourceKey', string> = {
@@ -87,7 +91,9 @@ export class SourceProfileRepository {
   ) {}
 
   async list(accountId: bigint): Promise<SourceProfileRecord[]> {
-    const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 order by active desc, source_key asc`, [accountId.toString()]);
+    // A named statement (every authenticated GET /v1/sources runs it); its columns are listed, so a column added
+    // by a later migration cannot change the result type of a statement already prepared on a connection.
+    const res = await this.pool.query(preparedStatement(this.pool, 'source_profile_list_v1', LIST_SQL, [accountId.toString()]));
     return res.rows.map(toRecord);
   }
 
