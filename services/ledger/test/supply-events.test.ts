@@ -114,6 +114,39 @@ describe.skipIf(!backends.ok)('supply events over REST (PostgreSQL)', () => {
     expect(items.map((i) => i.sequence)).toEqual([2, 3, 4, 5, 6]);
   });
 
+  it('stores each event\'s ECB evidence: the last publication on or before its day, every non-euro EU currency and the batch\'s own currencies of that day', async () => {
+    // 2026-02-28 is a Saturday: its evidence is Friday 2026-02-27's publication. USD is in the first day's evidence
+    // (an event of that day is in USD, so every event of that day carries it), not in the second day's.
+    const r = await post({
+      events: [
+        { ...SALE, event_id: 'ecb-1', occurred_at: '2026-02-28' },
+        { ...SALE, event_id: 'ecb-2', occurred_at: '2026-02-28', currency: 'USD' },
+        { ...SALE, event_id: 'ecb-3', occurred_at: '2026-03-03' },
+        { ...SALE, event_id: 'ecb-4', occurred_at: '2026-02-28T23:59:59Z', currency: 'SEK' },
+      ],
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    const publication = async (day: string) =>
+      (await db.query(`select rate_date::text as rate_date, rates from ledger.ecb_rate_day_projection where rate_date <= $1 order by rate_date desc limit 1`, [day])).rows[0] as { rate_date: string; rates: Record<string, string> };
+    const expected = async (day: string, currencies: string[]) => {
+      const p = await publication(day);
+      return { rateDate: p.rate_date, ratesPerEur: Object.fromEntries(currencies.filter((c) => p.rates[c] !== undefined).map((c) => [c, p.rates[c]!])) };
+    };
+    const EU = ['BGN', 'CZK', 'DKK', 'HRK', 'HUF', 'PLN', 'RON', 'SEK'];
+    const rows = (await db.query(`select event_id, ecb_rate_evidence from ledger.supply_event where event_id like 'ecb-%' order by event_id`)).rows as { event_id: string; ecb_rate_evidence: unknown }[];
+    const feb = await expected('2026-02-28', [...EU, 'USD']);
+    expect(feb.rateDate).toBe('2026-02-27');
+    expect(Object.keys(feb.ratesPerEur)).toContain('USD');
+    const mar = await expected('2026-03-03', EU);
+    expect(mar.rateDate).toBe('2026-03-03');
+    expect(rows).toEqual([
+      { event_id: 'ecb-1', ecb_rate_evidence: feb },
+      { event_id: 'ecb-2', ecb_rate_evidence: feb },
+      { event_id: 'ecb-3', ecb_rate_evidence: mar },
+      { event_id: 'ecb-4', ecb_rate_evidence: feb },
+    ]);
+  });
+
   it.each([
     [{ event_type: 'gift' }, 'invalid_event_type'],
     [{ event_id: 'has space' }, 'invalid_event_id'],

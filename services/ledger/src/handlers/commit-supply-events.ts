@@ -67,15 +67,23 @@ async function ecbEvidenceFor(deps: LedgerDeps, events: NormalizedSupplyEvent[])
   const out = new Map<string, EcbRateEvidence>();
   if (!events.length) return out;
   const table = await deps.reference.requireEcbRates();
+  // The EU currencies are looked up once per day of the batch, an event's own currency once per day and currency.
+  const looked = new Set<string>();
+  const add = (date: string, currency: string) => {
+    if (currency === 'EUR' || looked.has(`${date} ${currency}`)) return;
+    looked.add(`${date} ${currency}`);
+    const hit = table.rateOnOrPreviousPublication(currency, date);
+    if (!hit) return;
+    const ev = out.get(date) ?? out.set(date, { rateDate: hit.rateDate, ratesPerEur: {} }).get(date)!;
+    ev.ratesPerEur[currency] = hit.rate.decimal;
+  };
   for (const e of events) {
     const date = e.occurredAt.slice(0, 10);
-    for (const currency of [...NON_EURO_EU_CURRENCIES, e.currency]) {
-      if (currency === 'EUR') continue;
-      const hit = table.rateOnOrPreviousPublication(currency, date);
-      if (!hit) continue;
-      const ev = out.get(date) ?? out.set(date, { rateDate: hit.rateDate, ratesPerEur: {} }).get(date)!;
-      ev.ratesPerEur[currency] = hit.rate.decimal;
+    if (!looked.has(date)) {
+      looked.add(date);
+      for (const currency of NON_EURO_EU_CURRENCIES) add(date, currency);
     }
+    add(date, e.currency);
   }
   return out;
 }

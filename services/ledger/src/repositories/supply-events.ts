@@ -77,10 +77,19 @@ const EXISTING_SQL = byEventIds('*');
 const RATES_SQL = byEventIds('event_id, vat_rate_bps, rate_category, region, occurred_at');
 /** Union OSS quarters fenced for a lock (FenceReturnPeriod takes the same head lock: read under it, the answer is exact). */
 const FENCED_SQL = `select period_key from "ledger".return_period_fence where account_id = $1`;
-/** The events, their outbox rows and the new head in one statement (one round trip while the head is locked). */
-const WRITE_SQL = `with events as (
+/**
+ * The events, their outbox rows and the new head in one statement (one round trip while the head is locked).
+ * The ECB evidence is sent once per distinct object (`$7`, a JSON array; a batch has one per tax-point day) and
+ * each row names its entry (`ecb_evidence`, 1-based): PostgreSQL turns each into jsonb once, not once per event
+ * (16 of the 53 ms of a 1,000-event insert in a psql measurement).
+ */
+const WRITE_SQL = `with evidence as materialized (
+    select ord::int as ord, value::jsonb as doc from json_array_elements($7::json) with ordinality as e(value, ord)),
+  events as (
     insert into ${TABLE} (${COLUMNS.map(([, c]) => c).join(', ')})
-    select ${COLUMNS.map(([, c]) => c).join(', ')} from json_to_recordset($1::json) as r(${COLUMNS.map(([, c, t]) => `${c} ${t}`).join(', ')})),
+    select ${COLUMNS.map(([, c]) => (c === 'ecb_rate_evidence' ? 'evidence.doc' : `r.${c}`)).join(', ')}
+    from json_to_recordset($1::json) as r(${COLUMNS.map(([, c, t]) => (c === 'ecb_rate_evidence' ? 'ecb_evidence int' : `${c} ${t}`)).join(', ')})
+    left join evidence on evidence.ord = r.ecb_evidence),
   outbox as (
     insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
     select id, subject, payload, now(), 0 from unnest($2::uuid[], $3::text[], $4::bytea[]) as o(id, subject, payload))
@@ -95,13 +104,23 @@ function toRecord(r: Record<string, unknown>): SupplyEventRecord {
   return out as SupplyEventRecord;
 }
 
-function toJsonRow(rec: SupplyEventRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [field, column] of COLUMNS) {
-    const v = rec[field];
-    out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v;
-  }
-  return out;
+/** The rows of WRITE_SQL's `$1` and the distinct evidence objects of its `$7` (each row names its entry, 1-based). */
+function writeParams(records: readonly SupplyEventRecord[]): { rows: string; evidence: string } {
+  const index = new Map<EcbRateEvidence, number>();
+  const rows = records.map((rec) => {
+    const out: Record<string, unknown> = {};
+    for (const [field, column] of COLUMNS) {
+      const v = rec[field];
+      if (field === 'ecbRateEvidence') {
+        const e = v as EcbRateEvidence | null;
+        out.ecb_evidence = e === null ? null : (index.get(e) ?? index.set(e, index.size + 1).get(e));
+        continue;
+      }
+      out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v;
+    }
+    return out;
+  });
+  return { rows: JSON.stringify(rows), evidence: JSON.stringify([...index.keys()]) };
 }
 
 function filterWhere(accountId: bigint, q: SupplyEventQuery): Where {
@@ -154,7 +173,8 @@ export class SupplyEventRepository {
       if (conflicts.length) return refuse({ ok: false, conflicts });
       if (!fresh.length) return { ok: true, items, fencedPeriods };
       const outbox = outboxOf(fresh);
-      const params = [JSON.stringify(fresh.map(toJsonRow)), outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString()];
+      const { rows, evidence } = writeParams(fresh);
+      const params = [rows, outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, sequence.toString(), evidence];
       await client.query(WRITE_SQL, params);
       return { ok: true, items, fencedPeriods };
     });
