@@ -84,6 +84,26 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
     expect(await q(`select applied::text from thresholds.supply_projection_position where account_id = $1`, [acct.toString()])).toEqual([{ applied: '3' }]);
   });
 
+  it('keeps every event\'s ECB evidence as the ledger attached it (events sharing a set of rates, and not)', async () => {
+    const consumer = thresholdsProjectionConsumer(h.deps);
+    const acct = 9101n;
+    const feb = { rateDate: '2026-02-27', ratesPerEur: { PLN: '4.2173', SEK: '10.5935' } };
+    const mar = { rateDate: '2026-03-03', ratesPerEur: { PLN: '4.2865', SEK: '10.7265', USD: '1.0812' } };
+    const batch = [
+      message(acct, 1, 'ev-1', '2026-02-28T00:00:00.000Z', 1_000n, { ecbRateEvidence: feb }),
+      message(acct, 2, 'ev-2', '2026-03-03T00:00:00.000Z', 2_000n, { ecbRateEvidence: mar, currency: 'USD' }),
+      message(acct, 3, 'ev-3', '2026-02-28T10:00:00.000Z', 3_000n, { ecbRateEvidence: feb }),
+      message(acct, 4, 'ev-4', '2026-03-03T10:00:00.000Z', 4_000n),
+    ];
+    await consumer.handler(batch);
+    await consumer.handler(batch); // redelivered: nothing changes
+    expect(await q(`select event_id, rate_date, rates from thresholds.article59c_rate_evidence where account_id = $1 order by event_id`, [acct.toString()])).toEqual([
+      { event_id: 'ev-1', rate_date: '2026-02-27', rates: feb.ratesPerEur },
+      { event_id: 'ev-2', rate_date: '2026-03-03', rates: mar.ratesPerEur },
+      { event_id: 'ev-3', rate_date: '2026-02-27', rates: feb.ratesPerEur },
+    ]);
+  });
+
   it('the stored crossing is immutable in the database and stays when a later refund reduces the total', async () => {
     const consumer = thresholdsProjectionConsumer(h.deps);
     const acct = 9001n;

@@ -286,14 +286,26 @@ export class Article59cRepository {
     return new Map(res.rows.map((r) => [r.event_id, { eventType: r.event_type, occurredAt: iso(r.occurred_at), countryOfConsumption: r.country_of_consumption, currency: r.currency, sequence: BigInt(r.sequence) }]));
   }
 
-  /** Keeps each event's ECB rate evidence (as the ledger attached it): reclassifications and moves convert from it. */
+  /**
+   * Keeps each event's ECB rate evidence (as the ledger attached it): reclassifications and moves convert from it.
+   * Each distinct set of rates is sent once (`$3`, a JSON array; a batch has about one per tax-point day) and each
+   * row names its entry, so PostgreSQL builds each jsonb once, not once per event.
+   */
   private async storeEvidence(db: Db, accountId: string, raws: RawFacts[]): Promise<void> {
-    const rows = raws.flatMap((r) => (r.evidence ? [{ event_id: r.eventId, rate_date: r.evidence.rateDate, rates: r.evidence.ratesPerEur }] : []));
+    const docs = new Map<string, number>();
+    const rows = raws.flatMap((r) => {
+      if (!r.evidence) return [];
+      const text = JSON.stringify(r.evidence.ratesPerEur);
+      const doc = docs.get(text) ?? docs.set(text, docs.size + 1).get(text)!;
+      return [{ event_id: r.eventId, rate_date: r.evidence.rateDate, doc }];
+    });
     if (rows.length === 0) return;
     await db.query(
-      `insert into ${S}.article59c_rate_evidence (account_id, event_id, rate_date, rates)
-       select $1::bigint, r.event_id, r.rate_date, r.rates from json_to_recordset($2::json) as r(event_id text, rate_date text, rates jsonb) on conflict do nothing`,
-      [accountId, JSON.stringify(rows)],
+      `with docs as materialized (select ord::int as ord, value::jsonb as rates from json_array_elements($3::json) with ordinality as e(value, ord))
+       insert into ${S}.article59c_rate_evidence (account_id, event_id, rate_date, rates)
+       select $1::bigint, r.event_id, r.rate_date, docs.rates from json_to_recordset($2::json) as r(event_id text, rate_date text, doc int) join docs on docs.ord = r.doc
+       on conflict do nothing`,
+      [accountId, JSON.stringify(rows), `[${[...docs.keys()].join(',')}]`],
     );
   }
 
