@@ -155,7 +155,11 @@ export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'q
   for (const { messageId, events } of decoded) {
     for (const event of events) {
       const row: Record<string, unknown> = { message_id: messageId };
-      for (const [c, , get] of COLUMNS) row[c] = get(event);
+      // A null is left out: json_to_recordset reads an absent key as NULL (a shorter text to build and to parse).
+      for (const [c, , get] of COLUMNS) {
+        const v = get(event);
+        if (v !== null) row[c] = v;
+      }
       rows.push(row);
     }
   }

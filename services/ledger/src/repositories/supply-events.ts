@@ -113,9 +113,11 @@ function writeParams(records: readonly SupplyEventRecord[]): { rows: string; evi
       const v = rec[field];
       if (field === 'ecbRateEvidence') {
         const e = v as EcbRateEvidence | null;
-        out.ecb_evidence = e === null ? null : (index.get(e) ?? index.set(e, index.size + 1).get(e));
+        if (e !== null) out.ecb_evidence = index.get(e) ?? index.set(e, index.size + 1).get(e);
         continue;
       }
+      // A null is left out: json_to_recordset reads an absent key as NULL (a shorter text to build and to parse).
+      if (v === null || v === undefined) continue;
       out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v;
     }
     return out;

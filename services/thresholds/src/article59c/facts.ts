@@ -1,4 +1,5 @@
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { isCalendarDate } from '@vat/platform/http-inputs';
 import type { CandidateFacts, EventFacts, VatNumberEvidence } from './classify';
 import type { RateEvidence } from './conversion';
 
@@ -24,7 +25,15 @@ export type RawFacts = EventFacts & {
 /** What linking a correction needs of its original (and its ledger sequence: the prefix from which it is linked). */
 export type Original = { eventType: string; occurredAt: string; countryOfConsumption: string; currency: string; sequence: bigint };
 
-export const iso = (t: string | Date) => (t instanceof Date ? t : new Date(t)).toISOString();
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
+/**
+ * `t` as `YYYY-MM-DDTHH:mm:ss.sssZ`. A string already in that form with a real calendar date (what the ledger
+ * sends, every time) is that string: parsing and formatting it again cost a sixth of the thresholds projection's
+ * own CPU in an ingestion profile. Anything else goes through Date, as before (an invalid one throws).
+ */
+export const iso = (t: string | Date): string =>
+  typeof t === 'string' && CANONICAL_UTC.test(t) && isCalendarDate(t.slice(0, 10)) ? t : (t instanceof Date ? t : new Date(t)).toISOString();
 const utcYear = (t: string) => Number(iso(t).slice(0, 4));
 
 /** Whether a profile could supply a fact the event lacks. */
