@@ -169,6 +169,40 @@ function insertOnceText(): string {
     select seq::text as seq from c`);
 }
 
+/** SQL type of each stored column, for the group insert's json_to_recordset. */
+const COLUMN_TYPE: Record<string, string> = {
+  id: 'uuid', account_id: 'bigint', api_key_id: 'bigint', created_at: 'timestamptz', transaction_date: 'timestamptz', country: 'text', currency: 'text',
+  tax_class_id: 'text', price_includes_vat: 'boolean', amount_minor: 'bigint', net_minor: 'bigint', vat_minor: 'bigint', gross_minor: 'bigint',
+  vat_rate_bps: 'int', source_id: 'text', idempotency_key: 'text', request_digest: 'text', canonical_request: 'jsonb', rate_evidence: 'jsonb',
+  rate_evidence_status: 'text', replay_status: 'text', calculation_version: 'text', execution_digest: 'text', manifest_digest: 'text',
+};
+
+let insertGroup: string | undefined;
+/**
+ * Several calculations and their outbox events in ONE statement (group commit): the rows as JSON (`$1`; the
+ * evidence objects once each in `$5`, rows naming them), the outbox events as arrays naming their calculation. A row
+ * whose idempotency key the account already used (before, or by an earlier row of the same group) is skipped with
+ * its event; the statement answers the id and position of every row it stored.
+ */
+function insertGroupText(): string {
+  if (insertGroup !== undefined) return insertGroup;
+  const columns = Object.values(COLUMN).filter((c) => c !== 'seq');
+  for (const c of columns) if (!COLUMN_TYPE[c]) throw new Error(`no SQL type for calculation column ${c}`);
+  const source = (c: string) => (c === 'rate_evidence' ? 'evidence.doc' : `r.${c}`);
+  const recordset = columns.map((c) => (c === 'rate_evidence' ? 'rate_evidence_ref int' : `${c} ${COLUMN_TYPE[c]}`)).join(', ');
+  return (insertGroup = `with evidence as materialized (
+        select ord::int as ord, value::jsonb as doc from json_array_elements($5::json) with ordinality as e(value, ord)),
+      c as (insert into ${TABLE} (${columns.join(', ')})
+        select ${columns.map(source).join(', ')} from json_to_recordset($1::json) as r(${recordset}, n int)
+          join evidence on evidence.ord = r.rate_evidence_ref
+        order by r.n
+        on conflict (account_id, idempotency_key) do nothing returning id, seq),
+      o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
+        select e.id, e.subject, e.payload, now(), 0 from unnest($2::uuid[], $3::text[], $4::bytea[], $6::uuid[]) as e(id, subject, payload, calculation_id)
+          join c on c.id = e.calculation_id)
+    select id::text as id, seq::text as seq from c`);
+}
+
 const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // The position is selected under another name: `order by seq` must sort the bigint column, not text.
@@ -220,6 +254,13 @@ export const GROUP_KEY_SQL = { country: 'country', tax_class: 'tax_class_id', mo
 export type GroupBy = keyof typeof GROUP_KEY_SQL;
 
 /** Every SQL statement of the `calculation` aggregate, through the service's one pool. */
+/** A stored calculation waiting for the next group statement. */
+type PendingInsert = { c: NewCalculation; event: OutboxEvent; resolve: (r: CalculationRecord | undefined) => void; reject: (err: unknown) => void };
+/** At most this many rows in one group statement. */
+const GROUP_MAX = 64;
+/** Group statements running at once (each on a pool connection); later calls wait for one of them to end. */
+const GROUP_IN_FLIGHT = 3;
+
 export class CalculationRepository {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -227,13 +268,87 @@ export class CalculationRepository {
    * Stores a calculation and its outbox event in ONE statement (atomic without a transaction).
    * Returns undefined when the account already used the idempotency key (nothing is written).
    */
-  async insertOnce(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
+  /**
+   * Stores a calculation and its outbox event (atomic without a transaction); undefined when the account already
+   * used the idempotency key (nothing is written). Concurrent calls are grouped: while GROUP_IN_FLIGHT statements
+   * are running, later calls wait and go together in the next statement (up to GROUP_MAX rows): one round trip
+   * and one commit for the group instead of one each. A call alone (an idle service) goes at once by itself.
+   */
+  insertOnce(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ c, event, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private readonly waiting: PendingInsert[] = [];
+  private inFlight = 0;
+
+  private pump(): void {
+    while (this.waiting.length > 0 && this.inFlight < GROUP_IN_FLIGHT) {
+      const group = this.waiting.splice(0, GROUP_MAX);
+      this.inFlight++;
+      void this.store(group).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  /** One statement for the group; when it fails, each row again alone, so each caller gets its own answer or error. */
+  private async store(group: PendingInsert[]): Promise<void> {
+    if (group.length > 1) {
+      try {
+        const stored = await this.insertGroup(group);
+        for (const p of group) {
+          const seq = stored.get(p.c.id);
+          p.resolve(seq === undefined ? undefined : { seq, ...p.c });
+        }
+        return;
+      } catch {
+        // A row the database refuses must not fail the others: each row alone below.
+      }
+    }
+    await Promise.all(group.map(async (p) => {
+      try {
+        p.resolve(await this.insertOne(p.c, p.event));
+      } catch (err) {
+        p.reject(err);
+      }
+    }));
+  }
+
+  private async insertOne(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
     const row = columnsOf(c);
     const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload)];
     const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v1', insertOnceText(), values));
     // Only the position comes back: everything else is what was written (jsonb keeps the same values; the
     // record's objects are the ones the request built), so nothing is parsed back from PostgreSQL.
     return res.rows[0] ? { seq: BigInt(res.rows[0].seq), ...c } : undefined;
+  }
+
+  /** The group's rows in one statement; the position of each row stored, by calculation id. */
+  private async insertGroup(group: PendingInsert[]): Promise<Map<string, bigint>> {
+    const evidence = new Map<string, number>();
+    const rows = group.map(({ c }, n) => {
+      const row = columnsOf(c);
+      row.n = n;
+      const text = row.rate_evidence as string;
+      row.rate_evidence = undefined;
+      row.rate_evidence_ref = evidence.get(text) ?? evidence.set(text, evidence.size + 1).get(text);
+      row.canonical_request = c.canonicalRequest;
+      return row;
+    });
+    const values = [
+      JSON.stringify(rows),
+      group.map((p) => p.event.id),
+      group.map((p) => p.event.subject),
+      group.map((p) => Buffer.from(p.event.payload)),
+      `[${[...evidence.keys()].join(',')}]`,
+      group.map((p) => p.c.id),
+    ];
+    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v1', insertGroupText(), values));
+    return new Map(res.rows.map((r) => [r.id, BigInt(r.seq)]));
   }
 
   /**

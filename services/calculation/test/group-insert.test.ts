@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBackends } from '../../../test/support/env';
+import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
+import { calculationRecordedEvent } from '../src/calculation-record';
+import type { CalculationDeps } from '../src/context';
+import type { StoredRateEvidence } from '../src/evidence';
+import { CalculationRepository, type NewCalculation } from '../src/repositories/calculations';
+
+const backends = await requireBackends(['postgres']);
+
+/** Two evidence objects, as two rate windows would pin them (the group sends each once). */
+const EVIDENCE: StoredRateEvidence[] = ['19', '7'].map((rate) => ({
+  release_digest: `sha256:release`,
+  release_version: '2026.1',
+  release_approved_at: null,
+  release_approved_by: null,
+  row_digest: `sha256:row-${rate}`,
+  window: { rate_bps: Number(rate) * 100, sources: [{ source_id: 'eu-tedb', title: 'TEDB', url: 'https://example.test/tedb', as_of: '2026-01-01' }] } as unknown as StoredRateEvidence['window'],
+  pinned_digest: `sha256:pinned-${rate}`,
+  evidence_status: 'legacy_unverifiable',
+}));
+
+/** A stored calculation as the v1 handler builds it (net 10,000 + VAT 1,900 at 19 %). */
+function calculation(accountId: bigint, idempotencyKey: string | null, i: number, over: Partial<NewCalculation> = {}): NewCalculation {
+  return {
+    id: randomUUID(),
+    accountId,
+    apiKeyId: 1n,
+    createdAt: new Date(Date.UTC(2026, 10, 29, 10, 0, 0, i)),
+    transactionDate: new Date('2026-03-01T00:00:00.000Z'),
+    country: 'DE',
+    currency: 'EUR',
+    taxClassId: 'standard',
+    priceIncludesVat: false,
+    amountMinor: 10_000n + BigInt(i),
+    netMinor: 10_000n + BigInt(i),
+    vatMinor: 1_900n,
+    grossMinor: 11_900n + BigInt(i),
+    vatRateBps: 1900,
+    sourceId: i % 3 === 0 ? 'shop/eu' : null,
+    idempotencyKey,
+    requestDigest: `sha256:request-${i}`,
+    canonicalRequest: { schema: 'vat-calculate-request/v1', country: 'DE', currency: 'EUR', tax_class_id: 'standard', amount_minor: String(10_000 + i), price_includes_vat: false, transaction_date: '2026-03-01T00:00:00.000Z', source_id: null },
+    rateEvidence: EVIDENCE[i % 2]!,
+    rateEvidenceStatus: 'legacy_unverifiable',
+    replayStatus: 'replayable',
+    calculationVersion: 'calc/v1',
+    executionDigest: 'sha256:exec',
+    manifestDigest: 'sha256:manifest',
+    ...over,
+  };
+}
+
+describe.skipIf(!backends.ok)('stored calculations are written in groups (group commit, PostgreSQL)', () => {
+  let h: ServiceHarness<CalculationDeps>;
+  let statements: string[];
+  let repo: CalculationRepository;
+  const q = async (sql: string, params: unknown[] = []) => (await h.deps.pool.query(sql, params)).rows;
+
+  beforeAll(async () => {
+    h = await startServiceHarness<CalculationDeps>('calculation');
+    // A pool that records which statement it runs, the group insert or another (the repository's only way to the database).
+    statements = [];
+    const pool = h.deps.pool;
+    const counting = Object.create(pool) as pg.Pool;
+    counting.query = ((config: unknown, values?: unknown) => {
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      statements.push(text.includes('rate_evidence_ref') ? 'group' : 'other');
+      return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
+    }) as pg.Pool['query'];
+    repo = new CalculationRepository(counting);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('60 concurrent calls of two accounts: every row stored once with its event, in fewer statements than calls, each answer the stored row', async () => {
+    statements.length = 0;
+    const rows = Array.from({ length: 60 }, (_, i) => calculation(i % 2 ? 7101n : 7102n, `group-${i}`, i));
+    const events = rows.map((c) => calculationRecordedEvent(c));
+    const answers = await Promise.all(rows.map((c, i) => repo.insertOnce(c, events[i]!)));
+    expect(answers.every((a) => a !== undefined)).toBe(true);
+    // The first calls go alone while nothing runs; the rest wait and go together.
+    expect(statements.filter((s) => s === 'group').length).toBeGreaterThan(0);
+    expect(statements.length).toBeLessThan(60);
+    const stored = await q(`select id, seq::text as seq, idempotency_key, amount_minor::text as amount, rate_evidence, canonical_request, source_id from calculation.calculation where account_id in (7101, 7102)`);
+    expect(stored).toHaveLength(60);
+    const byId = new Map(stored.map((r) => [r.id as string, r]));
+    rows.forEach((c, i) => {
+      const r = byId.get(c.id)!;
+      expect(r.seq).toBe(answers[i]!.seq.toString());
+      expect(r.idempotency_key).toBe(`group-${i}`);
+      expect(r.amount).toBe(String(10_000 + i));
+      expect(r.rate_evidence).toEqual(EVIDENCE[i % 2]);
+      expect(r.canonical_request).toEqual(c.canonicalRequest);
+      expect(r.source_id).toBe(c.sourceId);
+      expect(answers[i]).toEqual({ ...c, seq: answers[i]!.seq });
+    });
+    expect(new Set(stored.map((r) => r.seq)).size).toBe(60);
+    const outbox = await q(`select id, subject from calculation.outbox where id = any($1::uuid[])`, [events.map((e) => e.id)]);
+    expect(outbox.map((r) => r.id as string).sort()).toEqual(events.map((e) => e.id).sort());
+    expect(new Set(outbox.map((r) => r.subject))).toEqual(new Set([events[0]!.subject]));
+  });
+
+  it('a key used twice in one group stores the first row only, and only its event; the other answers undefined (the handler then replays the winner)', async () => {
+    statements.length = 0;
+    const rows = Array.from({ length: 30 }, (_, i) => calculation(7103n, i % 10 === 9 ? 'same-key' : `dup-${i}`, i));
+    const events = rows.map((c) => calculationRecordedEvent(c));
+    const answers = await Promise.all(rows.map((c, i) => repo.insertOnce(c, events[i]!)));
+    const won = rows.filter((_, i) => answers[i] !== undefined && rows[i]!.idempotencyKey === 'same-key');
+    expect(won).toHaveLength(1);
+    expect(answers.filter((a) => a === undefined)).toHaveLength(2);
+    expect(await q(`select id from calculation.calculation where account_id = 7103 and idempotency_key = 'same-key'`)).toEqual([{ id: won[0]!.id }]);
+    expect(await q(`select count(*)::int as n from calculation.calculation where account_id = 7103`)).toEqual([{ n: 28 }]);
+    // An event for every stored row and none for the two skipped ones.
+    const stored = await q(`select id from calculation.outbox where id = any($1::uuid[])`, [events.map((e) => e.id)]);
+    const expected = events.filter((_, i) => answers[i] !== undefined).map((e) => e.id).sort();
+    expect(stored.map((r) => r.id as string).sort()).toEqual(expected);
+  });
+
+  it('a row the database refuses fails its own call only: the group is retried row by row', async () => {
+    statements.length = 0;
+    const rows = Array.from({ length: 20 }, (_, i) => calculation(7104n, `refused-${i}`, i, i === 13 ? { country: 'DEU' } : {}));
+    const settled = await Promise.allSettled(rows.map((c) => repo.insertOnce(c, calculationRecordedEvent(c))));
+    expect(settled.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason))).toEqual([expect.stringMatching(/value too long/)]);
+    expect((settled[13] as PromiseRejectedResult).reason).toBeDefined();
+    expect(await q(`select count(*)::int as n from calculation.calculation where account_id = 7104`)).toEqual([{ n: 19 }]);
+    expect(statements.filter((s) => s === 'group').length).toBeGreaterThan(0);
+  });
+});
