@@ -1,27 +1,43 @@
 /**
  * CPU profile of the one-process server under persisted `POST /v1/vat/calculate` (fresh Idempotency-Key per
  * request, 64 connections), as `npm start` runs it (the bundle): `npx tsx test/bench/profile-calc.ts [seconds]`
- * prints req/s and the profile summary; PROFILE_CALC_KEEP=<dir> keeps the .cpuprofile.
+ * prints req/s and the profile summary; PROFILE_CALC_KEEP=<dir> keeps the .cpuprofile. `--distributed` runs the
+ * distributed mode instead (five services and the gateway, private NATS) and profiles the gateway and calculation.
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freshDatabase } from '../support/env';
-import { entryArgs, freePort, NODE, runAdmin, spawnProcess, stopProcess, waitFor } from '../support/processes';
+import { randomBytes } from 'node:crypto';
+import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
+import { entryArgs, freePort, NODE, runAdmin, serviceUrlEnv, spawnMain, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
 
-const seconds = Number(process.argv[2] ?? 10);
+const distributed = process.argv.includes('--distributed');
+const seconds = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 10);
 const db = await freshDatabase({ prefix: 'vat_prof_calc' });
 const dir = mkdtempSync(join(tmpdir(), 'vat-prof-calc-'));
 const port = await freePort();
 const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
-const proc = spawnProcess('main all (profiled)', NODE, ['--cpu-prof', '--cpu-prof-dir', dir, ...entryArgs('main'), 'all'], { env });
+const profiled = (name: string, mode: string, e: Record<string, string>) => spawnProcess(`${name} (profiled)`, NODE, ['--cpu-prof', '--cpu-prof-dir', join(dir, name), ...entryArgs('main'), mode], { env: e });
+const procs: Proc[] = [];
+const nats = distributed ? await startPrivateNats() : undefined;
+if (distributed) {
+  const ports = {} as Record<ServiceName, number>;
+  for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
+  const { PORT: _gatewayPort, ...serviceEnv } = env;
+  const shared = { ...serviceEnv, NATS_URL: nats!.url, INTERNAL_TOKEN: `prof-internal-${Date.now()}-token`, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...serviceUrlEnv(ports) };
+  for (const n of SERVICE_NAMES) procs.push(n === 'calculation' ? profiled(n, n, { ...shared, SERVICE_PORT: String(ports[n]) }) : spawnMain(n, { ...shared, SERVICE_PORT: String(ports[n]) }));
+  procs.push(profiled('gateway', 'gateway', { ...shared, PORT: String(port) }));
+} else {
+  procs.push(profiled('main', 'all', env));
+}
 const runId = Date.now().toString(36);
 let seq = 0;
 try {
   const base = `http://127.0.0.1:${port}`;
-  await waitFor('/ready', async () => (await fetch(`${base}/ready`).catch(() => undefined))?.ok, { timeoutMs: 120_000, intervalMs: 100 });
+  await waitFor('/ready', async () => (await fetch(`${base}/ready`).catch(() => undefined))?.ok, { timeoutMs: 180_000, intervalMs: 100 });
   const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'prof', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
   const load = (duration: number) =>
     autocannon({
@@ -40,10 +56,14 @@ try {
   const r = await load(seconds);
   console.log(`persisted calculation: ${r.requests.average.toFixed(0)} req/s, ${r.requests.total} requests, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
 } finally {
-  await stopProcess(proc);
+  for (const p of procs) await stopProcess(p);
+  await nats?.stop();
   await db.drop();
 }
-const prof = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-console.log(prof ? summarizeCpuProfile(join(dir, prof), 30) : 'no profile written');
-if (prof && process.env.PROFILE_CALC_KEEP) renameSync(join(dir, prof), join(process.env.PROFILE_CALC_KEEP, prof));
+for (const name of readdirSync(dir)) {
+  const prof = readdirSync(join(dir, name)).find((f) => f.endsWith('.cpuprofile'));
+  console.log(`\n### ${name}\n`);
+  console.log(prof ? summarizeCpuProfile(join(dir, name, prof), 30) : 'no profile written');
+  if (prof && process.env.PROFILE_CALC_KEEP) renameSync(join(dir, name, prof), join(process.env.PROFILE_CALC_KEEP, `${name}-${prof}`));
+}
 rmSync(dir, { recursive: true, force: true });
