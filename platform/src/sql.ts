@@ -129,3 +129,33 @@ export async function insertRows(db: Queryable, table: string, columns: ColumnTy
 export function rowsByKeys(table: string, columns: string, scope: string, key: string, keys: string): string {
   return `select r.* from unnest(${keys}::text[]) as k(v) cross join lateral (select ${columns} from ${table} where ${scope} and ${key} = k.v offset 0) r`;
 }
+
+/**
+ * The distinct JSON documents of one statement, each sent once in a parameter (a JSON array) and turned into jsonb
+ * once by `jsonDocsCte`, the rows naming theirs by number (1-based): cheaper than a jsonb per row when many rows carry
+ * the same document (the ECB evidence of one day, the rate evidence of one window).
+ */
+export class JsonDocs {
+  private readonly numbers = new Map<unknown, number>();
+  private readonly texts: string[] = [];
+
+  /** The number of `doc`: an object is known by identity, a JSON text by its content. */
+  ref(doc: object | string): number {
+    let n = this.numbers.get(doc);
+    if (n === undefined) {
+      n = this.texts.push(typeof doc === 'string' ? doc : JSON.stringify(doc));
+      this.numbers.set(doc, n);
+    }
+    return n;
+  }
+
+  /** The parameter: the documents as a JSON array, in number order. */
+  param(): string {
+    return `[${this.texts.join(',')}]`;
+  }
+}
+
+/** `<name> as materialized (...)`: a JsonDocs parameter as rows (ord, doc jsonb), each document converted once. */
+export function jsonDocsCte(name: string, param: string): string {
+  return `${name} as materialized (select ord::int as ord, value::jsonb as doc from json_array_elements(${param}::json) with ordinality as e(value, ord))`;
+}

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { OutboxEvent } from '@vat/platform/outbox';
-import { insertStatement, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
+import { insertStatement, JsonDocs, jsonDocsCte, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
 import { preparedStatement } from '@vat/platform/prepared';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
@@ -153,21 +153,19 @@ function columnsOf(c: NewCalculation): Record<string, unknown> {
   return row;
 }
 
-let insertOnce: string | undefined;
+/** The stored columns (all but the database's `seq`), in the record's order. */
+const STORED_COLUMNS = Object.values(COLUMN).filter((c) => c !== 'seq');
+
 /**
  * The one insert of a stored calculation and its outbox event, atomic without a transaction; no row when the
  * account already used the idempotency key. The same text for every call (every column always bound), so it
  * runs as a named statement (planned once per connection).
  */
-function insertOnceText(): string {
-  if (insertOnce !== undefined) return insertOnce;
-  const columns = Object.values(COLUMN).filter((c) => c !== 'seq');
-  const insert = insertStatement(TABLE, Object.fromEntries(columns.map((c) => [c, null])), { canonical_request: 'jsonb', rate_evidence: 'jsonb' });
-  const n = columns.length;
-  return (insertOnce = `with c as (${insert.text} on conflict (account_id, idempotency_key) do nothing returning seq),
-      o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select $${n + 1}, $${n + 2}, $${n + 3}, now(), 0 from c)
-    select seq::text as seq from c`);
-}
+const INSERT_ONE_SQL = `with c as (${insertStatement(TABLE, Object.fromEntries(STORED_COLUMNS.map((c) => [c, null])), { canonical_request: 'jsonb', rate_evidence: 'jsonb' }).text}
+        on conflict (account_id, idempotency_key) do nothing returning seq),
+      o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
+        select $${STORED_COLUMNS.length + 1}, $${STORED_COLUMNS.length + 2}, $${STORED_COLUMNS.length + 3}, now(), 0 from c)
+    select seq::text as seq from c`;
 
 /** SQL type of each stored column, for the group insert's json_to_recordset. */
 const COLUMN_TYPE: Record<string, string> = {
@@ -176,32 +174,25 @@ const COLUMN_TYPE: Record<string, string> = {
   vat_rate_bps: 'int', source_id: 'text', idempotency_key: 'text', request_digest: 'text', canonical_request: 'jsonb', rate_evidence: 'jsonb',
   rate_evidence_status: 'text', replay_status: 'text', calculation_version: 'text', execution_digest: 'text', manifest_digest: 'text',
 };
+for (const c of STORED_COLUMNS) if (!COLUMN_TYPE[c]) throw new Error(`no SQL type for calculation column ${c}`);
 
-let insertGroup: string | undefined;
 /**
  * Several calculations and their outbox events in ONE statement (group commit): the rows as JSON (`$1`; the
- * evidence objects once each in `$5`, rows naming them), the outbox events as arrays naming their calculation. A row
- * whose idempotency key the account already used (before, or by an earlier row of the same group) is skipped with
- * its event; the statement answers the id and position of every row it stored.
+ * evidence documents once each in `$5`, rows naming them), the outbox events as arrays naming their calculation. A
+ * row whose idempotency key the account already used (before, or by an earlier row of the same group) is skipped
+ * with its event; the statement answers the id and position of every row it stored.
  */
-function insertGroupText(): string {
-  if (insertGroup !== undefined) return insertGroup;
-  const columns = Object.values(COLUMN).filter((c) => c !== 'seq');
-  for (const c of columns) if (!COLUMN_TYPE[c]) throw new Error(`no SQL type for calculation column ${c}`);
-  const source = (c: string) => (c === 'rate_evidence' ? 'evidence.doc' : `r.${c}`);
-  const recordset = columns.map((c) => (c === 'rate_evidence' ? 'rate_evidence_ref int' : `${c} ${COLUMN_TYPE[c]}`)).join(', ');
-  return (insertGroup = `with evidence as materialized (
-        select ord::int as ord, value::jsonb as doc from json_array_elements($5::json) with ordinality as e(value, ord)),
-      c as (insert into ${TABLE} (${columns.join(', ')})
-        select ${columns.map(source).join(', ')} from json_to_recordset($1::json) as r(${recordset}, n int)
+const INSERT_GROUP_SQL = `with ${jsonDocsCte('evidence', '$5')},
+      c as (insert into ${TABLE} (${STORED_COLUMNS.join(', ')})
+        select ${STORED_COLUMNS.map((c) => (c === 'rate_evidence' ? 'evidence.doc' : `r.${c}`)).join(', ')}
+        from json_to_recordset($1::json) as r(${STORED_COLUMNS.map((c) => (c === 'rate_evidence' ? 'rate_evidence_ref int' : `${c} ${COLUMN_TYPE[c]}`)).join(', ')}, n int)
           join evidence on evidence.ord = r.rate_evidence_ref
         order by r.n
         on conflict (account_id, idempotency_key) do nothing returning id, seq),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
         select e.id, e.subject, e.payload, now(), 0 from unnest($2::uuid[], $3::text[], $4::bytea[], $6::uuid[]) as e(id, subject, payload, calculation_id)
           join c on c.id = e.calculation_id)
-    select id::text as id, seq::text as seq from c`);
-}
+    select id::text as id, seq::text as seq from c`;
 
 const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -253,7 +244,6 @@ function filterWhere(accountId: bigint, q: TransactionQuery): Where {
 export const GROUP_KEY_SQL = { country: 'country', tax_class: 'tax_class_id', month: `to_char(transaction_date at time zone 'UTC', 'YYYY-MM')` } as const;
 export type GroupBy = keyof typeof GROUP_KEY_SQL;
 
-/** Every SQL statement of the `calculation` aggregate, through the service's one pool. */
 /** A stored calculation waiting for the next group statement. */
 type PendingInsert = { c: NewCalculation; event: OutboxEvent; resolve: (r: CalculationRecord | undefined) => void; reject: (err: unknown) => void };
 /** At most this many rows in one group statement. */
@@ -261,13 +251,10 @@ const GROUP_MAX = 64;
 /** Group statements running at once (each on a pool connection); later calls wait for one of them to end. */
 const GROUP_IN_FLIGHT = 3;
 
+/** Every SQL statement of the `calculation` aggregate, through the service's one pool. */
 export class CalculationRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /**
-   * Stores a calculation and its outbox event in ONE statement (atomic without a transaction).
-   * Returns undefined when the account already used the idempotency key (nothing is written).
-   */
   /**
    * Stores a calculation and its outbox event (atomic without a transaction); undefined when the account already
    * used the idempotency key (nothing is written). Concurrent calls are grouped: while GROUP_IN_FLIGHT statements
@@ -321,7 +308,7 @@ export class CalculationRepository {
   private async insertOne(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
     const row = columnsOf(c);
     const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload)];
-    const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v1', insertOnceText(), values));
+    const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v1', INSERT_ONE_SQL, values));
     // Only the position comes back: everything else is what was written (jsonb keeps the same values; the
     // record's objects are the ones the request built), so nothing is parsed back from PostgreSQL.
     return res.rows[0] ? { seq: BigInt(res.rows[0].seq), ...c } : undefined;
@@ -329,13 +316,12 @@ export class CalculationRepository {
 
   /** The group's rows in one statement; the position of each row stored, by calculation id. */
   private async insertGroup(group: PendingInsert[]): Promise<Map<string, bigint>> {
-    const evidence = new Map<string, number>();
+    const evidence = new JsonDocs();
     const rows = group.map(({ c }, n) => {
       const row = columnsOf(c);
       row.n = n;
-      const text = row.rate_evidence as string;
+      row.rate_evidence_ref = evidence.ref(row.rate_evidence as string);
       row.rate_evidence = undefined;
-      row.rate_evidence_ref = evidence.get(text) ?? evidence.set(text, evidence.size + 1).get(text);
       row.canonical_request = c.canonicalRequest;
       return row;
     });
@@ -344,10 +330,10 @@ export class CalculationRepository {
       group.map((p) => p.event.id),
       group.map((p) => p.event.subject),
       group.map((p) => Buffer.from(p.event.payload)),
-      `[${[...evidence.keys()].join(',')}]`,
+      evidence.param(),
       group.map((p) => p.c.id),
     ];
-    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v1', insertGroupText(), values));
+    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v1', INSERT_GROUP_SQL, values));
     return new Map(res.rows.map((r) => [r.id, BigInt(r.seq)]));
   }
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { rowsByKeys } from '@vat/platform/sql';
+import { JsonDocs, jsonDocsCte, rowsByKeys } from '@vat/platform/sql';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
@@ -292,20 +292,15 @@ export class Article59cRepository {
    * row names its entry, so PostgreSQL builds each jsonb once, not once per event.
    */
   private async storeEvidence(db: Db, accountId: string, raws: RawFacts[]): Promise<void> {
-    const docs = new Map<string, number>();
-    const rows = raws.flatMap((r) => {
-      if (!r.evidence) return [];
-      const text = JSON.stringify(r.evidence.ratesPerEur);
-      const doc = docs.get(text) ?? docs.set(text, docs.size + 1).get(text)!;
-      return [{ event_id: r.eventId, rate_date: r.evidence.rateDate, doc }];
-    });
+    const docs = new JsonDocs();
+    const rows = raws.flatMap((r) => (r.evidence ? [{ event_id: r.eventId, rate_date: r.evidence.rateDate, doc: docs.ref(JSON.stringify(r.evidence.ratesPerEur)) }] : []));
     if (rows.length === 0) return;
     await db.query(
-      `with docs as materialized (select ord::int as ord, value::jsonb as rates from json_array_elements($3::json) with ordinality as e(value, ord))
+      `with ${jsonDocsCte('docs', '$3')}
        insert into ${S}.article59c_rate_evidence (account_id, event_id, rate_date, rates)
-       select $1::bigint, r.event_id, r.rate_date, docs.rates from json_to_recordset($2::json) as r(event_id text, rate_date text, doc int) join docs on docs.ord = r.doc
+       select $1::bigint, r.event_id, r.rate_date, docs.doc from json_to_recordset($2::json) as r(event_id text, rate_date text, doc int) join docs on docs.ord = r.doc
        on conflict do nothing`,
-      [accountId, JSON.stringify(rows), `[${[...docs.keys()].join(',')}]`],
+      [accountId, JSON.stringify(rows), docs.param()],
     );
   }
 
