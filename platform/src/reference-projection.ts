@@ -44,6 +44,8 @@ export function defineReferenceProjectionEntities() {
     properties: {
       rateDate: p.string().length(10).primary(),
       rates: p.json<Record<string, string>>(),
+      /** How many currencies `rates` holds: readiness sums it instead of expanding every day's JSON. */
+      rateCount: p.integer(),
       importId: p.bigint(),
     },
   });
@@ -84,7 +86,7 @@ const bump = (schema: string) =>
 /** Applies one batch of reference-data events to `schema`'s projection through `db` (one transaction). */
 export async function applyReferenceData(db: Queryable, schema: string, batch: readonly BusMessage[], now: Date): Promise<void> {
   const releases = batch.filter((m) => m.subject === REFERENCE_SUBJECTS[0]).map((m) => decodeEvent(RateReleasePublishedSchema, m.data));
-  const days = new Map<string, { rate_date: string; rates: Record<string, string>; import_id: string }>();
+  const days = new Map<string, { rate_date: string; rates: Record<string, string>; rate_count: number; import_id: string }>();
   let daysHeld = 0n;
   for (const m of batch) {
     if (m.subject !== REFERENCE_SUBJECTS[1]) continue;
@@ -92,7 +94,7 @@ export async function applyReferenceData(db: Queryable, schema: string, batch: r
     if (e.daysHeld > daysHeld) daysHeld = e.daysHeld;
     for (const d of e.days) {
       const held = days.get(d.date);
-      if (!held || BigInt(held.import_id) <= e.importId) days.set(d.date, { rate_date: d.date, rates: { ...d.rates }, import_id: e.importId.toString() });
+      if (!held || BigInt(held.import_id) <= e.importId) days.set(d.date, { rate_date: d.date, rates: { ...d.rates }, rate_count: Object.keys(d.rates).length, import_id: e.importId.toString() });
     }
   }
   if (releases.length) {
@@ -112,9 +114,9 @@ export async function applyReferenceData(db: Queryable, schema: string, batch: r
     await insertRows(
       db,
       `"${schema}".ecb_rate_day_projection`,
-      { rate_date: 'text', rates: 'jsonb', import_id: 'bigint' },
+      { rate_date: 'text', rates: 'jsonb', rate_count: 'int', import_id: 'bigint' },
       [...days.values()],
-      `on conflict (rate_date) do update set rates = excluded.rates, import_id = excluded.import_id where "${schema}".ecb_rate_day_projection.import_id <= excluded.import_id`,
+      `on conflict (rate_date) do update set rates = excluded.rates, rate_count = excluded.rate_count, import_id = excluded.import_id where "${schema}".ecb_rate_day_projection.import_id <= excluded.import_id`,
     );
     await db.query(bump(schema), ['ecb', daysHeld > 0n ? daysHeld.toString() : null]);
   }
@@ -280,7 +282,7 @@ export class ReferenceProjection {
     if (this.ecb?.version === version) return { size: this.ecb.value.size, days: this.ecb.value.publicationDates().length, last: this.ecb.value.lastPublicationDate() };
     if (this.ecbCounted?.version === version) return this.ecbCounted.value;
     const res = await this.pool.query<{ size: number; days: number; last: string | null }>(
-      `select coalesce(sum((select count(*) from jsonb_object_keys(rates))), 0)::int as size, count(*)::int as days, max(rate_date) as last from "${this.schema}".ecb_rate_day_projection`,
+      `select coalesce(sum(rate_count), 0)::int as size, count(*)::int as days, max(rate_date) as last from "${this.schema}".ecb_rate_day_projection`,
     );
     const value = { size: res.rows[0]!.size, days: res.rows[0]!.days, last: res.rows[0]!.last ?? undefined };
     this.ecbCounted = { version, value };

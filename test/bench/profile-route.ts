@@ -1,13 +1,14 @@
 /**
  * Profiles one authenticated GET route of the one-process server on PostgreSQL:
- * `npx tsx test/bench/profile-route.ts /v1/sources [seconds]` prints req/s and the CPU profile summary.
+ * `npx tsx test/bench/profile-route.ts /v1/sources [seconds]` prints req/s and the CPU profile summary of the server
+ * as the bench runs it (the bundle when fresh); PROFILE_ROUTE_KEEP=1 keeps the .cpuprofile.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freshDatabase } from '../support/env';
-import { freePort, NODE, runAdmin, spawnProcess, stopProcess, waitFor } from '../support/processes';
+import { entryArgs, freePort, NODE, runAdmin, spawnProcess, stopProcess, waitFor } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
 
 const path = process.argv[2] ?? '/v1/sources';
@@ -16,7 +17,7 @@ const db = await freshDatabase({ prefix: 'vat_prof' });
 const dir = mkdtempSync(join(tmpdir(), 'vat-prof-'));
 const port = await freePort();
 const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
-const proc = spawnProcess('main all (profiled)', NODE, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'deploy/src/main.ts', 'all'], { env });
+const proc = spawnProcess('main all (profiled)', NODE, ['--cpu-prof', '--cpu-prof-dir', dir, ...entryArgs('main'), 'all'], { env });
 try {
   const base = `http://127.0.0.1:${port}`;
   await waitFor('/ready', async () => (await fetch(`${base}/ready`).catch(() => undefined))?.ok, { timeoutMs: 120_000, intervalMs: 100 });
@@ -30,4 +31,5 @@ try {
 }
 const prof = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 console.log(prof ? summarizeCpuProfile(join(dir, prof), 25) : 'no profile written');
-rmSync(dir, { recursive: true, force: true });
+if (process.env.PROFILE_ROUTE_KEEP) console.log(`profile kept in ${dir}`);
+else rmSync(dir, { recursive: true, force: true });

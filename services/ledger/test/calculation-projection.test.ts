@@ -5,8 +5,11 @@ import { CalculationRecordedSchema, ExchangeRatesPublishedSchema } from '@vat/ge
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { buildEvent } from '@vat/platform/events';
+import { createOrm, migrate, ormPool, pendingMigrations } from '@vat/platform/db';
 import { applyReferenceData, ReferenceProjection } from '@vat/platform/reference-projection';
-import { requireBackends } from '../../../test/support/env';
+import { freshDatabase, requireBackends } from '../../../test/support/env';
+import { endPool } from '../../../test/support/pools';
+import { ledgerModule } from '../src/module';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import type { LedgerDeps } from '../src/context';
 
@@ -43,6 +46,9 @@ describe.skipIf(!backends.ok)('the ledger projection of calculations and referen
     const before = (await fresh.probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates');
     // The shipped history (README): 217,555 rates, 1999-01-04 to 2026-04-13.
     expect(before).toEqual({ name: 'ledger.projection.ecb_rates', ok: true, detail: '217555 ECB rates to 2026-04-13' });
+    // The count readiness sums is the number of currencies each stored day's JSON holds.
+    const counted = await h.deps.pool.query(`select count(*)::int as wrong from ledger.ecb_rate_day_projection where rate_count <> (select count(*) from jsonb_object_keys(rates))`);
+    expect(counted.rows[0].wrong).toBe(0);
     const table = await fresh.ecbRates();
     expect([table.size, table.lastPublicationDate()]).toEqual([217_555, '2026-04-13']);
     expect((await fresh.probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates')).toEqual(before);
@@ -117,5 +123,33 @@ describe.skipIf(!backends.ok)('the ledger projection of calculations and referen
     expect((await h.deps.reference.ecbRates()).rateOnOrPreviousPublication('USD', '1999-01-01')?.rate.decimal).toBe('1.6');
     await h.deps.pool.query(`delete from ledger.ecb_rate_day_projection where rate_date = '1998-12-31'`);
     await h.deps.pool.query(`update ledger.reference_projection_version set version = version + 1 where kind = 'ecb'`);
+  });
+});
+
+describe.skipIf(!backends.ok)('upgrading a ledger database whose ECB days were projected before they carried their count', () => {
+  it('counts the currencies of every day it already held, and readiness says so', async () => {
+    const db = await freshDatabase({ empty: true });
+    const mod = ledgerModule;
+    const orm = await createOrm({ clientUrl: db.url, schema: mod.schema, entities: mod.entities, migrations: mod.migrations });
+    try {
+      await orm.em.getConnection().execute(`create schema "${mod.schema}"`);
+      await orm.migrator.up({ to: 'Migration20261128190000' });
+      await orm.em.getConnection().execute(
+        `insert into ledger.ecb_rate_day_projection (rate_date, rates, import_id) values ('2026-04-10', '{"USD": "1.1650", "JPY": "186.10", "GBP": "0.8601"}', 1), ('2026-04-13', '{"USD": "1.1684"}', 1)`,
+      );
+      await orm.em.getConnection().execute(`insert into ledger.reference_projection_version (kind, version, expected_rows) values ('ecb', 1, 2)`);
+      expect(await pendingMigrations(orm)).toHaveLength(1);
+      await migrate(orm, db.url, mod.schema);
+      const pool = await ormPool(orm);
+      expect((await pool.query(`select rate_date, rate_count from ledger.ecb_rate_day_projection order by rate_date`)).rows).toEqual([
+        { rate_date: '2026-04-10', rate_count: 3 },
+        { rate_date: '2026-04-13', rate_count: 1 },
+      ]);
+      // 3 + 1 = 4 rates over the two days held.
+      expect((await new ReferenceProjection(pool, 'ledger').probes('ledger')).find((p) => p.name === 'ledger.projection.ecb_rates')).toEqual({ name: 'ledger.projection.ecb_rates', ok: true, detail: '4 ECB rates to 2026-04-13' });
+    } finally {
+      await endPool(await ormPool(orm), () => orm.close());
+      await db.drop();
+    }
   });
 });

@@ -12,6 +12,7 @@ import { Migration20261128080806 } from './Migration20261128080806';
 import { Migration20261128082502 } from './Migration20261128082502';
 import { Migration20261128083228 } from './Migration20261128083228';
 import { Migration20261128190000 } from './Migration20261128190000';
+import { Migration20261129115847 } from './Migration20261129115847';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131202, Migration20261123232807, Migration20261124015420, Migration20261124022423, Migration20261124042051, Migration20261124053246, Migration20261126234639, Migration20261127010000, Migration20261128080806, Migration20261128082502, Migration20261128083228, Migration20261128190000];
+export const migrations = [Migration20261122131202, Migration20261123232807, Migration20261124015420, Migration20261124022423, Migration20261124042051, Migration20261124053246, Migration20261126234639, Migration20261127010000, Migration20261128080806, Migration20261128082502, Migration20261128083228, Migration20261128190000, Migration20261129115847];
