@@ -1,6 +1,7 @@
 import { loadConfig } from '@vat/platform/config';
 import { createLogger } from '@vat/platform/logger';
 import { build, isMode } from './build';
+import { collectStartGarbage } from './start-garbage';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const mode = process.argv[2] ?? 'all';
@@ -17,6 +18,9 @@ if (config.tracing) {
 }
 try {
   const built = await build(mode, config, log);
+  const heapBefore = process.memoryUsage().heapUsed;
+  const gcMs = collectStartGarbage();
+  log.info({ ms: Math.round(gcMs), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20), freedMb: Math.round((heapBefore - process.memoryUsage().heapUsed) / 2 ** 20) }, "start's garbage collected");
   const address = await built.listen();
   log.info({ mode, address }, 'listening');
   let stopping = false;
