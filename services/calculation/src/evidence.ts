@@ -1,6 +1,7 @@
 import { digestOf } from '@vat/platform/canonical-json';
 import { ALGORITHM_MANIFEST_DIGEST, ALGORITHM_MANIFEST_VERSION, EXECUTION_DIGEST } from './domain/algorithm-manifest';
 import { CALCULATION_VERSION } from './domain/calculator';
+import { deepFreeze } from './domain/deep-freeze';
 import { windowColumns, type RateRelease, type RateWindow, type RateWindowColumns } from './repositories/rate-releases';
 
 const RATE_EVIDENCE_SCHEMA = 'rate-evidence/v1';
@@ -36,20 +37,42 @@ export function rateEvidenceStatus(release: RateRelease, w: RateWindow): 'verifi
   return release.approvedAt && w.reviewStatus === 'source_cited' ? 'verified' : 'legacy_unverifiable';
 }
 
+/**
+ * The evidence pinRate made for a window of a loaded release. Every calculation in that window seals the same
+ * evidence (kilobytes of cited sources), so its canonical JSON and digest are computed once per window, not per
+ * request (they were a tenth of the stored calculation's CPU profile). A hit is taken only for the same release
+ * object with the same identity and approval as when the evidence was made.
+ */
+const pinnedByWindow = new WeakMap<RateWindow, { release: RateRelease; evidence: StoredRateEvidence }>();
+/** Evidence objects made (and frozen) by pinRate: their digest is the one just computed over them. */
+const sealedHere = new WeakSet<StoredRateEvidence>();
+
+/** The window exactly as applied, with the release it came from and the digest over both (frozen, shared). */
 export function pinRate(release: RateRelease, w: RateWindow): StoredRateEvidence {
+  const approvedAt = release.approvedAt?.toISOString() ?? null;
+  const hit = pinnedByWindow.get(w);
+  if (hit && hit.release === release) {
+    const e = hit.evidence;
+    if (e.release_digest === release.digest && e.release_version === release.version && e.release_approved_at === approvedAt && e.release_approved_by === release.approvedBy && e.evidence_status === rateEvidenceStatus(release, w)) return e;
+  }
   const pinned: PinnedRate = {
     release_digest: release.digest,
     release_version: release.version,
-    release_approved_at: release.approvedAt?.toISOString() ?? null,
+    release_approved_at: approvedAt,
     release_approved_by: release.approvedBy,
     row_digest: w.rowDigest,
-    window: { ...windowColumns(w), sources: w.sources },
+    // Copies: freezing the evidence must not freeze the window's own sources.
+    window: { ...windowColumns(w), sources: structuredClone(w.sources) },
   };
-  return { ...pinned, pinned_digest: digestOf(pinned), evidence_status: rateEvidenceStatus(release, w) };
+  const evidence = deepFreeze({ ...pinned, pinned_digest: digestOf(pinned), evidence_status: rateEvidenceStatus(release, w) }) as StoredRateEvidence;
+  pinnedByWindow.set(w, { release, evidence });
+  sealedHere.add(evidence);
+  return evidence;
 }
 
-/** Splits stored evidence back into the sealed part and recomputes its digest. */
+/** Splits stored evidence back into the sealed part and recomputes its digest (evidence pinRate made here is known to match). */
 export function pinnedDigestMatches(e: StoredRateEvidence): boolean {
+  if (sealedHere.has(e)) return true;
   const { pinned_digest, evidence_status: _s, ...pinned } = e;
   return digestOf(pinned) === pinned_digest;
 }

@@ -19,22 +19,9 @@
  */
 import { digestOf } from '@vat/platform/canonical-json';
 import { CALCULATION_VERSION, MAX_AMOUNT_MINOR, MAX_RATE_BPS } from './calculator';
+import { deepFreeze } from './deep-freeze';
 
 export const ALGORITHM_MANIFEST_VERSION = 'vat-algorithm-manifest/v1';
-
-type DeepReadonly<T> = T extends (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
-
-function deepFreeze<T>(value: T): DeepReadonly<T> {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value as DeepReadonly<T>;
-}
 
 const MAX_AMOUNT = Number(MAX_AMOUNT_MINOR); // 1e15, exact as a JSON number
 

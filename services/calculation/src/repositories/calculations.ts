@@ -143,12 +143,24 @@ export function calculationRecordOf(r: Row): CalculationRecord {
   };
 }
 
+/** JSON text of frozen documents (the rate evidence pinRate shares between the calculations of a window): made once. */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonText(v: unknown): string {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return JSON.stringify(v);
+  let text = frozenJson.get(v);
+  if (text === undefined) frozenJson.set(v, (text = JSON.stringify(v)));
+  return text;
+}
+
+/** The stored fields and their columns (all but the database's `seq`). */
+const STORED_FIELDS = (Object.entries(COLUMN) as [keyof CalculationRecord, string][]).filter((e): e is [keyof NewCalculation, string] => e[0] !== 'seq');
+
 function columnsOf(c: NewCalculation): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const [field, column] of Object.entries(COLUMN) as [keyof CalculationRecord, string][]) {
-    if (field === 'seq') continue;
+  for (const [field, column] of STORED_FIELDS) {
     const v = c[field];
-    row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' || field === 'rateEvidence' ? JSON.stringify(v) : v;
+    row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' || field === 'rateEvidence' ? jsonText(v) : v;
   }
   return row;
 }
