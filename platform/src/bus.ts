@@ -72,6 +72,8 @@ export class OpenGate {
 export class InProcessBus implements EventBus {
   private readonly subs: Subscription[] = [];
   private readonly delivered = new Map<string, number>();
+  /** Per subject, whether each subscription (in order) takes it: the patterns are matched once per subject, not per message. */
+  private readonly routes = new Map<string, boolean[]>();
   private readonly gate = new OpenGate();
   constructor(private readonly duplicateWindowMs = 120_000) {}
 
@@ -80,8 +82,9 @@ export class InProcessBus implements EventBus {
     this.gate.beforePublish();
     this.expire();
     const fresh = [...new Map(batch.filter((m) => !this.delivered.has(m.id)).map((m) => [m.id, m])).values()];
-    for (const sub of this.subs) {
-      const mine = fresh.filter((m) => sub.subjects.some((p) => subjectMatches(p, m.subject)));
+    for (let n = 0; n < this.subs.length; n++) {
+      const sub = this.subs[n]!;
+      const mine = fresh.filter((m) => this.routeOf(m.subject)[n]);
       if (!mine.length) continue;
       eventDeliveries.inc({ consumer: sub.durable }, mine.length);
       const size = sub.maxBatch ?? mine.length;
@@ -102,6 +105,13 @@ export class InProcessBus implements EventBus {
     this.gate.beforeSubscribe(sub.durable);
     if (this.subs.some((s) => s.durable === sub.durable)) throw new Error(`durable ${sub.durable} already subscribed`);
     this.subs.push(sub);
+    this.routes.clear();
+  }
+
+  private routeOf(subject: string): boolean[] {
+    let route = this.routes.get(subject);
+    if (!route) this.routes.set(subject, (route = this.subs.map((sub) => sub.subjects.some((p) => subjectMatches(p, subject)))));
+    return route;
   }
 
   open(): void {

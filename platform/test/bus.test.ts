@@ -39,6 +39,10 @@ describe('in-process bus has the JetStream delivery contract', () => {
     open();
     expect(await bus.publish([msg('1', 'vat.a.v1.x'), msg('2', 'vat.b.v1.x'), msg('3', 'vat.a.v1.y')])).toEqual(['1', '2', '3']);
     expect(seen).toEqual([['a:1', 'a:3'], ['b:1', 'b:2', 'b:3']]);
+    // Subjects seen before (their routes are kept) and a new one route the same way.
+    seen.length = 0;
+    await bus.publish([msg('4', 'vat.a.v1.x'), msg('5', 'vat.other.v1.z'), msg('6', 'vat.b.v1.x')]);
+    expect(seen).toEqual([['a:4'], ['b:4', 'b:5', 'b:6'], ['c:5']]);
   });
 
   it('hands a durable with maxBatch its part in calls of at most that many, in order', async () => {
