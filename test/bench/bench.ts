@@ -165,7 +165,7 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
     const secs = Number(process.hrtime.bigint() - started) / 1e9;
     console.log(`export v${version}: ${lines - 1} rows, ${(bytes / 1e6).toFixed(1)} MB in ${secs.toFixed(2)} s = ${Math.round((lines - 1) / secs)} rows/s (target >= 250000); server ${rssNote()}`);
   }
-  console.log(`server peak RSS (VmHWM) over the one-process run: ${peakRssMb(server.pid).toFixed(1)} MB (target <= 150 MB)`);
+  console.log(`server peak RSS (VmHWM) over the one-process run: ${peakRssMb(server.pid).toFixed(1)} MB (targets: <= 150 MB idle, <= 256 MB peak per service process)`);
 }
 
 const backends = await requireBackends(['postgres']);

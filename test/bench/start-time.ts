@@ -5,12 +5,14 @@
  * time from spawn to the first `/ready` 200, stops it, starts it again on the same directory, and repeats
  * (`START_RUNS`, default 3). Prints medians and a breakdown taken from the process's own timing logs (every
  * info line with a numeric `ms`, and `cpuMs`: CPU time, which a busy machine distorts far less than wall time).
- * Run: `npx tsx test/bench/start-time.ts`.
+ * Run: `npx tsx test/bench/start-time.ts`. `START_CPU_PROF=1` also profiles the last restart (NODE_OPTIONS
+ * `--cpu-prof`, so npm's own process writes one too: the largest profile is the server's) and prints its summary.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, sleep, spawnProcess, stopProcess, type Proc } from '../support/processes';
+import { summarizeCpuProfile } from './cpu-profile';
 import { prepareLikeInstall } from './embedded-start';
 
 const RUNS = Number(process.env.START_RUNS ?? 3);
@@ -50,12 +52,12 @@ async function timeToReady(lines: LogLine[], proc: Proc, t0: number): Promise<nu
 }
 
 /** One start of the server on `dataDir`: time to ready plus the phases it logged. */
-async function startOnce(dataDir: string): Promise<Sample> {
+async function startOnce(dataDir: string, profileDir?: string): Promise<Sample> {
   const lines: LogLine[] = [];
   const t0 = performance.now();
   const wall0 = Date.now();
   const proc = spawnProcess('npm start', 'npm', ['start'], {
-    env: { PATH: `${BIN}:${process.env.PATH}`, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { PATH: `${BIN}:${process.env.PATH}`, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}) },
   });
   proc.child.stdout!.on('data', (chunk: Buffer) => {
     for (const l of chunk.toString('utf8').split('\n')) {
@@ -104,16 +106,21 @@ function report(first: Sample[], restart: Sample[]): void {
 }
 
 await prepareLikeInstall();
+const profileDir = mkdtempSync(join(tmpdir(), 'vat-start-prof-'));
 const first: Sample[] = [];
 const restart: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {
   const dataDir = mkdtempSync(join(tmpdir(), 'vat-start-bench-'));
   try {
     first.push(await startOnce(dataDir));
-    restart.push(await startOnce(dataDir));
+    restart.push(await startOnce(dataDir, process.env.START_CPU_PROF === '1' && i === RUNS - 1 ? profileDir : undefined));
     console.error(`run ${i + 1}/${RUNS}: first ${first.at(-1)!.readyMs.toFixed(0)} ms, restart ${restart.at(-1)!.readyMs.toFixed(0)} ms (load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 report(first, restart);
+const profiles = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profileDir, f));
+const largest = profiles.sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+if (largest) console.log(`\n### CPU profile of the last restart (the server process, spawn to stop; its idle after /ready shows as idle)\n\n${summarizeCpuProfile(largest, 25)}`);
+rmSync(profileDir, { recursive: true, force: true });
