@@ -5,13 +5,13 @@
  * time from spawn to the first `/ready` 200, stops it, starts it again on the same directory, and repeats
  * (`START_RUNS`, default 3). Prints medians and a breakdown taken from the process's own timing logs (every
  * info line with a numeric `ms`, and `cpuMs`: CPU time, which a busy machine distorts far less than wall time).
- * Run: `npx tsx test/bench/start-time.ts`. `START_CPU_PROF=1` also profiles the last restart (NODE_OPTIONS
- * `--cpu-prof`, so npm's own process writes one too: the largest profile is the server's) and prints its summary.
+ * Run: `npx tsx test/bench/start-time.ts`. `START_CPU_PROF=1` profiles the last restart instead (the npm script's
+ * command run directly with `--cpu-prof`: Node 24 refuses it in NODE_OPTIONS, so that run has no npm) and prints its summary.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, sleep, spawnProcess, stopProcess, type Proc } from '../support/processes';
+import { entryScript, NODE, ROOT, scriptNodeFlags, sleep, spawnProcess, stopProcess, type Proc } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
 import { prepareLikeInstall } from './embedded-start';
 
@@ -56,9 +56,11 @@ async function startOnce(dataDir: string, profileDir?: string): Promise<Sample> 
   const lines: LogLine[] = [];
   const t0 = performance.now();
   const wall0 = Date.now();
-  const proc = spawnProcess('npm start', 'npm', ['start'], {
-    env: { PATH: `${BIN}:${process.env.PATH}`, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}) },
-  });
+  const env = { PATH: `${BIN}:${process.env.PATH}`, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  // Node 24 refuses --cpu-prof in NODE_OPTIONS: a profiled start runs the npm script's command itself.
+  const proc = profileDir
+    ? spawnProcess('main all (profiled)', NODE, [...scriptNodeFlags('main'), '--cpu-prof', '--cpu-prof-dir', profileDir, ...entryScript('main'), 'all'], { env })
+    : spawnProcess('npm start', 'npm', ['start'], { env });
   proc.child.stdout!.on('data', (chunk: Buffer) => {
     for (const l of chunk.toString('utf8').split('\n')) {
       if (!l.startsWith('{')) continue;
@@ -120,7 +122,14 @@ for (let i = 0; i < RUNS; i++) {
   }
 }
 report(first, restart);
-const profiles = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profileDir, f));
-const largest = profiles.sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+// The server writes its profile when its shutdown ends.
+let profiles: string[] = [];
+let largest: string | undefined;
+for (let waited = 0; process.env.START_CPU_PROF === '1' && !largest && waited < 15_000; waited += 250) {
+  await sleep(250);
+  profiles = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profileDir, f));
+  largest = profiles.find((f) => readFileSync(f, 'utf8').includes('deploy/dist/main.js'));
+}
 if (largest) console.log(`\n### CPU profile of the last restart (the server process, spawn to stop; its idle after /ready shows as idle)\n\n${summarizeCpuProfile(largest, 25)}`);
-rmSync(profileDir, { recursive: true, force: true });
+if (process.env.START_CPU_PROF_KEEP) console.log(`profiles kept in ${profileDir}: ${profiles.join(', ')}`);
+else rmSync(profileDir, { recursive: true, force: true });
