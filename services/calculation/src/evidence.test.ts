@@ -58,6 +58,11 @@ describe('pinRate: the evidence of a window, made once per window of a loaded re
     const after = pinRate(unapproved, w);
     expect(after).not.toBe(before);
     expect([after.release_approved_at, after.evidence_status, after.pinned_digest]).toEqual(['2026-11-23T08:00:00.000Z', 'verified', recomputed(after)]);
+    // A window whose row changed in place (another row digest) is pinned again.
+    w.rateBps = 700;
+    w.rowDigest = 'sha256:row-700';
+    const changed = pinRate(unapproved, w);
+    expect([changed.window.rate_bps, changed.row_digest, changed.pinned_digest]).toEqual([700, 'sha256:row-700', recomputed(changed)]);
   });
 
   it('checks evidence read back from storage against its digest: an altered copy does not match', () => {

@@ -41,7 +41,7 @@ export function rateEvidenceStatus(release: RateRelease, w: RateWindow): 'verifi
  * The evidence pinRate made for a window of a loaded release. Every calculation in that window seals the same
  * evidence (kilobytes of cited sources), so its canonical JSON and digest are computed once per window, not per
  * request (they were a tenth of the stored calculation's CPU profile). A hit is taken only for the same release
- * object with the same identity and approval as when the evidence was made.
+ * object with the same identity and approval, and the window with the same row digest, as when the evidence was made.
  */
 const pinnedByWindow = new WeakMap<RateWindow, { release: RateRelease; evidence: StoredRateEvidence }>();
 /** Evidence objects made (and frozen) by pinRate: their digest is the one just computed over them. */
@@ -53,7 +53,7 @@ export function pinRate(release: RateRelease, w: RateWindow): StoredRateEvidence
   const hit = pinnedByWindow.get(w);
   if (hit && hit.release === release) {
     const e = hit.evidence;
-    if (e.release_digest === release.digest && e.release_version === release.version && e.release_approved_at === approvedAt && e.release_approved_by === release.approvedBy && e.evidence_status === rateEvidenceStatus(release, w)) return e;
+    if (e.row_digest === w.rowDigest && e.release_digest === release.digest && e.release_version === release.version && e.release_approved_at === approvedAt && e.release_approved_by === release.approvedBy && e.evidence_status === rateEvidenceStatus(release, w)) return e;
   }
   const pinned: PinnedRate = {
     release_digest: release.digest,
