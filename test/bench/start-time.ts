@@ -124,12 +124,12 @@ for (let i = 0; i < RUNS; i++) {
 report(first, restart);
 // The server writes its profile when its shutdown ends.
 let profiles: string[] = [];
-let largest: string | undefined;
-for (let waited = 0; process.env.START_CPU_PROF === '1' && !largest && waited < 15_000; waited += 250) {
+let serverProfile: string | undefined;
+for (let waited = 0; process.env.START_CPU_PROF === '1' && !serverProfile && waited < 15_000; waited += 250) {
   await sleep(250);
   profiles = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profileDir, f));
-  largest = profiles.find((f) => readFileSync(f, 'utf8').includes('deploy/dist/main.js'));
+  serverProfile = profiles.find((f) => readFileSync(f, 'utf8').includes('deploy/dist/main.js'));
 }
-if (largest) console.log(`\n### CPU profile of the last restart (the server process, spawn to stop; its idle after /ready shows as idle)\n\n${summarizeCpuProfile(largest, 25)}`);
+if (serverProfile) console.log(`\n### CPU profile of the last restart (the server process, spawn to stop; its idle after /ready shows as idle)\n\n${summarizeCpuProfile(serverProfile, 25)}`);
 if (process.env.START_CPU_PROF_KEEP) console.log(`profiles kept in ${profileDir}: ${profiles.join(', ')}`);
 else rmSync(profileDir, { recursive: true, force: true });

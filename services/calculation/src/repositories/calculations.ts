@@ -156,11 +156,12 @@ function jsonText(v: unknown): string {
 /** The stored fields and their columns (all but the database's `seq`). */
 const STORED_FIELDS = (Object.entries(COLUMN) as [keyof CalculationRecord, string][]).filter((e): e is [keyof NewCalculation, string] => e[0] !== 'seq');
 
-function columnsOf(c: NewCalculation): Record<string, unknown> {
+/** The row's column values; `json` encodes the two JSON columns (text for a bound parameter, by default). */
+function columnsOf(c: NewCalculation, json: (v: unknown) => unknown = jsonText): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [field, column] of STORED_FIELDS) {
     const v = c[field];
-    row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' || field === 'rateEvidence' ? jsonText(v) : v;
+    row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' || field === 'rateEvidence' ? json(v) : v;
   }
   return row;
 }
@@ -330,11 +331,11 @@ export class CalculationRepository {
   private async insertGroup(group: PendingInsert[]): Promise<Map<string, bigint>> {
     const evidence = new JsonDocs();
     const rows = group.map(({ c }, n) => {
-      const row = columnsOf(c);
+      // The rows go as one JSON document: the canonical request inside it, the evidence by number.
+      const row = columnsOf(c, (v) => v);
       row.n = n;
-      row.rate_evidence_ref = evidence.ref(row.rate_evidence as string);
+      row.rate_evidence_ref = evidence.ref(jsonText(c.rateEvidence));
       row.rate_evidence = undefined;
-      row.canonical_request = c.canonicalRequest;
       return row;
     });
     const values = [
