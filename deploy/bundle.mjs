@@ -38,7 +38,14 @@ export const ENTRIES = {
   main: 'deploy/src/main.ts',
   admin: 'deploy/src/admin.ts',
   'embedded-template': 'deploy/src/embedded-template.ts',
+  // The embedded database's thread (platform/src/embedded-pg.ts finds it through BUNDLE_DIST).
+  'embedded-pg-worker': 'platform/src/embedded-pg-worker.ts',
+  // Run by `launch('main')` before the main bundle: starts opening the embedded database early.
+  prestart: 'deploy/src/prestart.ts',
 };
+
+/** Set by `launch` to deploy/dist: bundled code starts its worker threads from the compiled files there. */
+const BUNDLE_DIST = Symbol.for('vat.bundleDist');
 
 /** @typedef {{ format: number; builtAt: string; entries: Record<string, string>; inputs: Record<string, [number, number]> }} Manifest */
 
@@ -251,6 +258,19 @@ async function freshBundle(entry) {
 }
 
 /**
+ * `npm start`'s first step (deploy/src/prestart.ts): the embedded database starts opening on its own thread
+ * while the main bundle loads. Its failure to run only costs that head start (main opens the database itself).
+ */
+async function prestart() {
+  try {
+    const mod = await import(pathToFileURL(join(DIST, 'prestart.js')).href);
+    mod.prestart(process.argv, process.env);
+  } catch {
+    /* main starts the database itself */
+  }
+}
+
+/**
  * Runs an entry point in this process: the compiled bundle (rebuilt when stale), else the TypeScript source
  * through tsx. V8's code cache for the bundle and node_modules is kept in node_modules/.cache (Node's module
  * compile cache), so later starts skip most of the parsing and compiling.
@@ -260,6 +280,8 @@ export async function launch(entry) {
   mod.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'vat-node-compile-cache'));
   const bundle = await freshBundle(entry);
   if (bundle) {
+    /** @type {any} */ (globalThis)[BUNDLE_DIST] = DIST;
+    if (entry === 'main') await prestart();
     await import(bundle.href);
     return;
   }

@@ -4,17 +4,18 @@ import type { Logger } from 'pino';
 import { DEFAULT_SERVICE_PORTS, SERVICE_NAMES, type Config, type ServiceName } from '@vat/platform/config';
 import { readOrCreateKeyFile } from '@vat/platform/crypto';
 import type { EmbeddedPostgres } from '@vat/platform/embedded-pg';
+import { startEmbeddedDatabase, type StartedEmbedded } from './embedded-database';
 import type { RunningGateway } from '@vat/gateway/start';
 import { createClients } from '@vat/platform/clients';
 import { EmbeddedStatistics } from '@vat/platform/embedded-maintenance';
 import { loadModule } from './module-loader';
-import { templatesFor } from './seeded-template';
 import { stopwatch } from '@vat/platform/stopwatch';
 import { serveMetrics } from '@vat/platform/http-telemetry';
 import { startProcessMetrics } from '@vat/platform/metrics';
 import { createBus, directTransports, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
 
-type Mode = 'all' | 'gateway' | ServiceName;
+import { type Mode } from './mode';
+export { isMode } from './mode';
 
 export type Built = {
   mode: Mode;
@@ -27,16 +28,21 @@ export type Built = {
   stop(): Promise<void>;
 };
 
-export function isMode(value: string | undefined): value is Mode {
-  return value === 'all' || value === 'gateway' || (SERVICE_NAMES as readonly string[]).includes(value ?? '');
+/** Loads the code of every service and of the gateway (what `all` runs), without starting anything. */
+async function preloadModules(): Promise<void> {
+  for (const name of SERVICE_NAMES) await loadModule(name);
+  await import('@vat/gateway/start');
 }
+
 
 /**
  * The one composition root. `all`: every service in this process on embedded PostgreSQL (or
  * DATABASE_URL) with direct in-process transports; a service name: that service alone behind HTTP/2 Connect;
- * `gateway`: the REST gateway reaching the services over HTTP/2.
+ * `gateway`: the REST gateway reaching the services over HTTP/2. `database`: the embedded database's start,
+ * when the caller began it already (startEmbeddedDatabase; `all` without DATABASE_URL only); build owns it from
+ * here and stops it with the rest.
  */
-export async function build(mode: Mode, config: Config, log: Logger): Promise<Built> {
+export async function build(mode: Mode, config: Config, log: Logger, database?: Promise<StartedEmbedded>): Promise<Built> {
   const boot = process.cpuUsage();
   log.info({ mode, ms: Math.round(process.uptime() * 1000), cpuMs: Math.round((boot.user + boot.system) / 1000) }, 'process started, modules loaded');
   // One process keeps its own key in DATA_DIR (generated once, 0600); a service process must be given DATA_ENCRYPTION_KEY.
@@ -49,16 +55,26 @@ export async function build(mode: Mode, config: Config, log: Logger): Promise<Bu
   const stops: (() => Promise<void>)[] = [];
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
+  if (database && (mode !== 'all' || databaseUrl)) throw new Error('an embedded database was started for a process that does not use one');
   if (!databaseUrl) {
     if (mode !== 'all') throw new Error(`DATABASE_URL is required to run "${mode}" as its own process`);
+    // The database opens on its own thread: this one loads the services' code meanwhile (started early by
+    // npm start, it has been opening while this process loaded its code).
+    const starting = database ?? startEmbeddedDatabase(config, log);
+    starting.catch(() => undefined);
     const elapsed = stopwatch();
-    const { startEmbeddedPostgres } = await import('@vat/platform/embedded-pg');
-    // A new DATA_DIR starts as a copy of the seeded template when the installed one matches these sources.
-    const fresh = templatesFor(config.dataDir);
-    embedded = await startEmbeddedPostgres(config.dataDir, { advertise: true, sessionWaitMs: config.databaseWaitMs, templates: fresh?.templates });
+    try {
+      await preloadModules();
+    } catch (err) {
+      await starting.then((s) => s.embedded.stop(), () => undefined);
+      throw err;
+    }
+    const loaded = elapsed();
+    const started = await starting;
+    embedded = started.embedded;
     databaseUrl = embedded.url;
-    const created = !fresh ? undefined : !embedded.createdFrom ? 'initdb' : fresh.seeded && embedded.createdFrom === fresh.templates[0] ? 'seeded template' : 'initdb template';
-    log.info({ dataDir: config.dataDir, ...(created ? { created } : {}), ...elapsed() }, 'embedded PostgreSQL (PGlite) started');
+    const waited = elapsed();
+    log.info({ dataDir: config.dataDir, ...(started.created ? { created: started.created } : {}), ...embedded.phases, early: started.early === true, openedInMs: started.ms, modulesLoadedMeanwhileMs: loaded.ms, ms: waited.ms - loaded.ms, cpuMs: waited.cpuMs - loaded.cpuMs }, 'embedded PostgreSQL (PGlite) started');
   }
   if (mode !== 'all' && !config.natsUrl) throw new Error(`NATS_URL is required to run "${mode}" as its own process`);
   const poolMax = embedded ? 4 : 10;

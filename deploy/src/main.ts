@@ -1,7 +1,8 @@
 import { loadConfig } from '@vat/platform/config';
 import { createLogger } from '@vat/platform/logger';
-import { build, isMode } from './build';
-import { collectStartGarbage } from './start-garbage';
+import { isMode } from './mode';
+import { startEmbeddedDatabase } from './embedded-database';
+import { takePrestarted } from './prestart';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const mode = process.argv[2] ?? 'all';
@@ -16,8 +17,16 @@ if (config.tracing) {
   const { startTracing } = await import('@vat/platform/telemetry');
   startTracing(`vat-${mode}`);
 }
+// The embedded database opens on its own thread (since deploy/src/prestart.ts, or from here on) while this
+// thread loads the rest of the code (imported below, not at the top, so that loading it comes after this).
+const early = takePrestarted();
+const database = mode === 'all' && !config.databaseUrl ? startEmbeddedDatabase(config, log, early) : undefined;
+if (early && !database) void early.started.then((s) => s.embedded.stop(), () => undefined);
+database?.catch(() => undefined);
 try {
-  const built = await build(mode, config, log);
+  const { build } = await import('./build');
+  const { collectStartGarbage } = await import('./start-garbage');
+  const built = await build(mode, config, log, database);
   const heapBefore = process.memoryUsage().heapUsed;
   const gcMs = collectStartGarbage();
   log.info({ ms: Math.round(gcMs), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20), freedMb: Math.round((heapBefore - process.memoryUsage().heapUsed) / 2 ** 20) }, "start's garbage collected");

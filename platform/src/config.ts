@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR } from './config-defaults';
 
 export const SERVICE_NAMES = ['calculation', 'classification', 'compliance-reports', 'thresholds', 'ledger'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -9,7 +10,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: port.default(8080),
-  DATA_DIR: z.string().default('./data'),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: url.optional(),
   NATS_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),

@@ -6,6 +6,7 @@ import { releaseDeadClients } from './dead-clients';
 import { guardPool } from './transaction';
 import { allowNamedStatements } from './prepared';
 import { DeadlineExceeded, READINESS_PROBE_MS, withDeadline } from './deadline';
+import { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
 
 export type ServiceOrm = MikroORM;
 
@@ -28,10 +29,7 @@ type OrmOptions = {
  * fails, and answers 503, instead of hanging while the database host does not answer at all.
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
-/** How long a statement waits for a lock (or, embedded, for the database session) before it fails with 503. */
-export const LOCK_WAIT_MS = 20_000;
-/** How long a session may sit idle inside an open transaction before the database ends it. */
-export const IDLE_IN_TRANSACTION_MS = 60_000;
+export { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
 
 /** One ORM per service, its default schema being the service's own PostgreSQL schema. */
 export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {

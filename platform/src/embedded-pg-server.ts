@@ -4,7 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { WireConnection } from './embedded-pg-connection';
 import { PgliteSession } from './embedded-pg-session';
 import { fatalError } from './embedded-pg-wire';
-import { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db';
+import { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
 
 export type EmbeddedPgServerOptions = {
   /** More simultaneous client connections are refused (SQLSTATE 53300). */
@@ -47,6 +47,11 @@ export class EmbeddedPgServer {
     const server = new EmbeddedPgServer(path, { maxConnections: opts.maxConnections ?? 64, idleHoldMs: opts.idleHoldMs ?? IDLE_IN_TRANSACTION_MS, sessionWaitMs: opts.sessionWaitMs ?? LOCK_WAIT_MS });
     await server.bind();
     return server;
+  }
+
+  /** Changes how long a message waits for the session held by another connection, for connections from now on. */
+  setSessionWaitMs(ms: number): void {
+    this.opts.sessionWaitMs = ms;
   }
 
   /** Starts answering clients (those that connected earlier included) from `db`. */

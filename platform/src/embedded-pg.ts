@@ -1,93 +1,120 @@
-import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { embeddedTemplateDir, seedFromEmbeddedTemplate } from './embedded-pg-template';
-import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
-import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
-import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
+import { existsSync } from 'node:fs';
+import { getCompileCacheDir } from 'node:module';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { EmbeddedStartOptions, OpenedEmbeddedPostgres } from './embedded-pg-open';
+import type { WorkerInput, WorkerMessage, WorkerRequest } from './embedded-pg-worker';
 
 export { embeddedUrl, runningEmbeddedUrl } from './embedded-pg-runtime';
 
-export type EmbeddedPostgres = {
-  url: string;
-  /** The directory holding the Unix socket (libpq's `host`). */
-  socketDir: string;
-  /** The template the data directory was created from by this start (undefined: it existed, or initdb ran). */
-  createdFrom?: string;
+export type EmbeddedPostgres = Omit<OpenedEmbeddedPostgres, 'setSessionWaitMs' | 'stop'> & {
+  /** The data directory, resolved. */
+  dataDir: string;
+  /** How long a message waits for the session held by another connection, for connections from now on. */
+  setSessionWaitMs(ms: number): Promise<void>;
+  /**
+   * Called when the database's thread ends on its own (PGlite aborted): every query fails from then on.
+   * Until one is set, such an error is thrown out of the event loop, ending the process as a crash of PGlite
+   * on the main thread would.
+   */
+  onLost(handler: (err: Error) => void): void;
+  /** Closes the server and PGlite and ends the database's thread. */
   stop(): Promise<void>;
 };
 
-/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
-const MAX_SOCKET_PATH_BYTES = 103;
+/** Where the compiled entry points live when this process runs them (set by deploy/bundle.mjs's `launch`). */
+const BUNDLE_DIST = Symbol.for('vat.bundleDist');
 
-/** `DATA_DIR/run`, the socket's directory; fails when DATA_DIR is too long for a Unix socket path. */
-function socketDirFor(dataDir: string): string {
-  const dir = join(dataDir, 'run');
-  const bytes = Buffer.byteLength(join(dir, SOCKET_NAME));
-  if (bytes > MAX_SOCKET_PATH_BYTES) {
-    throw new Error(`DATA_DIR ${dataDir} is too long for the embedded database's Unix socket (${join(dir, SOCKET_NAME)} is ${bytes} bytes, at most ${MAX_SOCKET_PATH_BYTES}); set a shorter DATA_DIR`);
-  }
-  return dir;
+/** The worker's script: the compiled one beside the running bundle, else the TypeScript source through tsx. */
+function workerScript(): { url: URL; execArgv?: string[] } {
+  const dist = (globalThis as { [BUNDLE_DIST]?: string })[BUNDLE_DIST];
+  const compiled = dist ? join(dist, 'embedded-pg-worker.js') : undefined;
+  if (compiled && existsSync(compiled)) return { url: pathToFileURL(compiled) };
+  return { url: new URL('./embedded-pg-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
 }
 
 /**
- * Opens PGlite on `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on the Unix socket
- * `<dataDir>/run/.s.PGSQL.5432`, so the same MikroORM/pg code runs against it as against a real server.
- * No TCP port: the data directory (0700; inside it directories 0700 and files 0600, kept so by the
- * process umask) and the socket in it are this user's alone. With `advertise`, runtime.json says where.
+ * Opens PGlite on `<dataDir>/pg` on a thread of its own (./embedded-pg-worker) and serves it over the
+ * PostgreSQL wire protocol on the Unix socket `<dataDir>/run/.s.PGSQL.5432`, so the same MikroORM/pg code runs
+ * against it as against a real server, and PostgreSQL's work runs beside this thread's. See
+ * ./embedded-pg-open for the files, the socket lock and the templates. The thread is started before this
+ * function first awaits anything: a caller can start it and go on loading code meanwhile.
  */
-export async function startEmbeddedPostgres(dataDir: string, opts: { advertise?: boolean; sessionWaitMs?: number; templates?: readonly string[] } = {}): Promise<EmbeddedPostgres> {
-  const dir = resolve(dataDir);
-  const socketDir = socketDirFor(dir);
-  refuseOlderRunningVersion(dir);
-  // Every file PGlite creates from now on, for as long as the process runs, is private.
+export function startEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOptions = {}): Promise<EmbeddedPostgres> {
+  // Every file PGlite creates from now on, for as long as the process runs, is private: the umask is the
+  // process's, and a worker thread cannot set it.
   process.umask(0o077);
-  makePrivateDir(dir);
-  makePrivateDir(socketDir);
-  const server = await listen(join(socketDir, SOCKET_NAME), dir, opts.sessionWaitMs);
-  if (opts.advertise) advertise(dir, socketDir);
-  let db: PGlite;
-  let createdFrom: string | undefined;
-  try {
-    ({ db, createdFrom } = await openPrivately(dir, opts.templates ?? [embeddedTemplateDir()]));
-  } catch (err) {
-    if (opts.advertise) unadvertise(dir);
-    await server.close();
-    throw err;
-  }
-  server.serve(db);
-  return {
-    url: embeddedUrl(socketDir),
-    socketDir,
-    createdFrom,
-    async stop() {
-      if (opts.advertise) unadvertise(dir);
-      await server.close();
-      await db.close();
-    },
+  const script = workerScript();
+  // The process's compile cache (getCompileCacheDir gives its versioned subdirectory) for the thread too.
+  const cache = getCompileCacheDir?.();
+  const input: WorkerInput = { dataDir, opts, ...(cache ? { compileCacheDir: dirname(cache) } : {}) };
+  const worker = new Worker(script.url, { workerData: input, ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
+  let state: 'starting' | 'running' | 'stopping' | 'ended' = 'starting';
+  let lostHandler: ((err: Error) => void) | undefined;
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  /** Posts a request and waits for the thread's answer of one of `answers` (undefined: it ended first). */
+  const ask = (request: WorkerRequest, answers: WorkerMessage['type'][]) =>
+    new Promise<WorkerMessage | undefined>((resolve) => {
+      const onMessage = (m: WorkerMessage) => {
+        if (!answers.includes(m.type)) return;
+        worker.off('message', onMessage);
+        resolve(m);
+      };
+      worker.on('message', onMessage);
+      void ended.then(() => resolve(undefined));
+      worker.postMessage(request);
+    });
+  const lost = (err: Error) => {
+    if (state !== 'running') return;
+    state = 'ended';
+    if (lostHandler) lostHandler(err);
+    else
+      setImmediate(() => {
+        throw err;
+      });
   };
-}
-
-/**
- * Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. A new data
- * directory starts as a copy of the first complete template cluster of `templates` (no initdb) when there is one.
- */
-async function openPrivately(dir: string, templates: readonly string[]): Promise<{ db: PGlite; createdFrom?: string }> {
-  const createdFrom = templates.find((t) => seedFromEmbeddedTemplate(join(dir, 'pg'), t));
-  const db = await PGlite.create({ dataDir: join(dir, 'pg') });
-  try {
-    makeTreePrivate(dir);
-    return { db, createdFrom };
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-}
-
-async function listen(socketPath: string, dataDir: string, sessionWaitMs: number | undefined): Promise<EmbeddedPgServer> {
-  try {
-    return await EmbeddedPgServer.listen(socketPath, { sessionWaitMs });
-  } catch (err) {
-    if (err instanceof SocketInUse) throw new Error(`DATA_DIR ${dataDir} is in use by another running process (npm start or an admin command)`);
-    throw err;
-  }
+  return new Promise<EmbeddedPostgres>((resolve, reject) => {
+    const fail = (err: Error) => {
+      if (state !== 'starting') return;
+      state = 'ended';
+      worker.off('message', onMessage);
+      void worker.terminate();
+      reject(err);
+    };
+    const onMessage = (m: WorkerMessage) => {
+      if (m.type === 'failed') return fail(new Error(m.message));
+      if (m.type !== 'started' || state !== 'starting') return;
+      worker.off('message', onMessage);
+      state = 'running';
+      resolve({
+        url: m.url,
+        socketDir: m.socketDir,
+        dataDir: resolvePath(dataDir),
+        createdFrom: m.createdFrom,
+        phases: m.phases,
+        async setSessionWaitMs(ms) {
+          const reply = await ask({ type: 'configure', sessionWaitMs: ms }, ['configured']);
+          if (!reply) throw new Error('the embedded database has stopped');
+        },
+        onLost(handler) {
+          lostHandler = handler;
+        },
+        async stop() {
+          if (state === 'ended') return;
+          state = 'stopping';
+          const reply = await ask({ type: 'stop' }, ['stopped', 'failed']);
+          await ended;
+          state = 'ended';
+          if (reply?.type === 'failed') throw new Error(reply.message);
+        },
+      });
+    };
+    worker.on('message', onMessage);
+    worker.on('error', (err) => (state === 'starting' ? fail(err) : lost(err)));
+    worker.once('exit', (code) => {
+      if (state === 'starting') fail(new Error(`the embedded database's thread ended while it started (exit code ${code})`));
+      else lost(new Error(`the embedded database's thread ended (exit code ${code})`));
+    });
+  });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshTotpCode } from '../support/totp';
-import { freePort, http, runAdmin, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
+import { entryScript, freePort, http, runAdmin, spawnMain, stopAll, stopProcess, waitFor, waitReady, type Proc } from '../support/processes';
 import { tcpListenPorts } from '../support/tcp-listeners';
 
 /**
@@ -140,9 +140,12 @@ describe('npm start (embedded PGlite) as a real process', () => {
     expect(code, server!.output()).toBe(0);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
     const t0 = Date.now();
-    server = spawnMain('all', env());
+    server = spawnMain('all', { ...env(), LOG_LEVEL: 'info' });
     const ready = await waitReady(base, [server], 60_000);
     timings.restartMs = Date.now() - t0;
+    // The compiled start opened the database on its own thread before the main code loaded (deploy/src/prestart.ts).
+    const opened = server.output().split('\n').filter((l) => l.includes('"embedded PostgreSQL (PGlite) started"')).map((l) => JSON.parse(l) as { early?: boolean });
+    expect(opened.map((l) => l.early), server.output()).toEqual([entryScript('main')[0] === 'deploy/bin/main.mjs']);
     console.log(`[embedded e2e] restart: /ready 200 after ${timings.restartMs} ms`);
     expect(ready.json.status).toBe('ready');
     const list = await http('GET', `${base}/v1/transactions`, { headers: { 'x-api-key': laterKey.key } });

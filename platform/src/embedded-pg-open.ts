@@ -1,0 +1,111 @@
+import { join, resolve } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { embeddedTemplateDir, seedFromEmbeddedTemplate } from './embedded-pg-template';
+import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
+import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
+import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
+
+/**
+ * The embedded database opened on the calling thread. `npm start`, the admin CLI and the tests use
+ * startEmbeddedPostgres (./embedded-pg), which runs this on a thread of its own (./embedded-pg-worker).
+ */
+
+export type EmbeddedStartOptions = { advertise?: boolean; sessionWaitMs?: number; templates?: readonly string[] };
+
+export type OpenedEmbeddedPostgres = {
+  url: string;
+  /** The directory holding the Unix socket (libpq's `host`). */
+  socketDir: string;
+  /** The template the data directory was created from by this start (undefined: it existed, or initdb ran). */
+  createdFrom?: string;
+  /** Wall-clock ms of this start's phases: the template copy (0 when none), PGlite's open, making the tree private. */
+  phases: { copyMs: number; openMs: number; privateMs: number };
+  /** How long a message waits for the session held by another connection (SQLSTATE 55P03 after), for connections from now on. */
+  setSessionWaitMs(ms: number): void;
+  stop(): Promise<void>;
+};
+
+/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/** `DATA_DIR/run`, the socket's directory; fails when DATA_DIR is too long for a Unix socket path. */
+export function socketDirFor(dataDir: string): string {
+  const dir = join(dataDir, 'run');
+  const bytes = Buffer.byteLength(join(dir, SOCKET_NAME));
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new Error(`DATA_DIR ${dataDir} is too long for the embedded database's Unix socket (${join(dir, SOCKET_NAME)} is ${bytes} bytes, at most ${MAX_SOCKET_PATH_BYTES}); set a shorter DATA_DIR`);
+  }
+  return dir;
+}
+
+/**
+ * Opens PGlite on `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on the Unix socket
+ * `<dataDir>/run/.s.PGSQL.5432`, so the same MikroORM/pg code runs against it as against a real server.
+ * No TCP port: the data directory (0700; inside it directories 0700 and files 0600, kept so by the
+ * process umask) and the socket in it are this user's alone. With `advertise`, runtime.json says where.
+ */
+export async function openEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOptions = {}): Promise<OpenedEmbeddedPostgres> {
+  const dir = resolve(dataDir);
+  const socketDir = socketDirFor(dir);
+  refuseOlderRunningVersion(dir);
+  // Every file PGlite creates from now on, for as long as the process runs, is private (the umask is the
+  // process's: a worker thread cannot set it, so startEmbeddedPostgres sets it before starting one).
+  if (isMainThread) process.umask(0o077);
+  makePrivateDir(dir);
+  makePrivateDir(socketDir);
+  const server = await listen(join(socketDir, SOCKET_NAME), dir, opts.sessionWaitMs);
+  if (opts.advertise) advertise(dir, socketDir);
+  let db: PGlite;
+  let createdFrom: string | undefined;
+  let phases: OpenedEmbeddedPostgres['phases'];
+  try {
+    ({ db, createdFrom, phases } = await openPrivately(dir, opts.templates ?? [embeddedTemplateDir()]));
+  } catch (err) {
+    if (opts.advertise) unadvertise(dir);
+    await server.close();
+    throw err;
+  }
+  server.serve(db);
+  return {
+    url: embeddedUrl(socketDir),
+    socketDir,
+    createdFrom,
+    phases,
+    setSessionWaitMs: (ms) => server.setSessionWaitMs(ms),
+    async stop() {
+      if (opts.advertise) unadvertise(dir);
+      await server.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. A new data
+ * directory starts as a copy of the first complete template cluster of `templates` (no initdb) when there is one.
+ */
+async function openPrivately(dir: string, templates: readonly string[]): Promise<{ db: PGlite; createdFrom?: string; phases: OpenedEmbeddedPostgres['phases'] }> {
+  const t0 = performance.now();
+  const createdFrom = templates.find((t) => seedFromEmbeddedTemplate(join(dir, 'pg'), t));
+  const t1 = performance.now();
+  const db = await PGlite.create({ dataDir: join(dir, 'pg') });
+  const t2 = performance.now();
+  try {
+    makeTreePrivate(dir);
+    const phases = { copyMs: Math.round(t1 - t0), openMs: Math.round(t2 - t1), privateMs: Math.round(performance.now() - t2) };
+    return { db, createdFrom, phases };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+async function listen(socketPath: string, dataDir: string, sessionWaitMs: number | undefined): Promise<EmbeddedPgServer> {
+  try {
+    return await EmbeddedPgServer.listen(socketPath, { sessionWaitMs });
+  } catch (err) {
+    if (err instanceof SocketInUse) throw new Error(`DATA_DIR ${dataDir} is in use by another running process (npm start or an admin command)`);
+    throw err;
+  }
+}
