@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import autocannon from 'autocannon';
 import { freshDatabase } from '../support/env';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { backendCpu, cpuSeconds } from './process-cpu';
@@ -25,6 +26,12 @@ const MODES = (process.env.BENCH_CALC_MODES ?? 'off,on,off,on').split(',').map((
 /** `BENCH_CALC_ROUTE=sources` loads the authenticated `GET /v1/sources` instead of the calculation. */
 const ROUTE = process.env.BENCH_CALC_ROUTE ?? 'calculate';
 const BASELINE_ROOT = process.env.BENCH_CALC_BASELINE_ROOT;
+/**
+ * `BENCH_CALC_DATABASE=embedded`: the server as `npm start` runs it by default, on the embedded database (a new
+ * DATA_DIR per run, its key made through the running server); the PostgreSQL CPU column is then 0 (PGlite's work
+ * is inside the server process and counted there).
+ */
+const EMBEDDED = process.env.BENCH_CALC_DATABASE === 'embedded';
 if (MODES.includes('base') && !BASELINE_ROOT) throw new Error('BENCH_CALC_MODES has base: set BENCH_CALC_BASELINE_ROOT to the other checkout');
 
 type Run = { mode: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; serverCpuMs: number; pgCpuMs: number };
@@ -58,18 +65,20 @@ const runs: Run[] = [];
 const sql = new pg.Client({ connectionString: db.url });
 await sql.connect();
 try {
-  const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'bench', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
+  let key = EMBEDDED ? '' : (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'bench', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
   for (const mode of MODES) {
+    const dataDir = EMBEDDED ? mkdtempSync(join(tmpdir(), 'vat-calc-bench-')) : undefined;
     const port = await freePort();
     const tracing = mode === 'on' ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' } : {};
     const prepared = mode === 'unprepared' ? { DATABASE_PREPARED_STATEMENTS: 'off' } : {};
-    const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...tracing, ...prepared };
+    const env = { ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: db.url }), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...tracing, ...prepared };
     // A baseline from before the compiled entry points runs its TypeScript through tsx, as its `npm start` did.
     const baselineArgs = () => (existsSync(join(BASELINE_ROOT!, 'deploy/bin/main.mjs')) ? ['deploy/bin/main.mjs', 'all'] : ['--import', 'tsx', 'deploy/src/main.ts', 'all']);
     const proc = mode === 'base' ? spawnProcess('main all (baseline)', NODE, baselineArgs(), { env, cwd: BASELINE_ROOT }) : spawnMain('all', env);
     const base = `http://127.0.0.1:${port}`;
     try {
       await waitReady(base, [proc], 180_000);
+      if (dataDir) key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'bench', '--scope', 'full'], { DATA_DIR: dataDir })).json.key;
       // A short warm-up (JIT, pools), not counted.
       await autocannon({ url: `${base}/health`, duration: 2, connections: 8 });
       const cpu0 = cpuSeconds(proc.pid);
@@ -92,10 +101,11 @@ try {
       runs.push({ mode, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, serverCpuMs: ((cpuSeconds(proc.pid) - cpu0) * 1000) / served, pgCpuMs: (pgUsed * 1000) / served });
     } finally {
       await stopProcess(proc);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }
   }
   const load = (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`\n## ${ROUTE === 'sources' ? 'Authenticated GET /v1/sources' : 'Persisted calculation'}, tracing off and on (one process, ${CONNECTIONS} connections, ${SECONDS}s per run, load ${load})\n`);
+  console.log(`\n## ${ROUTE === 'sources' ? 'Authenticated GET /v1/sources' : 'Persisted calculation'}, tracing off and on (one process${EMBEDDED ? ' on the embedded database' : ''}, ${CONNECTIONS} connections, ${SECONDS}s per run, load ${load})\n`);
   console.log('| run | tracing | req/s | p50 ms | p99 ms | errors | non-2xx | server CPU ms / request | PostgreSQL CPU ms / request |');
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   runs.forEach((r, i) => console.log(`| ${i + 1} | ${r.mode === 'base' ? `off (baseline ${BASELINE_ROOT})` : r.mode} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.serverCpuMs.toFixed(3)} | ${r.pgCpuMs.toFixed(3)} |`));
