@@ -74,7 +74,7 @@ export async function build(mode: Mode, config: Config, log: Logger, database?: 
     embedded = started.embedded;
     databaseUrl = embedded.url;
     const waited = elapsed();
-    log.info({ dataDir: config.dataDir, ...(started.created ? { created: started.created } : {}), ...embedded.phases, early: started.early === true, openedInMs: started.ms, modulesLoadedMeanwhileMs: loaded.ms, ms: waited.ms - loaded.ms, cpuMs: waited.cpuMs - loaded.cpuMs }, 'embedded PostgreSQL (PGlite) started');
+    log.info({ dataDir: config.dataDir, ...(started.created ? { created: started.created, createdBy: embedded.createdBy } : {}), ...embedded.phases, early: started.early === true, openedInMs: started.ms, modulesLoadedMeanwhileMs: loaded.ms, ms: waited.ms - loaded.ms, cpuMs: waited.cpuMs - loaded.cpuMs }, 'embedded PostgreSQL (PGlite) started');
   }
   if (mode !== 'all' && !config.natsUrl) throw new Error(`NATS_URL is required to run "${mode}" as its own process`);
   const poolMax = embedded ? 4 : 10;

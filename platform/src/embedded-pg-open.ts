@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { embeddedTemplateDir, seedFromEmbeddedTemplate } from './embedded-pg-template';
+import { embeddedTemplateDir, replenishSpare, seedFromEmbeddedTemplate } from './embedded-pg-template';
 import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
 import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
 import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
@@ -19,6 +19,8 @@ export type OpenedEmbeddedPostgres = {
   socketDir: string;
   /** The template the data directory was created from by this start (undefined: it existed, or initdb ran). */
   createdFrom?: string;
+  /** How: by taking the template's spare copy (one rename; a new spare is made meanwhile) or by copying it. */
+  createdBy?: 'spare' | 'copy';
   /** Wall-clock ms of this start's phases: the template copy (0 when none), PGlite's open, making the tree private. */
   phases: { copyMs: number; openMs: number; privateMs: number };
   /** How long a message waits for the session held by another connection (SQLSTATE 55P03 after), for connections from now on. */
@@ -58,25 +60,31 @@ export async function openEmbeddedPostgres(dataDir: string, opts: EmbeddedStartO
   if (opts.advertise) advertise(dir, socketDir);
   let db: PGlite;
   let createdFrom: string | undefined;
+  let createdBy: OpenedEmbeddedPostgres['createdBy'];
   let phases: OpenedEmbeddedPostgres['phases'];
   try {
-    ({ db, createdFrom, phases } = await openPrivately(dir, opts.templates ?? [embeddedTemplateDir()]));
+    ({ db, createdFrom, createdBy, phases } = await openPrivately(dir, opts.templates ?? [embeddedTemplateDir()]));
   } catch (err) {
     if (opts.advertise) unadvertise(dir);
     await server.close();
     throw err;
   }
   server.serve(db);
+  // The template's spare copy (taken by this start, or not made yet) is made in the background (files copied on
+  // libuv's threads); stop waits for it.
+  const replenishing = createdBy && createdFrom ? replenishSpare(createdFrom).catch(() => false) : undefined;
   return {
     url: embeddedUrl(socketDir),
     socketDir,
     createdFrom,
+    createdBy,
     phases,
     setSessionWaitMs: (ms) => server.setSessionWaitMs(ms),
     async stop() {
       if (opts.advertise) unadvertise(dir);
       await server.close();
       await db.close();
+      await replenishing;
     },
   };
 }
@@ -85,16 +93,23 @@ export async function openEmbeddedPostgres(dataDir: string, opts: EmbeddedStartO
  * Opens PGlite on `<dir>/pg`, then makes what it unpacked (or an older version wrote) private. A new data
  * directory starts as a copy of the first complete template cluster of `templates` (no initdb) when there is one.
  */
-async function openPrivately(dir: string, templates: readonly string[]): Promise<{ db: PGlite; createdFrom?: string; phases: OpenedEmbeddedPostgres['phases'] }> {
+async function openPrivately(dir: string, templates: readonly string[]): Promise<{ db: PGlite; createdFrom?: string; createdBy?: 'spare' | 'copy'; phases: OpenedEmbeddedPostgres['phases'] }> {
   const t0 = performance.now();
-  const createdFrom = templates.find((t) => seedFromEmbeddedTemplate(join(dir, 'pg'), t));
+  let createdFrom: string | undefined;
+  let createdBy: 'spare' | 'copy' | undefined;
+  for (const t of templates) {
+    createdBy = seedFromEmbeddedTemplate(join(dir, 'pg'), t);
+    if (!createdBy) continue;
+    createdFrom = t;
+    break;
+  }
   const t1 = performance.now();
   const db = await PGlite.create({ dataDir: join(dir, 'pg') });
   const t2 = performance.now();
   try {
     makeTreePrivate(dir);
     const phases = { copyMs: Math.round(t1 - t0), openMs: Math.round(t2 - t1), privateMs: Math.round(performance.now() - t2) };
-    return { db, createdFrom, phases };
+    return { db, createdFrom, createdBy, phases };
   } catch (err) {
     await db.close();
     throw err;

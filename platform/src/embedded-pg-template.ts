@@ -1,4 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 
@@ -53,13 +55,28 @@ export function embeddedTemplateMarker(dir: string): Record<string, unknown> | u
   }
 }
 
+/** A ready copy of the template's cluster, kept beside it: a new data directory takes it with one rename. */
+const SPARE = 'spare';
+/** A spare being copied: `spare.partial-<pid>-<random>`, renamed to SPARE when complete. */
+const SPARE_PARTIAL = 'spare.partial-';
+/** A partial spare of a process that is gone, or this old (its pid reused), was left by a process that stopped while copying it. */
+const STALE_PARTIAL_MS = 10 * 60_000;
+
 /**
- * Creates `target` (a PGlite data directory that does not exist yet) as a copy of the template.
- * Copies into a sibling first and renames, so a crash never leaves a half-copied cluster behind.
- * Returns false (and leaves nothing behind) when there is no template, or it could not be copied.
+ * Creates `target` (a PGlite data directory that does not exist yet) from the template: by moving the template's
+ * spare copy there (one rename, when there is a spare on the same file system and the directories are writable),
+ * else as a copy, made into a sibling first and renamed, so a crash never leaves a half-copied cluster behind.
+ * Returns how (`'spare'` or `'copy'`), or undefined (leaving nothing behind) when there is no template, or it
+ * could not be copied.
  */
-export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateDir()): boolean {
-  if (!hasEmbeddedTemplate(dir) || existsSync(target)) return false;
+export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateDir()): 'spare' | 'copy' | undefined {
+  if (!hasEmbeddedTemplate(dir) || existsSync(target)) return undefined;
+  try {
+    renameSync(join(dir, SPARE), target);
+    return 'spare';
+  } catch {
+    // No spare (taken by another start, not made yet), another file system, or a read-only installation.
+  }
   const partial = `${target}.copy-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   try {
@@ -67,10 +84,51 @@ export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateD
   } catch {
     // The template went away meanwhile (a newer one replaced it): the caller takes the next one, or initdb.
     rmSync(partial, { recursive: true, force: true });
-    return false;
+    return undefined;
   }
   renameSync(partial, target);
-  return true;
+  return 'copy';
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Makes the template's spare copy when it has none (copied beside it under a temporary name, renamed when
+ * complete; partial copies left by processes that stopped while copying are removed first). A new data
+ * directory then starts with a rename instead of a copy of a thousand-odd files, which on a busy disk took
+ * most of a first start. True when it made one; false when there is one already, another process made it
+ * meanwhile, or the installation is not writable (nothing is left behind then).
+ */
+export async function replenishSpare(dir = embeddedTemplateDir()): Promise<boolean> {
+  if (!hasEmbeddedTemplate(dir) || existsSync(join(dir, SPARE))) return false;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(SPARE_PARTIAL)) continue;
+    const pid = Number(name.slice(SPARE_PARTIAL.length).split('-')[0]);
+    try {
+      if (!processAlive(pid) || Date.now() - statSync(join(dir, name)).mtimeMs > STALE_PARTIAL_MS) rmSync(join(dir, name), { recursive: true, force: true });
+    } catch {
+      /* removed by another process meanwhile */
+    }
+  }
+  const partial = join(dir, `${SPARE_PARTIAL}${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await cp(join(dir, 'pg'), partial, { recursive: true });
+    // Fails when another process put a spare there meanwhile.
+    renameSync(partial, join(dir, SPARE));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
 }
 
 /** Builds the template once (a no-op when it exists); safe when several installs race. */

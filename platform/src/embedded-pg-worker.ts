@@ -14,7 +14,7 @@ import type { EmbeddedStartOptions, OpenedEmbeddedPostgres } from './embedded-pg
 export type WorkerInput = { dataDir: string; opts: EmbeddedStartOptions; compileCacheDir?: string };
 export type WorkerRequest = { type: 'configure'; sessionWaitMs: number } | { type: 'stop' };
 export type WorkerMessage =
-  | { type: 'started'; url: string; socketDir: string; createdFrom?: string; phases: OpenedEmbeddedPostgres['phases'] }
+  | { type: 'started'; url: string; socketDir: string; createdFrom?: string; createdBy?: OpenedEmbeddedPostgres['createdBy']; phases: OpenedEmbeddedPostgres['phases'] }
   | { type: 'failed'; message: string }
   | { type: 'configured' }
   | { type: 'stopped' };
@@ -50,7 +50,7 @@ port.on('message', (m: WorkerRequest) => {
 });
 try {
   opened = await openEmbeddedPostgres(dataDir, opts);
-  post({ type: 'started', url: opened.url, socketDir: opened.socketDir, createdFrom: opened.createdFrom, phases: opened.phases });
+  post({ type: 'started', url: opened.url, socketDir: opened.socketDir, createdFrom: opened.createdFrom, createdBy: opened.createdBy, phases: opened.phases });
 } catch (err) {
   post({ type: 'failed', message: messageOf(err) });
   port.close();

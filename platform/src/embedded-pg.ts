@@ -92,6 +92,7 @@ export function startEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOption
         socketDir: m.socketDir,
         dataDir: resolvePath(dataDir),
         createdFrom: m.createdFrom,
+        createdBy: m.createdBy,
         phases: m.phases,
         async setSessionWaitMs(ms) {
           const reply = await ask({ type: 'configure', sessionWaitMs: ms }, ['configured']);
