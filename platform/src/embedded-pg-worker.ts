@@ -9,6 +9,7 @@
 import { enableCompileCache } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbeddedStartOptions, OpenedEmbeddedPostgres } from './embedded-pg-open';
+import { collectStartGarbage } from './start-garbage';
 
 /** `compileCacheDir`: the process's module compile cache (a thread does not inherit it), used for PGlite's code too. */
 export type WorkerInput = { dataDir: string; opts: EmbeddedStartOptions; compileCacheDir?: string };
@@ -51,6 +52,9 @@ port.on('message', (m: WorkerRequest) => {
 try {
   opened = await openEmbeddedPostgres(dataDir, opts);
   post({ type: 'started', url: opened.url, socketDir: opened.socketDir, createdFrom: opened.createdFrom, createdBy: opened.createdBy, phases: opened.phases });
+  // This thread's start leaves garbage too (opening PGlite): one full collection of its own heap (about 10 MB
+  // given back; the main thread collects its own before it listens).
+  collectStartGarbage();
 } catch (err) {
   post({ type: 'failed', message: messageOf(err) });
   port.close();

@@ -49,7 +49,9 @@ export function startEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOption
   // The process's compile cache (getCompileCacheDir gives its versioned subdirectory) for the thread too.
   const cache = getCompileCacheDir?.();
   const input: WorkerInput = { dataDir, opts, ...(cache ? { compileCacheDir: dirname(cache) } : {}) };
-  const worker = new Worker(script.url, { workerData: input, ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
+  // The thread's own JavaScript is small (PGlite's glue and the wire protocol): a young generation of 8 MB instead
+  // of V8's default keeps its footprint down (PGlite's WebAssembly memory is outside the JavaScript heap).
+  const worker = new Worker(script.url, { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: 8 }, ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
   let state: 'starting' | 'running' | 'stopping' | 'ended' = 'starting';
   let lostHandler: ((err: Error) => void) | undefined;
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
