@@ -31,12 +31,15 @@ if (compileCacheDir) enableCompileCache?.(compileCacheDir);
 const { openEmbeddedPostgres } = await import('./embedded-pg-open');
 
 let opened: OpenedEmbeddedPostgres | undefined;
+let stopRequested = false;
 port.on('message', (m: WorkerRequest) => {
   if (m.type === 'configure') {
     opened?.setSessionWaitMs(m.sessionWaitMs);
     post({ type: 'configured' });
     return;
   }
+  if (stopRequested) return;
+  stopRequested = true;
   const stopping = opened ? opened.stop() : Promise.resolve();
   stopping
     .then(

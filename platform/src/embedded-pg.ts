@@ -54,6 +54,7 @@ export function startEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOption
   const worker = new Worker(script.url, { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: 8 }, ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
   let state: 'starting' | 'running' | 'stopping' | 'ended' = 'starting';
   let lostHandler: ((err: Error) => void) | undefined;
+  let stopping: Promise<void> | undefined;
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   /** Posts a request and waits for the thread's answer of one of `answers` (undefined: it ended first). */
   const ask = (request: WorkerRequest, answers: WorkerMessage['type'][]) =>
@@ -103,13 +104,17 @@ export function startEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOption
         onLost(handler) {
           lostHandler = handler;
         },
-        async stop() {
-          if (state === 'ended') return;
-          state = 'stopping';
-          const reply = await ask({ type: 'stop' }, ['stopped', 'failed']);
-          await ended;
-          state = 'ended';
-          if (reply?.type === 'failed') throw new Error(reply.message);
+        stop() {
+          // One stop, however often it is called (a second caller waits for the same one).
+          stopping ??= (async () => {
+            if (state === 'ended') return;
+            state = 'stopping';
+            const reply = await ask({ type: 'stop' }, ['stopped', 'failed']);
+            await ended;
+            state = 'ended';
+            if (reply?.type === 'failed') throw new Error(reply.message);
+          })();
+          return stopping;
         },
       });
     };
