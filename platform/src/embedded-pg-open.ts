@@ -11,7 +11,8 @@ import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
  * startEmbeddedPostgres (./embedded-pg), which runs this on a thread of its own (./embedded-pg-worker).
  */
 
-export type EmbeddedStartOptions = { advertise?: boolean; sessionWaitMs?: number; templates?: readonly string[] };
+/** `spareAfterMs`: when the template's next spare copy is made after the database opened (default SPARE_AFTER_MS). */
+export type EmbeddedStartOptions = { advertise?: boolean; sessionWaitMs?: number; templates?: readonly string[]; spareAfterMs?: number };
 
 export type OpenedEmbeddedPostgres = {
   url: string;
@@ -27,6 +28,9 @@ export type OpenedEmbeddedPostgres = {
   setSessionWaitMs(ms: number): void;
   stop(): Promise<void>;
 };
+
+/** How long after the database opened the template's next spare copy is made (a start is over by then). */
+const SPARE_AFTER_MS = 5_000;
 
 /** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
 const MAX_SOCKET_PATH_BYTES = 103;
@@ -70,9 +74,13 @@ export async function openEmbeddedPostgres(dataDir: string, opts: EmbeddedStartO
     throw err;
   }
   server.serve(db);
-  // The template's spare copy (taken by this start, or not made yet) is made in the background (files copied on
-  // libuv's threads); stop waits for it.
-  const replenishing = createdBy && createdFrom ? replenishSpare(createdFrom).catch(() => false) : undefined;
+  // The template's spare copy (taken by this start, or not made yet) is made again once the start is over
+  // (SPARE_AFTER_MS, files copied on libuv's threads, so the copy does not compete with the start for the disk),
+  // or when the database stops before that; stop waits for it.
+  let replenishing: Promise<boolean> | undefined;
+  const replenish = () => (replenishing ??= createdBy && createdFrom ? replenishSpare(createdFrom).catch(() => false) : Promise.resolve(false));
+  const later = setTimeout(replenish, opts.spareAfterMs ?? SPARE_AFTER_MS);
+  later.unref();
   return {
     url: embeddedUrl(socketDir),
     socketDir,
@@ -82,9 +90,10 @@ export async function openEmbeddedPostgres(dataDir: string, opts: EmbeddedStartO
     setSessionWaitMs: (ms) => server.setSessionWaitMs(ms),
     async stop() {
       if (opts.advertise) unadvertise(dir);
+      clearTimeout(later);
       await server.close();
       await db.close();
-      await replenishing;
+      await replenish();
     },
   };
 }

@@ -87,6 +87,11 @@ describe('embedded database template cluster', () => {
     await db.stop();
     expect(existsSync(join(template, 'spare', 'PG_VERSION'))).toBe(true);
     expect(readdirSync(template).filter((n) => n.startsWith('spare.partial-'))).toEqual([]);
+    // While it runs, the next spare is made once the start is over (here after 100 ms instead of 5 s).
+    const g = await startEmbeddedPostgres(join(root, 'g'), { templates: [template], spareAfterMs: 100 });
+    expect(g.createdBy).toBe('spare');
+    await expect.poll(() => existsSync(join(template, 'spare', 'PG_VERSION')), { timeout: 30_000 }).toBe(true);
+    await g.stop();
     // Opened again (nothing to create), it takes nothing.
     const again = await startEmbeddedPostgres(join(root, 'f'), { templates: [template] });
     expect(again.createdBy).toBeUndefined();
