@@ -52,6 +52,15 @@ export function startEmbeddedPostgres(dataDir: string, opts: EmbeddedStartOption
   // The thread's own JavaScript is small (PGlite's glue and the wire protocol): a young generation of 8 MB instead
   // of V8's default keeps its footprint down (PGlite's WebAssembly memory is outside the JavaScript heap).
   const worker = new Worker(script.url, { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: 8 }, ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
+  return databaseThread(worker, dataDir);
+}
+
+/**
+ * The main thread's side of the database thread's messages (./embedded-pg-worker): resolves once it posts
+ * `started`, rejects when it fails or ends first, and afterwards reports its end on its own to `onLost`.
+ * Exported for the tests, which drive it with a thread of their own.
+ */
+export function databaseThread(worker: Worker, dataDir: string): Promise<EmbeddedPostgres> {
   let state: 'starting' | 'running' | 'stopping' | 'ended' = 'starting';
   let lostHandler: ((err: Error) => void) | undefined;
   let stopping: Promise<void> | undefined;

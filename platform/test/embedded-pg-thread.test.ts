@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/embedded-pg';
+import { Worker } from 'node:worker_threads';
+import { databaseThread, startEmbeddedPostgres, type EmbeddedPostgres } from '../src/embedded-pg';
 
 describe('the embedded database runs on a thread of its own', () => {
   const root = mkdtempSync(join(tmpdir(), 'vat-pg-thread-'));
@@ -71,4 +72,28 @@ describe('the embedded database runs on a thread of its own', () => {
   it('a start that fails on the thread rejects with its message and leaves no thread running', async () => {
     await expect(startEmbeddedPostgres(join(root, 'data'))).rejects.toThrow(/DATA_DIR .* is in use by another running process/);
   }, 60_000);
+});
+
+describe("the main thread's side of the database thread", () => {
+  /** A stand-in for the database thread: posts `started`, answers `configure`, then ends on its own with code 7. */
+  const standIn = `
+    const { parentPort } = require('node:worker_threads');
+    parentPort.on('message', (m) => { if (m.type === 'configure') parentPort.postMessage({ type: 'configured' }); });
+    parentPort.postMessage({ type: 'started', url: 'postgresql://x', socketDir: '/nowhere', phases: { copyMs: 0, openMs: 0, privateMs: 0 } });
+    setTimeout(() => process.exit(7), 300);
+  `;
+
+  it('a thread that ends on its own after it started is reported to onLost (npm start then logs it and exits 1)', async () => {
+    const db = await databaseThread(new Worker(standIn, { eval: true }), '/nowhere/data');
+    const lost = new Promise<Error>((resolve) => db.onLost(resolve));
+    await db.setSessionWaitMs(1_000);
+    expect((await lost).message).toMatch(/the embedded database's thread ended \(exit code 7\)/);
+    // Stopping it afterwards does not wait for an answer that cannot come.
+    await db.stop();
+    await expect(db.setSessionWaitMs(1_000)).rejects.toThrow(/has stopped/);
+  }, 30_000);
+
+  it('a thread that ends before it started rejects the start', async () => {
+    await expect(databaseThread(new Worker('process.exit(3)', { eval: true }), '/nowhere/data')).rejects.toThrow(/ended while it started \(exit code 3\)/);
+  }, 30_000);
 });
