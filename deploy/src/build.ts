@@ -13,8 +13,8 @@ import { stopwatch } from '@vat/platform/stopwatch';
 import { serveMetrics } from '@vat/platform/http-telemetry';
 import { startProcessMetrics } from '@vat/platform/metrics';
 import { createBus, directTransports, networkTransports, serviceInterceptors, startRelays, startService, type RunningService } from './compose';
+import type { Mode } from './mode';
 
-import { type Mode } from './mode';
 export { isMode } from './mode';
 
 export type Built = {
@@ -33,7 +33,6 @@ async function preloadModules(): Promise<void> {
   for (const name of SERVICE_NAMES) await loadModule(name);
   await import('@vat/gateway/start');
 }
-
 
 /**
  * The one composition root. `all`: every service in this process on embedded PostgreSQL (or

@@ -25,7 +25,7 @@ if (early && !database) void early.started.then((s) => s.embedded.stop(), () => 
 database?.catch(() => undefined);
 try {
   const { build } = await import('./build');
-  const { collectStartGarbage } = await import('./start-garbage');
+  const { collectStartGarbage } = await import('@vat/platform/start-garbage');
   const built = await build(mode, config, log, database);
   const heapBefore = process.memoryUsage().heapUsed;
   const gcMs = collectStartGarbage();

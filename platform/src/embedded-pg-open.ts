@@ -36,7 +36,7 @@ const SPARE_AFTER_MS = 5_000;
 const MAX_SOCKET_PATH_BYTES = 103;
 
 /** `DATA_DIR/run`, the socket's directory; fails when DATA_DIR is too long for a Unix socket path. */
-export function socketDirFor(dataDir: string): string {
+function socketDirFor(dataDir: string): string {
   const dir = join(dataDir, 'run');
   const bytes = Buffer.byteLength(join(dir, SOCKET_NAME));
   if (bytes > MAX_SOCKET_PATH_BYTES) {
@@ -78,9 +78,9 @@ export async function openEmbeddedPostgres(dataDir: string, opts: EmbeddedStartO
   // (SPARE_AFTER_MS, files copied on libuv's threads, so the copy does not compete with the start for the disk),
   // or when the database stops before that; stop waits for it.
   let replenishing: Promise<boolean> | undefined;
-  const replenish = () => (replenishing ??= createdBy && createdFrom ? replenishSpare(createdFrom).catch(() => false) : Promise.resolve(false));
-  const later = setTimeout(replenish, opts.spareAfterMs ?? SPARE_AFTER_MS);
-  later.unref();
+  const template = createdBy ? createdFrom : undefined;
+  const replenish = () => (template ? (replenishing ??= replenishSpare(template).catch(() => false)) : undefined);
+  const later = template ? setTimeout(replenish, opts.spareAfterMs ?? SPARE_AFTER_MS).unref() : undefined;
   return {
     url: embeddedUrl(socketDir),
     socketDir,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateJson } from './embedded-pg-files';
 import { socketAnswers } from './embedded-pg-server';
+import { processAlive } from './process-alive';
 
 /** `DATA_DIR/runtime.json` while `npm start` runs: where its database's Unix socket is. */
 type RuntimeFile = { pid: number; socketDir: string };
@@ -43,15 +44,6 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | unde
   const { socketDir } = readRuntimeFile(dataDir);
   if (typeof socketDir !== 'string') return undefined;
   return (await socketAnswers(join(socketDir, SOCKET_NAME))) ? embeddedUrl(socketDir) : undefined;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** An older version's `npm start` serves DATA_DIR over TCP, without the socket lock: never open it twice. */

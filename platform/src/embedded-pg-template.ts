@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { cp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
+import { processAlive } from './process-alive';
 
 /**
  * A freshly initialised, cleanly shut down PGlite cluster kept beside the installed packages, so a new
@@ -90,16 +91,6 @@ export function seedFromEmbeddedTemplate(target: string, dir = embeddedTemplateD
   return 'copy';
 }
 
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Makes the template's spare copy when it has none (copied beside it under a temporary name, renamed when
  * complete; partial copies left by processes that stopped while copying are removed first). A new data
@@ -112,6 +103,7 @@ export async function replenishSpare(dir = embeddedTemplateDir()): Promise<boole
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(SPARE_PARTIAL)) continue;
     const pid = Number(name.slice(SPARE_PARTIAL.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0) continue; // not one of ours
     try {
       if (!processAlive(pid) || Date.now() - statSync(join(dir, name)).mtimeMs > STALE_PARTIAL_MS) rmSync(join(dir, name), { recursive: true, force: true });
     } catch {

@@ -1,1 +1,0 @@
-export { collectStartGarbage } from '@vat/platform/start-garbage';
