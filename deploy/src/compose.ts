@@ -163,7 +163,9 @@ export function networkTransports(config: Config): (name: ServiceName) => Transp
   return (name) => {
     let t = cache.get(name);
     if (!t) {
-      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', interceptors: [rpcClientTelemetryInterceptor(), peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
+      // acceptCompression []: responses between the processes are not gzipped (they stay inside the deployment's
+      // network; compressing the calculation's answer cost each side 5-6 % of its CPU: docs/benchmarks.md).
+      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', acceptCompression: [], interceptors: [rpcClientTelemetryInterceptor(), peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
       cache.set(name, t);
     }
     return t;

@@ -2,7 +2,8 @@
  * CPU profile of the one-process server under persisted `POST /v1/vat/calculate` (fresh Idempotency-Key per
  * request, 64 connections), as `npm start` runs it (the bundle): `npx tsx test/bench/profile-calc.ts [seconds]`
  * prints req/s and the profile summary; PROFILE_CALC_KEEP=<dir> keeps the .cpuprofile. `--distributed` runs the
- * distributed mode instead (five services and the gateway, private NATS) and profiles the gateway and calculation.
+ * distributed mode instead (five services and the gateway, private NATS) and profiles the gateway and calculation;
+ * PROFILE_CALC_CONNECTIONS sets the connections (64).
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ try {
     autocannon({
       url: base,
       duration,
-      connections: 64,
+      connections: Number(process.env.PROFILE_CALC_CONNECTIONS ?? 64),
       requests: [{
         method: 'POST',
         path: '/v1/vat/calculate',
