@@ -158,11 +158,11 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
   const t0 = Date.now();
   await client.query(
     `insert into calculation.calculation (id, account_id, api_key_id, created_at, transaction_date, country, currency, tax_class_id, price_includes_vat,
-       amount_minor, net_minor, vat_minor, gross_minor, vat_rate_bps, source_id, idempotency_key, request_digest, canonical_request, rate_evidence,
+       amount_minor, net_minor, vat_minor, gross_minor, vat_rate_bps, source_id, idempotency_key, request_digest, canonical_request, rate_evidence, rate_evidence_digest,
        rate_evidence_status, replay_status, calculation_version, execution_digest, manifest_digest)
      select gen_random_uuid(), t.account_id, t.api_key_id, t.created_at, t.transaction_date - (g % 300) * interval '1 day', t.country, t.currency, t.tax_class_id,
        t.price_includes_vat, t.amount_minor + g, t.net_minor, t.vat_minor, t.gross_minor, t.vat_rate_bps, case when g % 7 = 0 then '-shop/' || (g % 13) else null end,
-       null, t.request_digest, t.canonical_request, t.rate_evidence, t.rate_evidence_status, t.replay_status, t.calculation_version, t.execution_digest, t.manifest_digest
+       null, t.request_digest, t.canonical_request, t.rate_evidence, t.rate_evidence_digest, t.rate_evidence_status, t.replay_status, t.calculation_version, t.execution_digest, t.manifest_digest
      from (select * from calculation.calculation limit 1) t, generate_series(1, $1) g`,
     [need],
   );

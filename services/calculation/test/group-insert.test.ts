@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBackends } from '../../../test/support/env';
@@ -6,7 +6,7 @@ import { startServiceHarness, type ServiceHarness } from '../../../test/support/
 import { calculationRecordedEvent } from '../src/calculation-record';
 import type { CalculationDeps } from '../src/context';
 import type { StoredRateEvidence } from '../src/evidence';
-import { CalculationRepository, type NewCalculation } from '../src/repositories/calculations';
+import { CalculationRepository, evidenceDoc, type NewCalculation } from '../src/repositories/calculations';
 
 const backends = await requireBackends(['postgres']);
 
@@ -67,7 +67,7 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     const counting = Object.create(pool) as pg.Pool;
     counting.query = ((config: unknown, values?: unknown) => {
       const text = typeof config === 'string' ? config : (config as { text: string }).text;
-      statements.push(text.includes('rate_evidence_ref') ? 'group' : 'other');
+      statements.push(text.includes('json_to_recordset') ? 'group' : 'other');
       return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
     }) as pg.Pool['query'];
     repo = new CalculationRepository(counting);
@@ -85,7 +85,7 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     // The first calls go alone while nothing runs; the rest wait and go together.
     expect(statements.filter((s) => s === 'group').length).toBeGreaterThan(0);
     expect(statements.length).toBeLessThan(60);
-    const stored = await q(`select id, seq::text as seq, idempotency_key, amount_minor::text as amount, rate_evidence, canonical_request, source_id from calculation.calculation where account_id in (7101, 7102)`);
+    const stored = await q(`select id, seq::text as seq, idempotency_key, amount_minor::text as amount, rate_evidence, rate_evidence_digest, canonical_request, source_id from calculation.calculation where account_id in (7101, 7102)`);
     expect(stored).toHaveLength(60);
     const byId = new Map(stored.map((r) => [r.id as string, r]));
     rows.forEach((c, i) => {
@@ -93,12 +93,20 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
       expect(r.seq).toBe(answers[i]!.seq.toString());
       expect(r.idempotency_key).toBe(`group-${i}`);
       expect(r.amount).toBe(String(10_000 + i));
-      expect(r.rate_evidence).toEqual(EVIDENCE[i % 2]);
+      // The evidence by name: its window's document, stored once.
+      expect(r.rate_evidence).toBeNull();
+      expect(r.rate_evidence_digest).toBe(evidenceDoc(EVIDENCE[i % 2]!).digest);
       expect(r.canonical_request).toEqual(c.canonicalRequest);
       expect(r.source_id).toBe(c.sourceId);
       expect(answers[i]).toEqual({ ...c, seq: answers[i]!.seq });
     });
     expect(new Set(stored.map((r) => r.seq)).size).toBe(60);
+    const docs = await q(`select digest, doc from calculation.rate_evidence_doc where digest = any($1::text[]) order by digest`, [EVIDENCE.map((e) => evidenceDoc(e).digest)]);
+    expect(docs.map((d) => d.doc)).toEqual(EVIDENCE.map((e) => ({ digest: evidenceDoc(e).digest, doc: e })).sort((a, b) => a.digest.localeCompare(b.digest)).map((d) => d.doc));
+    // Read back, each record carries its window's evidence.
+    const read = await repo.ownedMany(7101n, rows.filter((_, i) => i % 2).map((c) => c.id));
+    expect(read).toHaveLength(30);
+    for (const r of read) expect(r.rateEvidence).toEqual(EVIDENCE[Number(r.amountMinor - 10_000n) % 2]);
     const outbox = await q(`select id, subject from calculation.outbox where id = any($1::uuid[])`, [events.map((e) => e.id)]);
     expect(outbox.map((r) => r.id as string).sort()).toEqual(events.map((e) => e.id).sort());
     expect(new Set(outbox.map((r) => r.subject))).toEqual(new Set([events[0]!.subject]));
@@ -128,5 +136,62 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     expect((settled[13] as PromiseRejectedResult).reason).toBeDefined();
     expect(await q(`select count(*)::int as n from calculation.calculation where account_id = 7104`)).toEqual([{ n: 19 }]);
     expect(statements.filter((s) => s === 'group').length).toBeGreaterThan(0);
+  });
+
+  it('a document is named by the SHA-256 of its JSON text, made once per frozen evidence object', () => {
+    const e = EVIDENCE[0]!;
+    expect(evidenceDoc(e)).toEqual({ text: JSON.stringify(e), digest: `sha256:${createHash('sha256').update(JSON.stringify(e)).digest('hex')}` });
+    const frozen = Object.freeze({ ...e });
+    expect(evidenceDoc(frozen)).toBe(evidenceDoc(frozen));
+    expect(evidenceDoc(frozen).digest).toBe(evidenceDoc(e).digest);
+  });
+
+  it('the documents are append-only: update, delete and truncate are refused for every role', async () => {
+    const c = calculation(7105n, 'append-only', 0);
+    await repo.insertOnce(c, calculationRecordedEvent(c));
+    const digest = evidenceDoc(c.rateEvidence).digest;
+    for (const sql of [
+      `update calculation.rate_evidence_doc set doc = jsonb_set(doc, '{window,rate_bps}', '2000') where digest = $1`,
+      `delete from calculation.rate_evidence_doc where digest = $1`,
+    ]) await expect(q(sql, [digest]), sql).rejects.toThrow(/append-only/);
+    await expect(q(`truncate calculation.rate_evidence_doc cascade`)).rejects.toThrow(/append-only/);
+    expect(await q(`select doc from calculation.rate_evidence_doc where digest = $1`, [digest])).toEqual([{ doc: c.rateEvidence }]);
+  });
+
+  it('a row holds its evidence inline or names a document, never both nor neither', async () => {
+    const c = calculation(7106n, 'one-of-two', 0);
+    await repo.insertOnce(c, calculationRecordedEvent(c));
+    await expect(q(`update calculation.calculation set rate_evidence_digest = null where id = $1`, [c.id])).rejects.toThrow(/calculation_rate_evidence_one/);
+    await expect(q(`update calculation.calculation set rate_evidence = '{}' where id = $1`, [c.id])).rejects.toThrow(/calculation_rate_evidence_one/);
+  });
+
+  it('a calculation stored before documents existed (evidence inline) reads, pages and exports as before', async () => {
+    const c = calculation(7107n, 'inline', 1);
+    await repo.insertOnce(c, calculationRecordedEvent(c));
+    // As the row was written before Migration20261129180942: the evidence inline, no document named.
+    await q(`update calculation.calculation set rate_evidence = $2::jsonb, rate_evidence_digest = null where id = $1`, [c.id, JSON.stringify(c.rateEvidence)]);
+    expect((await repo.owned(7107n, c.id))!.rateEvidence).toEqual(c.rateEvidence);
+    expect((await repo.page(7107n, {}, 10))!.rows.map((r) => r.rateEvidence)).toEqual([c.rateEvidence]);
+    const exported = [];
+    for await (const batch of repo.exportRows(7107n, {}, 10)) exported.push(...batch);
+    expect(exported.map((r) => [r.rateReleaseDigest, r.rateWindowDigest])).toEqual([['sha256:release', 'sha256:pinned-7']]);
+    // And a row naming its document exports the same digests from it.
+    const d = calculation(7107n, 'named', 3);
+    await repo.insertOnce(d, calculationRecordedEvent(d));
+    const again = [];
+    for await (const batch of new CalculationRepository(h.deps.pool).exportRows(7107n, {}, 1)) again.push(...batch);
+    expect(again.map((r) => [r.id, r.rateReleaseDigest, r.rateWindowDigest])).toEqual([[c.id, 'sha256:release', 'sha256:pinned-7'], [d.id, 'sha256:release', 'sha256:pinned-7']]);
+  });
+
+  it('a row naming a document that is not stored fails closed: no record without its evidence', async () => {
+    const c = calculation(7108n, 'dangling', 0);
+    await repo.insertOnce(c, calculationRecordedEvent(c));
+    await q(`update calculation.calculation set rate_evidence_digest = 'sha256:not-stored' where id = $1`, [c.id]);
+    const fresh = new CalculationRepository(h.deps.pool);
+    await expect(fresh.owned(7108n, c.id)).rejects.toThrow(/rate evidence document sha256:not-stored is missing/);
+    const exported = (async () => {
+      for await (const _ of fresh.exportRows(7108n, {}, 10)) void _;
+    })();
+    await expect(exported).rejects.toThrow(/sha256:not-stored is missing/);
   });
 });

@@ -431,10 +431,12 @@ describe.skipIf(!backends.ok)('transactions (REST, PostgreSQL)', () => {
       }
     });
 
+    // The rate evidence is its window's document (append-only); tampering puts an altered copy inline in the row.
+    const evidence = `coalesce(rate_evidence, (select doc from "calculation".rate_evidence_doc where digest = rate_evidence_digest))`;
     const tampers: [string, string][] = [
-      ['the pinned rate in rate_evidence', `update "calculation".calculation set rate_evidence = jsonb_set(rate_evidence, '{window,rate_bps}', '2000') where id = $1`],
-      ['the release digest in rate_evidence', `update "calculation".calculation set rate_evidence = jsonb_set(rate_evidence, '{release_digest}', '"sha256:0000"') where id = $1`],
-      ['rate_evidence and the stored rate together', `update "calculation".calculation set rate_evidence = jsonb_set(rate_evidence, '{window,rate_bps}', '2000'), vat_rate_bps = 2000 where id = $1`],
+      ['the pinned rate in rate_evidence', `update "calculation".calculation set rate_evidence = jsonb_set(${evidence}, '{window,rate_bps}', '2000'), rate_evidence_digest = null where id = $1`],
+      ['the release digest in rate_evidence', `update "calculation".calculation set rate_evidence = jsonb_set(${evidence}, '{release_digest}', '"sha256:0000"'), rate_evidence_digest = null where id = $1`],
+      ['rate_evidence and the stored rate together', `update "calculation".calculation set rate_evidence = jsonb_set(${evidence}, '{window,rate_bps}', '2000'), rate_evidence_digest = null, vat_rate_bps = 2000 where id = $1`],
       ['the canonical request amount', `update "calculation".calculation set canonical_request = jsonb_set(canonical_request, '{amount_minor}', '"1"') where id = $1`],
       ['the stored VAT amount', `update "calculation".calculation set vat_minor = vat_minor + 1 where id = $1`],
       ['the calculation version', `update "calculation".calculation set calculation_version = 'vat-calculator-half-up/v0' where id = $1`],

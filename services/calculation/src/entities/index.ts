@@ -123,7 +123,10 @@ export const Calculation = defineEntity({
     idempotencyKey: p.string().length(255).nullable(),
     requestDigest: p.string().length(80),
     canonicalRequest: p.json<Record<string, unknown>>(),
-    rateEvidence: p.json<Record<string, unknown>>(),
+    /** The rate evidence inline (calculations stored before 2026-11-29), else null and named by rateEvidenceDigest. */
+    rateEvidence: p.json<Record<string, unknown>>().nullable(),
+    /** The `rate_evidence_doc` holding this calculation's rate evidence (one per rate window of a release). */
+    rateEvidenceDigest: p.string().length(80).nullable(),
     rateEvidenceStatus: p.string().length(30),
     replayStatus: p.string().length(20),
     calculationVersion: p.string().length(60),
@@ -136,6 +139,20 @@ export const Calculation = defineEntity({
     { properties: ['accountId', 'sourceId'] },
   ],
   uniques: [{ properties: ['accountId', 'idempotencyKey'] }],
+});
+
+/**
+ * The rate evidence of a window of a release, stored once and named by the SHA-256 of its JSON text: every
+ * calculation pinned to that window refers to it (`calculation.rate_evidence_digest`). Append-only by trigger.
+ */
+export const RateEvidenceDoc = defineEntity({
+  name: 'RateEvidenceDoc',
+  tableName: 'rate_evidence_doc',
+  properties: {
+    digest: p.string().length(80).primary(),
+    doc: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+  },
 });
 
 /** Account-owned label and channel definition for a raw source tag. */
@@ -265,4 +282,4 @@ export const GovernedDecision = defineEntity({
 
 export const Outbox = defineOutboxEntity();
 
-export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, RegionalVatRate, EcbRateDay, Calculation, SourceProfile, SourceProfileRevision, SourceProfilePublication, ReferencePublication, TreatmentRelease, GovernedDecision, Outbox];
+export const calculationEntities = [ReferenceRelease, TaxClass, VatRate, RegionalVatRate, EcbRateDay, Calculation, RateEvidenceDoc, SourceProfile, SourceProfileRevision, SourceProfilePublication, ReferencePublication, TreatmentRelease, GovernedDecision, Outbox];

@@ -1,11 +1,15 @@
 import type pg from 'pg';
 import type { OutboxEvent } from '@vat/platform/outbox';
-import { insertStatement, JsonDocs, jsonDocsCte, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
+import { sha256Hex } from '@vat/platform/canonical-json';
+import { insertStatement, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
 import { preparedStatement } from '@vat/platform/prepared';
+import { deepFreeze } from '../domain/deep-freeze';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
 const TABLE = '"calculation".calculation';
 const OUTBOX = '"calculation".outbox';
+/** Each rate window's evidence, stored once; a calculation names its document by `rate_evidence_digest`. */
+const DOCS = '"calculation".rate_evidence_doc';
 
 /** A stored calculation with its sealed evidence, as the handlers use it. */
 export type CalculationRecord = {
@@ -72,6 +76,8 @@ export type ExportRow = {
   manifestDigest: string;
   rateReleaseDigest: string | null;
   rateWindowDigest: string | null;
+  /** The row's rate evidence document, when the evidence is not inline (`exportRows` fills the two digests from it). */
+  rateEvidenceDigest?: string | null;
   requestDigest: string;
 };
 
@@ -110,8 +116,15 @@ const COLUMN: Record<keyof CalculationRecord, string> = {
 
 type Row = Record<string, unknown>;
 
-/** A `calculation` row (read by column name) as a record. */
+/**
+ * A `calculation` row (read by column name) as a record. Its `rate_evidence` is the inline copy (calculations
+ * stored before 2026-11-29) or the document the row names, put there by the reader (`withEvidence`, or
+ * `CALCULATION_SELECT`); a row whose document is missing fails here rather than be answered without evidence.
+ */
 export function calculationRecordOf(r: Row): CalculationRecord {
+  if (r.rate_evidence === null || r.rate_evidence === undefined) {
+    throw new Error(`calculation ${String(r.id)}: its rate evidence (document ${String(r.rate_evidence_digest)}) is missing`);
+  }
   const big = (k: keyof CalculationRecord) => BigInt(r[COLUMN[k]] as string);
   const text = (k: keyof CalculationRecord) => r[COLUMN[k]] as string;
   return {
@@ -143,38 +156,56 @@ export function calculationRecordOf(r: Row): CalculationRecord {
   };
 }
 
-/** JSON text of frozen documents (the rate evidence pinRate shares between the calculations of a window): made once. */
-const frozenJson = new WeakMap<object, string>();
+/** A rate evidence document as stored: its JSON text and its name, `sha256:` + the SHA-256 of that text. */
+export type EvidenceDoc = { digest: string; text: string };
 
-function jsonText(v: unknown): string {
-  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return JSON.stringify(v);
-  let text = frozenJson.get(v);
-  if (text === undefined) frozenJson.set(v, (text = JSON.stringify(v)));
-  return text;
+/** The document of each frozen evidence object (pinRate shares one between the calculations of a window): made once. */
+const frozenDocs = new WeakMap<object, EvidenceDoc>();
+
+export function evidenceDoc(v: StoredRateEvidence): EvidenceDoc {
+  const frozen = Object.isFrozen(v);
+  let doc = frozen ? frozenDocs.get(v) : undefined;
+  if (doc === undefined) {
+    const text = JSON.stringify(v);
+    doc = { digest: `sha256:${sha256Hex(text)}`, text };
+    if (frozen) frozenDocs.set(v, doc);
+  }
+  return doc;
 }
 
 /** The stored fields and their columns (all but the database's `seq`). */
 const STORED_FIELDS = (Object.entries(COLUMN) as [keyof CalculationRecord, string][]).filter((e): e is [keyof NewCalculation, string] => e[0] !== 'seq');
 
-/** The row's column values; `json` encodes the two JSON columns (text for a bound parameter, by default). */
-function columnsOf(c: NewCalculation, json: (v: unknown) => unknown = jsonText): Record<string, unknown> {
+/**
+ * The row's column values; the rate evidence as the name of its document (`rate_evidence_digest`), the
+ * canonical request encoded by `json` (text for a bound parameter, by default).
+ */
+function columnsOf(c: NewCalculation, json: (v: unknown) => unknown = (v) => JSON.stringify(v)): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [field, column] of STORED_FIELDS) {
     const v = c[field];
-    row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' || field === 'rateEvidence' ? json(v) : v;
+    if (field === 'rateEvidence') row.rate_evidence_digest = evidenceDoc(c.rateEvidence).digest;
+    else row[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : field === 'canonicalRequest' ? json(v) : v;
   }
   return row;
 }
 
-/** The stored columns (all but the database's `seq`), in the record's order. */
-const STORED_COLUMNS = Object.values(COLUMN).filter((c) => c !== 'seq');
+/** The stored columns (all but the database's `seq`), in the record's order; the evidence by its document's name. */
+const STORED_COLUMNS = Object.values(COLUMN).filter((c) => c !== 'seq').map((c) => (c === 'rate_evidence' ? 'rate_evidence_digest' : c));
+
+/** The columns of a calculation with its rate evidence resolved in SQL (for a reader that cannot call `withEvidence`). */
+export const CALCULATION_SELECT = Object.values(COLUMN)
+  .map((c) => (c === 'rate_evidence' ? `coalesce(rate_evidence, (select d.doc from ${DOCS} d where d.digest = rate_evidence_digest)) as rate_evidence, rate_evidence_digest` : c))
+  .join(', ');
 
 /**
- * The one insert of a stored calculation and its outbox event, atomic without a transaction; no row when the
- * account already used the idempotency key. The same text for every call (every column always bound), so it
- * runs as a named statement (planned once per connection).
+ * The one insert of a stored calculation, its rate evidence document (unless stored already) and its outbox
+ * event, atomic without a transaction; no calculation when the account already used the idempotency key. The
+ * same text for every call (every column always bound), so it runs as a named statement (planned once per
+ * connection).
  */
-const INSERT_ONE_SQL = `with c as (${insertStatement(TABLE, Object.fromEntries(STORED_COLUMNS.map((c) => [c, null])), { canonical_request: 'jsonb', rate_evidence: 'jsonb' }).text}
+const INSERT_ONE_SQL = `with doc as (insert into ${DOCS} (digest, doc, created_at) values ($${STORED_COLUMNS.length + 4}, $${STORED_COLUMNS.length + 5}::jsonb, now()) on conflict do nothing),
+      c as (${insertStatement(TABLE, Object.fromEntries(STORED_COLUMNS.map((c) => [c, null])), { canonical_request: 'jsonb' }).text}
         on conflict (account_id, idempotency_key) do nothing returning seq),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
         select $${STORED_COLUMNS.length + 1}, $${STORED_COLUMNS.length + 2}, $${STORED_COLUMNS.length + 3}, now(), 0 from c)
@@ -184,22 +215,23 @@ const INSERT_ONE_SQL = `with c as (${insertStatement(TABLE, Object.fromEntries(S
 const COLUMN_TYPE: Record<string, string> = {
   id: 'uuid', account_id: 'bigint', api_key_id: 'bigint', created_at: 'timestamptz', transaction_date: 'timestamptz', country: 'text', currency: 'text',
   tax_class_id: 'text', price_includes_vat: 'boolean', amount_minor: 'bigint', net_minor: 'bigint', vat_minor: 'bigint', gross_minor: 'bigint',
-  vat_rate_bps: 'int', source_id: 'text', idempotency_key: 'text', request_digest: 'text', canonical_request: 'jsonb', rate_evidence: 'jsonb',
+  vat_rate_bps: 'int', source_id: 'text', idempotency_key: 'text', request_digest: 'text', canonical_request: 'jsonb', rate_evidence_digest: 'text',
   rate_evidence_status: 'text', replay_status: 'text', calculation_version: 'text', execution_digest: 'text', manifest_digest: 'text',
 };
 for (const c of STORED_COLUMNS) if (!COLUMN_TYPE[c]) throw new Error(`no SQL type for calculation column ${c}`);
 
 /**
- * Several calculations and their outbox events in ONE statement (group commit): the rows as JSON (`$1`; the
- * evidence documents once each in `$5`, rows naming them), the outbox events as arrays naming their calculation. A
- * row whose idempotency key the account already used (before, or by an earlier row of the same group) is skipped
- * with its event; the statement answers the id and position of every row it stored.
+ * Several calculations and their outbox events in ONE statement (group commit): the rows as JSON (`$1`, each
+ * naming its rate evidence document), the group's documents once each (`$5` names, `$7` texts; stored unless
+ * they are already), the outbox events as arrays naming their calculation. A row whose idempotency key the
+ * account already used (before, or by an earlier row of the same group) is skipped with its event; the statement
+ * answers the id and position of every row it stored.
  */
-const INSERT_GROUP_SQL = `with ${jsonDocsCte('evidence', '$5')},
+const INSERT_GROUP_SQL = `with docs as (insert into ${DOCS} (digest, doc, created_at)
+        select x.digest, x.doc::jsonb, now() from unnest($5::text[], $7::text[]) as x(digest, doc) on conflict do nothing),
       c as (insert into ${TABLE} (${STORED_COLUMNS.join(', ')})
-        select ${STORED_COLUMNS.map((c) => (c === 'rate_evidence' ? 'evidence.doc' : `r.${c}`)).join(', ')}
-        from json_to_recordset($1::json) as r(${STORED_COLUMNS.map((c) => (c === 'rate_evidence' ? 'rate_evidence_ref int' : `${c} ${COLUMN_TYPE[c]}`)).join(', ')}, n int)
-          join evidence on evidence.ord = r.rate_evidence_ref
+        select ${STORED_COLUMNS.map((c) => `r.${c}`).join(', ')}
+        from json_to_recordset($1::json) as r(${STORED_COLUMNS.map((c) => `${c} ${COLUMN_TYPE[c]}`).join(', ')}, n int)
         order by r.n
         on conflict (account_id, idempotency_key) do nothing returning id, seq),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
@@ -213,7 +245,7 @@ const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
 const EXPORT_SELECT = `seq::text as position, id, ${ISO('created_at')} as created_at, ${ISO('transaction_date')} as transaction_date, country, currency,
   tax_class_id, price_includes_vat, vat_rate_bps, net_minor::text as net_minor, vat_minor::text as vat_minor, gross_minor::text as gross_minor,
   source_id, api_key_id::text as api_key_id, rate_evidence_status, replay_status, calculation_version, execution_digest, manifest_digest,
-  rate_evidence->>'release_digest' as rate_release_digest, rate_evidence->>'pinned_digest' as rate_window_digest, request_digest`;
+  rate_evidence->>'release_digest' as rate_release_digest, rate_evidence->>'pinned_digest' as rate_window_digest, rate_evidence_digest, request_digest`;
 
 function toExportRow(r: Row): ExportRow {
   return {
@@ -238,6 +270,7 @@ function toExportRow(r: Row): ExportRow {
     manifestDigest: r.manifest_digest as string,
     rateReleaseDigest: (r.rate_release_digest as string | null) ?? null,
     rateWindowDigest: (r.rate_window_digest as string | null) ?? null,
+    rateEvidenceDigest: (r.rate_evidence_digest as string | null) ?? null,
     requestDigest: r.request_digest as string,
   };
 }
@@ -263,6 +296,9 @@ type PendingInsert = { c: NewCalculation; event: OutboxEvent; resolve: (r: Calcu
 const GROUP_MAX = 64;
 /** Group statements running at once (each on a pool connection); later calls wait for one of them to end. */
 const GROUP_IN_FLIGHT = 3;
+
+/** Rate evidence documents a repository keeps in memory (one per rate window of a release read). */
+const DOC_CACHE_MAX = 10_000;
 
 /** Every SQL statement of the `calculation` aggregate, through the service's one pool. */
 export class CalculationRepository {
@@ -320,7 +356,8 @@ export class CalculationRepository {
 
   private async insertOne(c: NewCalculation, event: OutboxEvent): Promise<CalculationRecord | undefined> {
     const row = columnsOf(c);
-    const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload)];
+    const doc = evidenceDoc(c.rateEvidence);
+    const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload), doc.digest, doc.text];
     const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v1', INSERT_ONE_SQL, values));
     // Only the position comes back: everything else is what was written (jsonb keeps the same values; the
     // record's objects are the ones the request built), so nothing is parsed back from PostgreSQL.
@@ -329,13 +366,13 @@ export class CalculationRepository {
 
   /** The group's rows in one statement; the position of each row stored, by calculation id. */
   private async insertGroup(group: PendingInsert[]): Promise<Map<string, bigint>> {
-    const evidence = new JsonDocs();
+    const docs = new Map<string, string>();
     const rows = group.map(({ c }, n) => {
-      // The rows go as one JSON document: the canonical request inside it, the evidence by number.
+      // The rows go as one JSON document: the canonical request inside it, the evidence by its document's name.
       const row = columnsOf(c, (v) => v);
       row.n = n;
-      row.rate_evidence_ref = evidence.ref(jsonText(c.rateEvidence));
-      row.rate_evidence = undefined;
+      const doc = evidenceDoc(c.rateEvidence);
+      docs.set(doc.digest, doc.text);
       return row;
     });
     const values = [
@@ -343,8 +380,9 @@ export class CalculationRepository {
       group.map((p) => p.event.id),
       group.map((p) => p.event.subject),
       group.map((p) => Buffer.from(p.event.payload)),
-      evidence.param(),
+      [...docs.keys()],
       group.map((p) => p.c.id),
+      [...docs.values()],
     ];
     const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v1', INSERT_GROUP_SQL, values));
     return new Map(res.rows.map((r) => [r.id, BigInt(r.seq)]));
@@ -358,30 +396,59 @@ export class CalculationRepository {
   guardedInsert(c: NewCalculation, event: OutboxEvent, guard: string, offset: number): Statement {
     const row = columnsOf(c);
     const columns = Object.keys(row);
-    const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload)];
+    const doc = evidenceDoc(c.rateEvidence);
+    const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload), doc.digest, doc.text];
     const p = (i: number) => `$${offset + i + 1}`;
     const n = columns.length;
     return {
-      text: `calc as (insert into ${TABLE} (${columns.join(', ')}) select ${columns.map((col, i) => `${p(i)}${col === 'canonical_request' || col === 'rate_evidence' ? '::jsonb' : ''}`).join(', ')} where exists (select 1 from ${guard}) returning id),
+      text: `calc_evidence as (insert into ${DOCS} (digest, doc, created_at) values (${p(n + 3)}, ${p(n + 4)}::jsonb, now()) on conflict do nothing),
+      calc as (insert into ${TABLE} (${columns.join(', ')}) select ${columns.map((col, i) => `${p(i)}${col === 'canonical_request' ? '::jsonb' : ''}`).join(', ')} where exists (select 1 from ${guard}) returning id),
       calc_event as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select ${p(n)}, ${p(n + 1)}, ${p(n + 2)}, now(), 0 from calc)`,
       values,
     };
   }
 
+  /**
+   * The documents read so far (by name; at most DOC_CACHE_MAX, then read again): a document never changes (the
+   * table is append-only), so a copy stays right. Frozen: the records of one window share it.
+   */
+  private readonly docs = new Map<string, { doc: StoredRateEvidence; releaseDigest: string | null; windowDigest: string | null }>();
+
+  /** The documents named in `digests` that are not cached yet, read in one statement; a name without a document throws. */
+  private async loadDocs(digests: Iterable<string | null | undefined>): Promise<void> {
+    const missing = [...new Set([...digests].filter((d): d is string => typeof d === 'string' && !this.docs.has(d)))];
+    if (missing.length === 0) return;
+    const res = await this.pool.query<{ digest: string; doc: StoredRateEvidence }>(`select digest, doc from ${DOCS} where digest = any($1::text[])`, [missing]);
+    if (this.docs.size + res.rows.length > DOC_CACHE_MAX) this.docs.clear();
+    for (const r of res.rows) {
+      const doc = deepFreeze(r.doc) as StoredRateEvidence;
+      const named = doc as unknown as Record<string, unknown>;
+      this.docs.set(r.digest, { doc, releaseDigest: (named.release_digest as string | undefined) ?? null, windowDigest: (named.pinned_digest as string | undefined) ?? null });
+    }
+    const absent = missing.filter((d) => !this.docs.has(d));
+    if (absent.length) throw new Error(`rate evidence document ${absent[0]} is missing (${absent.length} named, not stored)`);
+  }
+
+  /** Records of `rows` (`select *`), each with its rate evidence: inline, or its document's. */
+  private async withEvidence(rows: Row[]): Promise<CalculationRecord[]> {
+    await this.loadDocs(rows.filter((r) => r.rate_evidence === null).map((r) => r.rate_evidence_digest as string | null));
+    return rows.map((r) => calculationRecordOf(r.rate_evidence === null ? { ...r, rate_evidence: this.docs.get(r.rate_evidence_digest as string)?.doc } : r));
+  }
+
   async byIdempotencyKey(accountId: bigint, key: string): Promise<CalculationRecord | undefined> {
     const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and idempotency_key = $2`, [accountId.toString(), key]);
-    return res.rows[0] ? calculationRecordOf(res.rows[0]) : undefined;
+    return (await this.withEvidence(res.rows))[0];
   }
 
   /** The account's calculation with this id; another account's id is simply absent. */
   async owned(accountId: bigint, id: string): Promise<CalculationRecord | undefined> {
     const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = $2`, [accountId.toString(), id]);
-    return res.rows[0] ? calculationRecordOf(res.rows[0]) : undefined;
+    return (await this.withEvidence(res.rows))[0];
   }
 
   async ownedMany(accountId: bigint, ids: string[]): Promise<CalculationRecord[]> {
     const res = await this.pool.query(`select * from ${TABLE} where account_id = $1 and id = any($2::uuid[])`, [accountId.toString(), ids]);
-    return res.rows.map(calculationRecordOf);
+    return this.withEvidence(res.rows);
   }
 
   /** Newest first; `beforeId` (the last row of the previous page) must be the account's own. */
@@ -393,7 +460,7 @@ export class CalculationRepository {
       w.and('seq < ?', at.rows[0].seq);
     }
     const res = await this.pool.query(`select * from ${TABLE} where ${w.sql} order by seq desc limit ${w.param(limit + 1)}`, w.values);
-    const rows = res.rows.map(calculationRecordOf);
+    const rows = await this.withEvidence(res.rows);
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
@@ -403,7 +470,16 @@ export class CalculationRepository {
       const w = filterWhere(accountId, q);
       if (after !== undefined) w.and('seq > ?', after);
       const res = await this.pool.query(`select ${EXPORT_SELECT} from ${TABLE} where ${w.sql} order by seq limit ${w.param(batchSize)}`, w.values);
-      return res.rows.map(toExportRow);
+      const rows = res.rows.map(toExportRow);
+      // A row naming its document takes the release and window digests from it (inline evidence has them already).
+      await this.loadDocs(rows.map((r) => r.rateEvidenceDigest));
+      for (const r of rows) {
+        if (!r.rateEvidenceDigest) continue;
+        const d = this.docs.get(r.rateEvidenceDigest)!;
+        r.rateReleaseDigest = d.releaseDigest;
+        r.rateWindowDigest = d.windowDigest;
+      }
+      return rows;
     };
     yield* keysetBatches(fetch, (r) => r.seq, signal);
   }

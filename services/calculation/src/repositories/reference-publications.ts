@@ -11,6 +11,7 @@ import { writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
 import { inTransaction } from '@vat/platform/transaction';
 import type { EcbDay } from '../reference/ecb-days';
 import { exchangeRatesPublishedEvents, rateReleasePublishedEvent, type ReleaseContent } from '../events';
+import { CALCULATION_SELECT } from './calculations';
 
 const PUBLICATION = '"calculation".reference_publication';
 const RELEASES = '"calculation".reference_release';
@@ -124,7 +125,7 @@ export class ReferencePublications {
       let after = '0';
       let n = 0;
       for (;;) {
-        const res = await client.query(`select * from ${CALCULATIONS} where seq > $1 order by seq limit ${REPUBLISH_BATCH}`, [after]);
+        const res = await client.query(`select ${CALCULATION_SELECT} from ${CALCULATIONS} where seq > $1 order by seq limit ${REPUBLISH_BATCH}`, [after]);
         if (!res.rows.length) return n;
         await writeOutbox(client, 'calculation', res.rows.map(eventOf), now);
         n += res.rows.length;
