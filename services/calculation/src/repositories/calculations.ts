@@ -358,7 +358,7 @@ export class CalculationRepository {
     const row = columnsOf(c);
     const doc = evidenceDoc(c.rateEvidence);
     const values = [...Object.values(row), event.id, event.subject, Buffer.from(event.payload), doc.digest, doc.text];
-    const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v1', INSERT_ONE_SQL, values));
+    const res = await this.pool.query<{ seq: string }>(preparedStatement(this.pool, 'calculation_insert_once_v2', INSERT_ONE_SQL, values));
     // Only the position comes back: everything else is what was written (jsonb keeps the same values; the
     // record's objects are the ones the request built), so nothing is parsed back from PostgreSQL.
     return res.rows[0] ? { seq: BigInt(res.rows[0].seq), ...c } : undefined;
@@ -375,16 +375,18 @@ export class CalculationRepository {
       docs.set(doc.digest, doc.text);
       return row;
     });
+    // The documents in the order of their names: two statements storing the same new documents wait for each other in one order, never crosswise.
+    const names = [...docs.keys()].sort();
     const values = [
       JSON.stringify(rows),
       group.map((p) => p.event.id),
       group.map((p) => p.event.subject),
       group.map((p) => Buffer.from(p.event.payload)),
-      [...docs.keys()],
+      names,
       group.map((p) => p.c.id),
-      [...docs.values()],
+      names.map((n) => docs.get(n)!),
     ];
-    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v1', INSERT_GROUP_SQL, values));
+    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v2', INSERT_GROUP_SQL, values));
     return new Map(res.rows.map((r) => [r.id, BigInt(r.seq)]));
   }
 
