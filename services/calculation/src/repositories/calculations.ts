@@ -414,27 +414,38 @@ export class CalculationRepository {
    * The documents read so far (by name; at most DOC_CACHE_MAX, then read again): a document never changes (the
    * table is append-only), so a copy stays right. Frozen: the records of one window share it.
    */
-  private readonly docs = new Map<string, { doc: StoredRateEvidence; releaseDigest: string | null; windowDigest: string | null }>();
+  private readonly docs = new Map<string, StoredRateEvidence>();
 
-  /** The documents named in `digests` that are not cached yet, read in one statement; a name without a document throws. */
-  private async loadDocs(digests: Iterable<string | null | undefined>): Promise<void> {
-    const missing = [...new Set([...digests].filter((d): d is string => typeof d === 'string' && !this.docs.has(d)))];
-    if (missing.length === 0) return;
+  /**
+   * The documents named in `digests` (cached, the others read in one statement), by name; a name without a
+   * document throws. The answer is the caller's own map: a concurrent read that clears the cache cannot empty it.
+   */
+  private async docsNamed(digests: Iterable<string | null | undefined>): Promise<Map<string, StoredRateEvidence>> {
+    const named = new Map<string, StoredRateEvidence>();
+    const missing: string[] = [];
+    for (const d of digests) {
+      if (typeof d !== 'string' || named.has(d)) continue;
+      const doc = this.docs.get(d);
+      if (doc) named.set(d, doc);
+      else if (!missing.includes(d)) missing.push(d);
+    }
+    if (missing.length === 0) return named;
     const res = await this.pool.query<{ digest: string; doc: StoredRateEvidence }>(`select digest, doc from ${DOCS} where digest = any($1::text[])`, [missing]);
     if (this.docs.size + res.rows.length > DOC_CACHE_MAX) this.docs.clear();
     for (const r of res.rows) {
       const doc = deepFreeze(r.doc) as StoredRateEvidence;
-      const named = doc as unknown as Record<string, unknown>;
-      this.docs.set(r.digest, { doc, releaseDigest: (named.release_digest as string | undefined) ?? null, windowDigest: (named.pinned_digest as string | undefined) ?? null });
+      this.docs.set(r.digest, doc);
+      named.set(r.digest, doc);
     }
-    const absent = missing.filter((d) => !this.docs.has(d));
+    const absent = missing.filter((d) => !named.has(d));
     if (absent.length) throw new Error(`rate evidence document ${absent[0]} is missing (${absent.length} named, not stored)`);
+    return named;
   }
 
   /** Records of `rows` (`select *`), each with its rate evidence: inline, or its document's. */
   private async withEvidence(rows: Row[]): Promise<CalculationRecord[]> {
-    await this.loadDocs(rows.filter((r) => r.rate_evidence === null).map((r) => r.rate_evidence_digest as string | null));
-    return rows.map((r) => calculationRecordOf(r.rate_evidence === null ? { ...r, rate_evidence: this.docs.get(r.rate_evidence_digest as string)?.doc } : r));
+    const docs = await this.docsNamed(rows.filter((r) => r.rate_evidence === null).map((r) => r.rate_evidence_digest as string | null));
+    return rows.map((r) => calculationRecordOf(r.rate_evidence === null ? { ...r, rate_evidence: docs.get(r.rate_evidence_digest as string) } : r));
   }
 
   async byIdempotencyKey(accountId: bigint, key: string): Promise<CalculationRecord | undefined> {
@@ -474,12 +485,12 @@ export class CalculationRepository {
       const res = await this.pool.query(`select ${EXPORT_SELECT} from ${TABLE} where ${w.sql} order by seq limit ${w.param(batchSize)}`, w.values);
       const rows = res.rows.map(toExportRow);
       // A row naming its document takes the release and window digests from it (inline evidence has them already).
-      await this.loadDocs(rows.map((r) => r.rateEvidenceDigest));
+      const docs = await this.docsNamed(rows.map((r) => r.rateEvidenceDigest));
       for (const r of rows) {
-        if (!r.rateEvidenceDigest) continue;
-        const d = this.docs.get(r.rateEvidenceDigest)!;
-        r.rateReleaseDigest = d.releaseDigest;
-        r.rateWindowDigest = d.windowDigest;
+        const d = r.rateEvidenceDigest ? docs.get(r.rateEvidenceDigest) : undefined;
+        if (!d) continue;
+        r.rateReleaseDigest = d.release_digest ?? null;
+        r.rateWindowDigest = d.pinned_digest ?? null;
       }
       return rows;
     };
