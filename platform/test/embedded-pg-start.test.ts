@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runningEmbeddedUrl, startEmbeddedPostgres, type EmbeddedPostgres } from '../src/embedded-pg';
+import { EMBEDDED_SHARED_BUFFERS } from '../src/embedded-pg-open';
 import { tcpListenPorts } from '../../test/support/tcp-listeners';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -55,6 +56,20 @@ describe('npm start\'s embedded database is private to this user', () => {
     expect(tcpListenPorts()).toEqual(portsBefore);
     expect(await runningEmbeddedUrl(dataDir)).toBe(running.url);
   }, 120_000);
+
+  it('runs with a 32 MB buffer pool whatever the cluster\'s postgresql.conf says (initdb wrote 128MB)', async () => {
+    expect(readFileSync(join(dataDir, 'pg', 'postgresql.conf'), 'utf8')).toMatch(/^shared_buffers = 128MB/m);
+    const c = new pg.Client({ connectionString: running!.url });
+    await c.connect();
+    try {
+      const rows = (await c.query("select setting, unit, source from pg_settings where name = 'shared_buffers'")).rows;
+      // 4096 pages of 8 kB = 32 MB, set on the command line (PGlite's start parameters), not by the file.
+      expect(rows).toEqual([{ setting: '4096', unit: '8kB', source: 'command line' }]);
+      expect(EMBEDDED_SHARED_BUFFERS).toBe('32MB');
+    } finally {
+      await c.end();
+    }
+  }, 60_000);
 
   it('a second database on the same DATA_DIR is refused while the first runs', async () => {
     await expect(startEmbeddedPostgres(dataDir)).rejects.toThrow(/DATA_DIR .* is in use by another running process/);
