@@ -1,3 +1,4 @@
+import { PgChangeListener, SoleWriterFeed } from '@vat/platform/change-listener';
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { FxStore } from './reference/fx-store';
 import { RateStore } from './reference/rate-store';
@@ -7,6 +8,9 @@ import { TreatmentReleaseRepository } from './repositories/treatment-releases';
 import { SourceProfileRepository } from './repositories/source-profiles';
 import { sourceProfileChangedEvent } from './events';
 import { ReferencePublications } from './repositories/reference-publications';
+
+/** The channel on which a committed change of an account's source profiles reaches every calculation process. */
+export const SOURCE_PROFILE_CHANNEL = 'vat_calculation_source_profiles';
 
 /** The services whose RPCs it calls (the module's `uses`). */
 type Uses = 'classification' | 'thresholds' | 'compliance-reports';
@@ -26,7 +30,13 @@ export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
   return {
     ...deps,
     calculations: new CalculationRepository(deps.pool),
-    sourceProfiles: new SourceProfileRepository(deps.pool, sourceProfileChangedEvent),
+    sourceProfiles: new SourceProfileRepository(deps.pool, sourceProfileChangedEvent, (cache) =>
+      // On the embedded database this process is the only writer (DATA_DIR is exclusive); on a PostgreSQL server
+      // other replicas write too, and tell this one through LISTEN/NOTIFY.
+      deps.config.databaseUrl === undefined
+        ? new SoleWriterFeed()
+        : new PgChangeListener({ url: deps.databaseUrl, pool: deps.pool, channel: SOURCE_PROFILE_CHANNEL, applicationName: 'vat-calculation-listen', onChange: (k) => cache.changed(k), onReset: () => cache.reset(), log: deps.log }),
+    ),
     decisions: new DecisionRepository(deps.pool),
     treatments: new TreatmentReleaseRepository(deps.pool),
     rates: new RateStore(deps.pool),

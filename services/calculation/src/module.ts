@@ -43,6 +43,8 @@ export const calculationModule = serviceModule({
     deps.log.info({ ...elapsed(), release, ecbDays, calculations, profiles }, 'reference data and earlier records published for the projections');
   },
   routes,
+  started: (deps) => deps.sourceProfiles.startCache(),
+  stop: (deps) => deps.sourceProfiles.stopCache(),
   // A projection of the reference data that is still incomplete (a fresh or recreated NATS stream) asks for it again.
   consumers: (deps) => [referenceRequestConsumer(deps)],
   // In memory, so cheap: the stores re-check the database at most every few seconds.

@@ -4,6 +4,7 @@ import { insertStatement, pgTimestamp, updateStatement, type Statement } from '@
 import { inTransaction } from '@vat/platform/transaction';
 import { preparedStatement } from '@vat/platform/prepared';
 import { writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
+import { KeyedReadCache, type ChangeFeed } from '@vat/platform/change-listener';
 import type { SourceProfile } from '../entities/index';
 
 export type SourceProfileRecord = InferEntity<typeof SourceProfile>;
@@ -85,16 +86,42 @@ function columnsOf(values: SourceProfileChanges & { sourceKey?: string }): Recor
  * revision's `SourceProfileChanged` to the outbox in the same transaction.
  */
 export class SourceProfileRepository {
+  /** Each account's list as last read, served while the feed is live (docs/calculation.md, "Source profiles"). */
+  private readonly cache: KeyedReadCache<readonly SourceProfileRecord[]>;
+  private readonly feed: ChangeFeed | undefined;
+
+  /**
+   * `feedOf`: how this process learns of changes committed by any process (platform/src/change-listener.ts),
+   * given the cache it must keep right; without one nothing is cached.
+   */
   constructor(
     private readonly pool: pg.Pool,
     private readonly eventOf: ProfileEventOf,
-  ) {}
+    feedOf?: (cache: { changed(key: string): void; reset(): void }) => ChangeFeed,
+  ) {
+    this.cache = new KeyedReadCache(() => this.feed?.live() === true);
+    this.feed = feedOf?.(this.cache);
+  }
 
-  async list(accountId: bigint): Promise<SourceProfileRecord[]> {
-    // A named statement (every authenticated GET /v1/sources runs it); its columns are listed, so a column added
-    // by a later migration cannot change the result type of a statement already prepared on a connection.
+  /** Starts listening for changes (the cache serves once the feed is live). */
+  startCache(): void {
+    this.feed?.start();
+  }
+
+  async stopCache(): Promise<void> {
+    await this.feed?.stop();
+  }
+
+  /** The account's profiles, active first then by key. The records are shared with the cache: read, never change them. */
+  list(accountId: bigint): Promise<readonly SourceProfileRecord[]> {
+    return this.cache.read(accountId.toString(), () => this.read(accountId));
+  }
+
+  private async read(accountId: bigint): Promise<readonly SourceProfileRecord[]> {
+    // A named statement (every authenticated GET /v1/sources that misses the cache runs it); its columns are listed,
+    // so a column added by a later migration cannot change the result type of a statement already prepared on a connection.
     const res = await this.pool.query(preparedStatement(this.pool, 'source_profile_list_v1', LIST_SQL, [accountId.toString()]));
-    return res.rows.map(toRecord);
+    return Object.freeze(res.rows.map((r) => Object.freeze(toRecord(r))));
   }
 
   /**
@@ -103,7 +130,7 @@ export class SourceProfileRepository {
    */
   withAccountLock(accountId: bigint, now: Date, work: (profiles: LockedProfiles) => Promise<SourceProfileRecord>): Promise<SourceProfileRecord> {
     const account = accountId.toString();
-    return inTransaction(this.pool, async (client) => {
+    const written = inTransaction(this.pool, async (client) => {
       await lockAccount(client, accountId);
       const one = async (st: Statement) => toRecord((await client.query(`${st.text} returning *`, st.values)).rows[0]);
       const profile = await work({
@@ -126,8 +153,14 @@ export class SourceProfileRepository {
         update: (id, changes, at) => one(updateStatement(TABLE, { ...columnsOf(changes), updated_at: at }, { account_id: account, id: id.toString() })),
       });
       await this.publishLatest(client, profile, now);
+      // Every other process forgets the account's list when this commits (nothing is sent on a rollback).
+      const notify = this.feed?.notify(account);
+      if (notify) await client.query(notify);
       return profile;
     });
+    // This process forgets it once the transaction is over, committed or not: a read that raced the commit
+    // stores nothing (KeyedReadCache), one that ran before it is dropped here.
+    return written.finally(() => this.cache.changed(account));
   }
 
   /**
