@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { CONNECT_TIMEOUT_MS } from './db';
 
 /**
  * Tells a process's read cache when rows it caches change, whichever process of the deployment committed the
@@ -10,7 +11,8 @@ import type { Logger } from 'pino';
  *
  * The cache may serve only while `live()`: the listening session is connected, LISTENs, and a probe (a
  * notification sent through the service's pool, so through whatever sits between the service and PostgreSQL)
- * has come back within PROBE_TIMEOUT_MS, at the start and every PROBE_EVERY_MS since. Behind a pooler that
+ * has come back within PROBE_TIMEOUT_MS, at the start and every PROBE_EVERY_MS since (so a session that silently
+ * stops receiving, packets dropped, turns the cache off within PROBE_EVERY_MS + PROBE_TIMEOUT_MS). Behind a pooler that
  * does not keep a session's LISTEN (transaction mode), the probe fails and the cache stays off. When the session
  * fails, a probe is late, or the listener stops, `onReset` runs (the cache forgets everything: notifications
  * may have been missed) and the listener reconnects after RETRY_MS.
@@ -26,7 +28,7 @@ export type ChangeFeed = {
   stop(): Promise<void>;
 };
 
-export const PROBE_EVERY_MS = 5_000;
+export const PROBE_EVERY_MS = 2_000;
 export const PROBE_TIMEOUT_MS = 2_000;
 export const RETRY_MS = 1_000;
 const PROBE_PREFIX = 'probe:';
@@ -79,7 +81,7 @@ export class PgChangeListener implements ChangeFeed {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.o.url, application_name: this.o.applicationName });
+    const client = new pg.Client({ connectionString: this.o.url, application_name: this.o.applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     this.client = client;
     client.on('notification', (m) => {
       if (m.channel !== this.o.channel || m.payload === undefined) return;

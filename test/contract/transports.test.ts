@@ -8,6 +8,7 @@ import {
   GetTaxClassResponseSchema,
   GetTransactionResponseSchema,
   ListSourcesResponseSchema,
+  ListUnknownSourcesResponseSchema,
   ListTaxClassesResponseSchema,
   ListTransactionsResponseSchema,
   TaxClassService,
@@ -149,7 +150,8 @@ describe.skipIf(!backends.ok)('one contract, three transports', () => {
     });
 
     /**
-     * Holds an exclusive lock on the source profile table, so ListSources (read-only) waits until
+     * Holds an exclusive lock on the source profile table, so ListUnknownSources (read-only; it looks up the
+     * account's profiles in the database on every call, where ListSources may answer from memory) waits until
      * released: a call that is slow for certain, without side effects when it finally runs.
      */
     async function whileSourcesLocked(run: () => Promise<Answer>): Promise<Answer> {
@@ -165,11 +167,11 @@ describe.skipIf(!backends.ok)('one contract, three transports', () => {
       }
     }
 
-    contract('a deadline that passes while the call waits is DeadlineExceeded', (c) => whileSourcesLocked(() => unary(ListSourcesResponseSchema, c.sources.listSources({}, { headers: shared, timeoutMs: 150 }))), failed('DeadlineExceeded'));
+    contract('a deadline that passes while the call waits is DeadlineExceeded', (c) => whileSourcesLocked(() => unary(ListUnknownSourcesResponseSchema, c.sources.listUnknownSources({}, { headers: shared, timeoutMs: 150 }))), failed('DeadlineExceeded'));
     contract('cancelling a waiting call through its AbortSignal is Canceled', (c) =>
       whileSourcesLocked(async () => {
         const controller = new AbortController();
-        const answer = unary(ListSourcesResponseSchema, c.sources.listSources({}, { headers: shared, signal: controller.signal }));
+        const answer = unary(ListUnknownSourcesResponseSchema, c.sources.listUnknownSources({}, { headers: shared, signal: controller.signal }));
         await new Promise((r) => setTimeout(r, 100));
         controller.abort();
         return answer;
