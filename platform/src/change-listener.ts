@@ -131,7 +131,10 @@ export class PgChangeListener implements ChangeFeed {
     this.timer = setTimeout(() => {
       const client = this.client;
       this.probe().then(
-        () => this.schedule(),
+        // A session replaced meanwhile has its own timers (the reconnect's must not be cleared here).
+        () => {
+          if (this.client === client && this.isLive) this.schedule();
+        },
         (err: Error) => {
           if (client) this.fail(client, err);
         },

@@ -172,6 +172,21 @@ describe.skipIf(!backends.ok)('source profiles are cached per process and kept r
     expect(await keys(d, 904n)).toEqual(['behind/2']);
   });
 
+  it('a session that silently stops receiving (its LISTEN gone) is found by the next probe: the cache goes off, then comes back', async () => {
+    const f = replica('f');
+    await until('f live', () => f.listener.live());
+    expect(await keys(f, 906n)).toEqual([]);
+    // The session stays connected but receives nothing any more, as behind a path that drops packets.
+    await (f.listener as unknown as { client: pg.Client }).client.query('unlisten *');
+    await insertBehind(906n, 'behind/5');
+    await h.deps.pool.query('select pg_notify($1, $2)', [SOURCE_PROFILE_CHANNEL, '906']);
+    // The notification is lost; within a probe period and its timeout (200 + 500 ms here) the cache is off and forgotten.
+    await until('f not live', () => !f.listener.live(), 3_000);
+    expect(await keys(f, 906n)).toEqual(['behind/5']);
+    await until('f live again', () => f.listener.live());
+    expect(await keys(f, 906n)).toEqual(['behind/5']);
+  });
+
   it('a listening session that does not get the pool\'s notifications back (a pooler that drops LISTEN) never turns the cache on', async () => {
     otherDb = await freshDatabase({ empty: true });
     const e = replica('e', otherDb.url);
