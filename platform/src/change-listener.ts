@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { CONNECT_TIMEOUT_MS } from './db';
+import { PeriodicTask } from './periodic-task';
 
 /**
  * Tells a process's read cache when rows it caches change, whichever process of the deployment committed the
@@ -15,7 +16,7 @@ import { CONNECT_TIMEOUT_MS } from './db';
  * stops receiving, packets dropped, turns the cache off within PROBE_EVERY_MS + PROBE_TIMEOUT_MS). Behind a pooler that
  * does not keep a session's LISTEN (transaction mode), the probe fails and the cache stays off. When the session
  * fails, a probe is late, or the listener stops, `onReset` runs (the cache forgets everything: notifications
- * may have been missed) and the listener reconnects after RETRY_MS.
+ * may have been missed) and the next check (PROBE_EVERY_MS later) opens a new session.
  */
 export type ChangeFeed = {
   live(): boolean;
@@ -30,7 +31,6 @@ export type ChangeFeed = {
 
 export const PROBE_EVERY_MS = 2_000;
 export const PROBE_TIMEOUT_MS = 2_000;
-export const RETRY_MS = 1_000;
 const PROBE_PREFIX = 'probe:';
 
 type Options = {
@@ -44,19 +44,24 @@ type Options = {
   log: Logger;
   probeEveryMs?: number;
   probeTimeoutMs?: number;
-  retryMs?: number;
 };
 
-/** The feed of one process on a PostgreSQL server (see ChangeFeed). */
+/**
+ * The feed of one process on a PostgreSQL server (see ChangeFeed). One PeriodicTask does everything, every
+ * PROBE_EVERY_MS: opens and LISTENs on a session when there is none, then probes; the first probe back turns the
+ * feed live. A failed check, or the session's error or end at any moment, turns it off at once.
+ */
 export class PgChangeListener implements ChangeFeed {
   private client: pg.Client | undefined;
   private isLive = false;
-  private stopped = true;
-  private timer: NodeJS.Timeout | undefined;
+  /** The loss was logged (once per loss: a pooler that drops LISTEN would otherwise log every check). */
+  private reported = false;
   private readonly probes = new Map<string, () => void>();
+  private readonly task: PeriodicTask;
 
   constructor(private readonly o: Options) {
     if (!/^[a-z_][a-z0-9_]*$/.test(o.channel)) throw new Error(`channel ${o.channel} is not a plain identifier`);
+    this.task = new PeriodicTask(`listen ${o.channel}`, o.probeEveryMs ?? PROBE_EVERY_MS, () => this.check(), o.log);
   }
 
   live(): boolean {
@@ -68,19 +73,31 @@ export class PgChangeListener implements ChangeFeed {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    void this.connect();
+    this.task.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    // A connect still under way fails on its ended session and finds itself replaced (nothing waits for it).
-    this.down();
+    // Ending the session first ends a check still connecting or probing on it (stop waits for that check).
+    const stopping = this.task.stop();
+    this.lose(undefined);
+    await stopping;
   }
 
-  private async connect(): Promise<void> {
+  private async check(): Promise<void> {
+    try {
+      const client = this.client ?? (await this.listen());
+      await this.probe();
+      if (this.client !== client || this.isLive) return;
+      // Whatever was cached before this session listened may have missed a change.
+      this.o.onReset();
+      this.isLive = true;
+      this.reported = false;
+    } catch (err) {
+      this.lose(err as Error);
+    }
+  }
+
+  private async listen(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.o.url, application_name: this.o.applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     this.client = client;
     client.on('notification', (m) => {
@@ -88,82 +105,42 @@ export class PgChangeListener implements ChangeFeed {
       if (m.payload.startsWith(PROBE_PREFIX)) this.probes.get(m.payload)?.();
       else this.o.onChange(m.payload);
     });
-    client.on('error', (err) => this.fail(client, err));
-    client.on('end', () => this.fail(client, new Error('the listening session ended')));
-    try {
-      await client.connect();
-      await client.query(`listen ${this.o.channel}`);
-      await this.probe();
-      if (this.stopped || this.client !== client) return;
-      // Whatever was cached before this session listened may have missed a change.
-      this.o.onReset();
-      this.isLive = true;
-      this.schedule();
-    } catch (err) {
-      this.fail(client, err as Error);
-    }
+    client.on('error', (err) => this.lose(err, client));
+    client.on('end', () => this.lose(new Error('the listening session ended'), client));
+    await client.connect();
+    await client.query(`listen ${this.o.channel}`);
+    return client;
   }
 
   /** A notification sent through the pool must come back on the listening session. */
   private probe(): Promise<void> {
     const payload = `${PROBE_PREFIX}${randomUUID()}`;
+    const timeoutMs = this.o.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
     return new Promise<void>((resolve, reject) => {
-      const timeout = setTimeout(() => {
-        this.probes.delete(payload);
-        reject(new Error(`no notification back within ${this.o.probeTimeoutMs ?? PROBE_TIMEOUT_MS} ms`));
-      }, this.o.probeTimeoutMs ?? PROBE_TIMEOUT_MS).unref();
-      this.probes.set(payload, () => {
+      const done = (err?: Error) => {
         clearTimeout(timeout);
         this.probes.delete(payload);
-        resolve();
-      });
-      this.o.pool.query(this.notify(payload)).catch((err: Error) => {
-        clearTimeout(timeout);
-        this.probes.delete(payload);
-        reject(err);
-      });
+        if (err) reject(err);
+        else resolve();
+      };
+      const timeout = setTimeout(() => done(new Error(`no notification back within ${timeoutMs} ms`)), timeoutMs).unref();
+      this.probes.set(payload, () => done());
+      this.o.pool.query(this.notify(payload)).catch((err: Error) => done(err));
     });
   }
 
-  private schedule(): void {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      const client = this.client;
-      this.probe().then(
-        // A session replaced meanwhile has its own timers (the reconnect's must not be cleared here).
-        () => {
-          if (this.client === client && this.isLive) this.schedule();
-        },
-        (err: Error) => {
-          if (client) this.fail(client, err);
-        },
-      );
-    }, this.o.probeEveryMs ?? PROBE_EVERY_MS).unref();
-  }
-
-  /** `client` failed: the cache goes off (and forgets), and a new session is opened after RETRY_MS. */
-  private fail(client: pg.Client, err: Error): void {
-    if (this.client !== client) return;
-    if (!this.stopped) this.o.log.warn({ err: err.message, channel: this.o.channel }, 'change notifications lost; the cache is off until they are back');
-    this.down();
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (!this.stopped) void this.connect();
-    }, this.o.retryMs ?? RETRY_MS).unref();
-  }
-
-  private down(): void {
+  /**
+   * The session `client` (default: the current one) is lost: the feed goes off and the cache forgets; the next
+   * check opens a new one. `err` undefined: stopped on purpose (nothing logged).
+   */
+  private lose(err: Error | undefined, client = this.client): void {
+    if (client === undefined || client !== this.client) return;
+    if (err && !this.reported) this.o.log.warn({ err: err.message, channel: this.o.channel }, 'change notifications lost; the cache is off until they are back');
+    this.reported = err !== undefined;
     this.isLive = false;
-    const client = this.client;
     this.client = undefined;
     this.o.onReset();
-    if (client) {
-      client.removeAllListeners('notification');
-      client.on('error', () => undefined);
-      void client.end().catch(() => undefined);
-    }
+    void client.end().catch(() => undefined);
   }
 }
 

@@ -7,18 +7,14 @@ import { startServiceHarness, type ServiceHarness } from '../../../test/support/
 import { SOURCE_PROFILE_CHANNEL, type CalculationDeps } from '../src/context';
 import { sourceProfileChangedEvent } from '../src/events';
 import { SourceProfileRepository } from '../src/repositories/source-profiles';
+import { waitFor } from '../../../test/support/processes';
 
 const backends = await requireBackends(['postgres']);
 
 type Replica = { name: string; pool: pg.Pool; repo: SourceProfileRepository; listener: PgChangeListener };
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Waits (every 20 ms) until `check` holds. */
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5_000) => waitFor(what, check, { timeoutMs, intervalMs: 20 });
 
 describe('KeyedReadCache: a read that raced a change stores nothing', () => {
   const deferred = <T>() => {
@@ -93,7 +89,6 @@ describe.skipIf(!backends.ok)('source profiles are cached per process and kept r
         onChange: (k) => cache.changed(k),
         onReset: () => cache.reset(),
         log: pino({ level: 'silent' }),
-        retryMs: 100,
         probeEveryMs: 200,
         probeTimeoutMs: 500,
       });
