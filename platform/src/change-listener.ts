@@ -57,6 +57,8 @@ export class PgChangeListener implements ChangeFeed {
   /** The loss was logged (once per loss: a pooler that drops LISTEN would otherwise log every check). */
   private reported = false;
   private readonly probes = new Map<string, () => void>();
+  /** What a check waits for on a session ends when the session is lost (see untilLost). */
+  private readonly losses = new Map<pg.Client, () => void>();
   private readonly task: PeriodicTask;
 
   constructor(private readonly o: Options) {
@@ -86,7 +88,7 @@ export class PgChangeListener implements ChangeFeed {
   private async check(): Promise<void> {
     try {
       const client = this.client ?? (await this.listen());
-      await this.probe();
+      await this.probe(client);
       if (this.client !== client || this.isLive) return;
       // Whatever was cached before this session listened may have missed a change.
       this.o.onReset();
@@ -107,16 +109,28 @@ export class PgChangeListener implements ChangeFeed {
     });
     client.on('error', (err) => this.lose(err, client));
     client.on('end', () => this.lose(new Error('the listening session ended'), client));
-    await client.connect();
-    await client.query(`listen ${this.o.channel}`);
+    // pg's connect() never settles once end() is called on a client still connecting (its 'end' handler skips
+    // the callback when the end was asked for): the check waits for the connect or for the session's loss.
+    await this.untilLost(client, client.connect().then(() => client.query(`listen ${this.o.channel}`)));
     return client;
   }
 
-  /** A notification sent through the pool must come back on the listening session. */
-  private probe(): Promise<void> {
+  /** `work` on the session `client`, or its loss (whichever comes first). */
+  private untilLost<T>(client: pg.Client, work: Promise<T>): Promise<T> {
+    work.catch(() => undefined);
+    return new Promise<T>((resolve, reject) => {
+      const lost = () => reject(new Error('the listening session was closed'));
+      if (this.client !== client) return lost();
+      this.losses.set(client, lost);
+      work.then(resolve, reject).finally(() => this.losses.delete(client));
+    });
+  }
+
+  /** A notification sent through the pool must come back on the listening session `client`. */
+  private probe(client: pg.Client): Promise<void> {
     const payload = `${PROBE_PREFIX}${randomUUID()}`;
     const timeoutMs = this.o.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
-    return new Promise<void>((resolve, reject) => {
+    const back = new Promise<void>((resolve, reject) => {
       const done = (err?: Error) => {
         clearTimeout(timeout);
         this.probes.delete(payload);
@@ -127,6 +141,7 @@ export class PgChangeListener implements ChangeFeed {
       this.probes.set(payload, () => done());
       this.o.pool.query(this.notify(payload)).catch((err: Error) => done(err));
     });
+    return this.untilLost(client, back);
   }
 
   /**
@@ -140,6 +155,7 @@ export class PgChangeListener implements ChangeFeed {
     this.isLive = false;
     this.client = undefined;
     this.o.onReset();
+    this.losses.get(client)?.();
     void client.end().catch(() => undefined);
   }
 }

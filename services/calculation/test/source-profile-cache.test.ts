@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,5 +192,48 @@ describe.skipIf(!backends.ok)('source profiles are cached per process and kept r
     expect(await keys(e, 905n)).toEqual([]);
     await insertBehind(905n, 'behind/4');
     expect(await keys(e, 905n)).toEqual(['behind/4']);
+  });
+
+  it('stops at once whatever its check is doing: while its session connects, while it LISTENs, while a probe is out', async () => {
+    // A path to PostgreSQL on which each new connection waits `delayMs` before it reaches the server, so a stop
+    // lands inside the check's connect (pg's connect() never settles once end() is called on a connecting
+    // client: a stop that waited for it would hang for good).
+    const direct = new URL(h.deps.databaseUrl);
+    const sockets = new Set<Socket>();
+    let delayMs = 0;
+    const proxy = createServer((client) => {
+      sockets.add(client);
+      client.on('error', () => undefined);
+      setTimeout(() => {
+        const upstream = connect({ host: direct.hostname, port: Number(direct.port || 5432) });
+        sockets.add(upstream);
+        upstream.on('error', () => client.destroy());
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      }, delayMs);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const slow = new URL(h.deps.databaseUrl);
+    slow.host = `127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    const pool = new pg.Pool({ connectionString: h.deps.databaseUrl, max: 1 });
+    try {
+      for (const [delay, stopAfterMs] of [[400, 100], [0, 0], [0, 2], [0, 5], [0, 10], [0, 20]] as const) {
+        delayMs = delay;
+        const listener = new PgChangeListener({
+          url: slow.toString(), pool, channel: SOURCE_PROFILE_CHANNEL, applicationName: 'vat-test-listen-stop',
+          onChange: () => undefined, onReset: () => undefined, log: pino({ level: 'silent' }), probeEveryMs: 200, probeTimeoutMs: 5_000,
+        });
+        listener.start();
+        await new Promise((r) => setTimeout(r, stopAfterMs));
+        const stopped = await Promise.race([listener.stop().then(() => 'stopped'), new Promise((r) => setTimeout(r, 1_000, 'still stopping after 1 s'))]);
+        expect(stopped, `connect delayed ${delay} ms, stopped after ${stopAfterMs} ms`).toBe('stopped');
+        expect(listener.live()).toBe(false);
+      }
+    } finally {
+      await pool.end();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 });
