@@ -68,6 +68,24 @@ class CuttableProxy {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** After the database is back, this long of nothing but successful answers counts as recovered. */
+const STEADY_MS = 2_500;
+
+/**
+ * Waits until the answers started since `since` (the restore) show recovery: the last failure lies STEADY_MS
+ * back and more than 8 successful answers came after it; or until RECOVERY_BOUND_MS + STEADY_MS have passed
+ * (the test's own checks then say what went wrong). Checked every 100 ms.
+ */
+async function untilRecovered<T extends Outcome>(answers: readonly T[], since: number, ok: (a: T) => boolean): Promise<void> {
+  const deadline = since + RECOVERY_BOUND_MS + STEADY_MS;
+  while (Date.now() < deadline) {
+    const after = answers.filter((a) => a.startedAt >= since);
+    const lastFailure = Math.max(since, ...after.filter((a) => !ok(a)).map((a) => a.startedAt + a.ms));
+    if (Date.now() - lastFailure >= STEADY_MS && after.filter((a) => a.startedAt > lastFailure).length > 8) return;
+    await sleep(100);
+  }
+}
+
 type Call = 'sources' | 'calculate' | 'transactions';
 type Outcome = { startedAt: number; ms: number; status: number; error?: string };
 
@@ -160,7 +178,7 @@ describe.skipIf(!backends.ok)('database outage under load', () => {
     await sleep(cutMs);
     const restoredAt = Date.now();
     proxy.restore();
-    await sleep(RECOVERY_BOUND_MS + 1_000);
+    await untilRecovered(run.outcomes, restoredAt, (o) => o.status === 200);
     await run.stop();
     const all = run.outcomes;
 
@@ -423,7 +441,7 @@ describe.skipIf(!backends.ok)('database refusing connections (allow_connections 
     await sleep(3_000);
     const restoredAt = Date.now();
     await allowConnections(true);
-    await sleep(RECOVERY_BOUND_MS);
+    await untilRecovered(w.answers, restoredAt, (a) => a.status < 300);
     await w.stop();
 
     const all = w.answers;
@@ -479,7 +497,7 @@ describe.skipIf(!backends.ok || !postgresBinDir())('PostgreSQL restarted under l
     const downAt = Date.now();
     await cluster.restart(mode, 2_000);
     const upAt = Date.now();
-    await sleep(RECOVERY_BOUND_MS);
+    await untilRecovered(w.answers, upAt, (a) => a.status < 300);
     await w.stop();
 
     const all = w.answers;
