@@ -104,7 +104,7 @@ async function startOneProcess(databaseUrl: string, profileDir?: string): Promis
 }
 
 /** One process (`all`) on the embedded database in a new DATA_DIR, as `npm start` runs by default. */
-async function startEmbedded(): Promise<{ base: string; dataDir: string; stop(): Promise<void> }> {
+async function startEmbedded(): Promise<{ base: string; dataDir: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vat-bench-embedded-'));
   const proc = spawnMain('all', { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -113,6 +113,7 @@ async function startEmbedded(): Promise<{ base: string; dataDir: string; stop():
   return {
     base,
     dataDir,
+    pid: proc.pid,
     async stop() {
       await stopProcess(proc);
       rmSync(dataDir, { recursive: true, force: true });
@@ -252,6 +253,9 @@ try {
   const embeddedKey = await createKey({ DATA_DIR: embedded.dataDir });
   const calcEmbedded = await run('POST /v1/vat/calculate, npm start (embedded database)', calculate(embedded.base, embeddedKey));
   results.push(calcEmbedded);
+  // npm start's peak under load (the start rows below are its peak over a start alone).
+  const embeddedLoadPeak = peakRssMb(embedded.pid);
+  console.log(`npm start (embedded) peak RSS (VmHWM) over its start, a key and the calculation load: ${embeddedLoadPeak.toFixed(0)} MB`);
   await embedded.stop();
   table(results, helloRps);
 
@@ -291,7 +295,7 @@ try {
     `| Union OSS summary, one quarter (${oss.events.toLocaleString('en')} events, best of runs) | ${oss.summaryMs} ms | ≤ 300 ms at 1,000,000 |`,
     `| filing-prep, one quarter (${fp.events.toLocaleString('en')} events, best of runs) | ${fp.filingPrepMs} ms | ≤ 500 ms |`,
     `| lock with all artifacts | ${oss.lockMs} ms | ≤ 1,000 ms |`,
-    `| npm start to /ready: empty DATA_DIR / restart (median of 3; peak RSS ${start.peakRssMb.toFixed(0)} MB) | ${(start.firstMs / 1000).toFixed(2)} s / ${(start.restartMs / 1000).toFixed(2)} s | ≤ 2 s / ≤ 1 s |`,
+    `| npm start to /ready: empty DATA_DIR / restart (median of 3; peak RSS ${start.peakRssMb.toFixed(0)} MB; ${embeddedLoadPeak.toFixed(0)} MB under the calculation load) | ${(start.firstMs / 1000).toFixed(2)} s / ${(start.restartMs / 1000).toFixed(2)} s | ≤ 2 s / ≤ 1 s |`,
     `| one admin CLI command (keys create, median of 3) | ${(cli.medianMs / 1000).toFixed(2)} s | ≤ 0.7 s |`,
     `| persisted POST /v1/vat/calculate ÷ bare Fastify: one process (PostgreSQL) / npm start (embedded) / distributed | ${ratio(calcOne)}, p99 ${calcOne.p99} ms / ${ratio(calcEmbedded)}, p99 ${calcEmbedded.p99} ms / ${ratio(calcDist)}, p99 ${calcDist.p99} ms (${(calcDist.rps / calcOne.rps).toFixed(2)} × one-process) | ≥ 0.10, p99 ≤ 50 ms in both; distributed ≥ 0.6 × one-process |`,
     `| authenticated GET /v1/sources ÷ bare Fastify | ${ratio(sources)} | ≥ 0.25 |`,
