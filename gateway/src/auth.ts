@@ -25,6 +25,8 @@ export function requestSession(req: FastifyRequest): { session: ActiveSession; t
  */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Lookups under way: requests that miss the cache together share one read (at each expiry, every connection missed at once). */
+  private readonly loading = new Map<string, Promise<KeyRecord | undefined>>();
   constructor(private readonly keys: KeyStore, private readonly ttlMs = 1000, private readonly sessions?: SessionStore) {}
 
   async authenticate(req: FastifyRequest, access: Exclude<Access, 'public'>): Promise<Principal> {
@@ -61,14 +63,28 @@ export class Authenticator {
     return principal;
   }
 
-  private async lookup(cacheKey: string, load: () => Promise<KeyRecord | undefined>): Promise<KeyRecord | undefined> {
+  private lookup(cacheKey: string, load: () => Promise<KeyRecord | undefined>): Promise<KeyRecord | undefined> {
     const now = Date.now();
     const hit = this.cache.get(cacheKey);
-    if (hit && now - hit.at < this.ttlMs) return hit.record;
-    const record = await load();
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(cacheKey, { at: now, record });
-    return record;
+    if (hit && now - hit.at < this.ttlMs) return Promise.resolve(hit.record);
+    // A request that comes while the same key is being read waits for that read (begun less than one read ago):
+    // the revocation bound stays the cache's `ttlMs` from the read's start.
+    const pending = this.loading.get(cacheKey);
+    if (pending) return pending;
+    const read = load().then(
+      (record) => {
+        this.loading.delete(cacheKey);
+        if (this.cache.size > 10_000) this.cache.clear();
+        this.cache.set(cacheKey, { at: now, record });
+        return record;
+      },
+      (err: unknown) => {
+        this.loading.delete(cacheKey);
+        throw err;
+      },
+    );
+    this.loading.set(cacheKey, read);
+    return read;
   }
 }
 
