@@ -41,12 +41,16 @@ describe('npm start (embedded): events pending at a kill -9 are counted after th
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('two kill -9 cycles: after each restart the usage counter equals the stored calculation count', async () => {
+  it('kill -9 cycles (two, more until a restart had events pending): after each restart the usage counter equals the stored calculation count', async () => {
     server = spawnMain('all', env());
     await waitReady(base, [server], 90_000);
     const key = (await runAdmin(['keys', 'create', '--account', 'e2e-kill9', '--scope', 'calculate-only'], { DATA_DIR: dataDir })).json as { key: string; id: string };
     const pendingAtRestart: number[] = [];
-    for (let cycle = 0; cycle < 2; cycle++) {
+    // At least two cycles, and more (up to MAX_CYCLES) until a restart had events left to deliver: whether the kill
+    // lands before the relay published the last answered calculations is a race (on a fast machine the relay often
+    // keeps up), and a restart with nothing pending proves nothing about delivery after a kill.
+    const MAX_CYCLES = 6;
+    for (let cycle = 0; cycle < MAX_CYCLES && !(cycle >= 2 && pendingAtRestart.some((n) => n > 0)); cycle++) {
       let answered = 0;
       let next = 0;
       let killed: Promise<unknown> | undefined;
