@@ -29,8 +29,16 @@ export class SmeThresholdStore {
     this.cached = { digest, rows };
   }
 
-  async rows(): Promise<SmeThresholdRow[]> {
-    if (this.cached && Date.now() - this.checkedAt < this.recheckMs) return this.cached.rows;
+  /** A re-check under way: requests that find the cache stale together share it. */
+  private checking: Promise<SmeThresholdRow[]> | undefined;
+
+  rows(): Promise<SmeThresholdRow[]> {
+    if (this.cached && Date.now() - this.checkedAt < this.recheckMs) return Promise.resolve(this.cached.rows);
+    this.checking ??= this.recheck().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async recheck(): Promise<SmeThresholdRow[]> {
     const digest = await currentSmeDigest(this.pool);
     if (digest === undefined) throw new Error('no SME threshold release loaded');
     if (this.cached?.digest !== digest) {

@@ -4,6 +4,7 @@ import { digestOf } from '@vat/platform/canonical-json';
 import { loadSmeThresholds } from '../src/sme/data';
 import { seedSmeThresholds, SmeThresholdStore } from '../src/sme-store';
 import { thresholdsModule } from '../src/module';
+import { ReleaseStore } from '../src/repositories/releases';
 import { freshDatabase, requireBackends } from '../../../test/support/env';
 import { servicePool } from '../../../test/support/pools';
 
@@ -44,5 +45,25 @@ describe.skipIf(!backends.ok)('SME threshold releases in PostgreSQL (migrated, s
       newer.rows.length,
     ]);
     expect((await store.rows())[0]!.note).toBe('corrected note');
+  });
+
+  it('requests that find a store stale together share one re-check (SME thresholds and the Article 59c release)', async () => {
+    // A pool that counts the statements the stores send.
+    let statements = 0;
+    const counting = { query: (...args: Parameters<pg.Pool['query']>) => (statements++, (pool.query as (...a: unknown[]) => unknown)(...args)) } as unknown as pg.Pool;
+    const sme = new SmeThresholdStore(counting, 60_000);
+    const burst = await Promise.all(Array.from({ length: 32 }, () => sme.rows()));
+    expect(new Set(burst).size).toBe(1);
+    // One re-check: the current digest, then the document (read once per digest).
+    expect(statements).toBe(2);
+    statements = 0;
+    const releases = new ReleaseStore(counting, 60_000);
+    const versions = await Promise.all(Array.from({ length: 32 }, () => releases.current()));
+    expect(new Set(versions.map((r) => r.version)).size).toBe(1);
+    expect(statements).toBe(2);
+    // Within the lifetime, from memory.
+    await sme.rows();
+    await releases.current();
+    expect(statements).toBe(2);
   });
 });

@@ -32,8 +32,16 @@ export class ReleaseStore {
 
   constructor(private readonly pool: pg.Pool, private readonly recheckMs = 5000) {}
 
-  async current(): Promise<ThresholdRelease> {
-    if (this.cached && Date.now() - this.checkedAt < this.recheckMs) return this.cached;
+  /** A re-check under way: requests that find the cache stale together share it. */
+  private checking: Promise<ThresholdRelease> | undefined;
+
+  current(): Promise<ThresholdRelease> {
+    if (this.cached && Date.now() - this.checkedAt < this.recheckMs) return Promise.resolve(this.cached);
+    this.checking ??= this.recheck().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async recheck(): Promise<ThresholdRelease> {
     const latest = await this.pool.query<{ version: string }>(`select version from ${RELEASES} order by loaded_at desc, version desc limit 1`);
     const version = latest.rows[0]?.version;
     if (version === undefined) throw new Error('no Article 59c threshold release loaded');
