@@ -122,7 +122,8 @@ export class PgChangeListener implements ChangeFeed {
       const lost = () => reject(new Error('the listening session was closed'));
       if (this.client !== client) return lost();
       this.losses.set(client, lost);
-      work.then(resolve, reject).finally(() => this.losses.delete(client));
+      // Only its own entry: the next wait on the session (the probe after the LISTEN) may have registered already.
+      work.then(resolve, reject).finally(() => this.losses.get(client) === lost && this.losses.delete(client));
     });
   }
 

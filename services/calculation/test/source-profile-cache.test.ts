@@ -230,6 +230,17 @@ describe.skipIf(!backends.ok)('source profiles are cached per process and kept r
         expect(stopped, `connect delayed ${delay} ms, stopped after ${stopAfterMs} ms`).toBe('stopped');
         expect(listener.live()).toBe(false);
       }
+      // A probe whose notification never goes out (a pool that never answers): the stop ends it too.
+      const silentPool = { query: () => new Promise(() => undefined) } as unknown as pg.Pool;
+      const probing = new PgChangeListener({
+        url: h.deps.databaseUrl, pool: silentPool, channel: SOURCE_PROFILE_CHANNEL, applicationName: 'vat-test-listen-probe',
+        onChange: () => undefined, onReset: () => undefined, log: pino({ level: 'silent' }), probeEveryMs: 200, probeTimeoutMs: 30_000,
+      });
+      probing.start();
+      await until('the listening session is connected', async () => (await h.deps.pool.query(`select count(*)::int as n from pg_stat_activity where application_name = 'vat-test-listen-probe' and state is not null`)).rows[0].n === 1);
+      await new Promise((r) => setTimeout(r, 100));
+      const stoppedProbing = await Promise.race([probing.stop().then(() => 'stopped'), new Promise((r) => setTimeout(r, 1_000, 'still stopping after 1 s'))]);
+      expect(stoppedProbing, 'stopped while its probe was out').toBe('stopped');
     } finally {
       await pool.end();
       for (const s of sockets) s.destroy();
