@@ -69,21 +69,17 @@ export class Authenticator {
     if (hit && now - hit.at < this.ttlMs) return Promise.resolve(hit.record);
     // A request that comes while the same key is being read waits for that read (begun less than one read ago):
     // the revocation bound stays the cache's `ttlMs` from the read's start.
-    const pending = this.loading.get(cacheKey);
-    if (pending) return pending;
-    const read = load().then(
-      (record) => {
-        this.loading.delete(cacheKey);
-        if (this.cache.size > 10_000) this.cache.clear();
-        this.cache.set(cacheKey, { at: now, record });
-        return record;
-      },
-      (err: unknown) => {
-        this.loading.delete(cacheKey);
-        throw err;
-      },
-    );
-    this.loading.set(cacheKey, read);
+    let read = this.loading.get(cacheKey);
+    if (!read) {
+      read = load()
+        .then((record) => {
+          if (this.cache.size > 10_000) this.cache.clear();
+          this.cache.set(cacheKey, { at: now, record });
+          return record;
+        })
+        .finally(() => this.loading.delete(cacheKey));
+      this.loading.set(cacheKey, read);
+    }
     return read;
   }
 }

@@ -57,8 +57,9 @@ export class PgChangeListener implements ChangeFeed {
   /** The loss was logged (once per loss: a pooler that drops LISTEN would otherwise log every check). */
   private reported = false;
   private readonly probes = new Map<string, () => void>();
-  /** What a check waits for on a session ends when the session is lost (see untilLost). */
-  private readonly losses = new Map<pg.Client, () => void>();
+  /** Rejects when the current session is lost: what a check waits for on that session ends with it (untilLost). */
+  private lost: Promise<never> = new Promise<never>(() => undefined);
+  private abandon: () => void = () => undefined;
   private readonly task: PeriodicTask;
 
   constructor(private readonly o: Options) {
@@ -88,7 +89,7 @@ export class PgChangeListener implements ChangeFeed {
   private async check(): Promise<void> {
     try {
       const client = this.client ?? (await this.listen());
-      await this.probe(client);
+      await this.probe();
       if (this.client !== client || this.isLive) return;
       // Whatever was cached before this session listened may have missed a change.
       this.o.onReset();
@@ -102,6 +103,9 @@ export class PgChangeListener implements ChangeFeed {
   private async listen(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.o.url, application_name: this.o.applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     this.client = client;
+    this.lost = new Promise<never>((_, reject) => (this.abandon = () => reject(new Error('the listening session was closed'))));
+    // Handled here too: a session lost between checks has nobody waiting on it.
+    this.lost.catch(() => undefined);
     client.on('notification', (m) => {
       if (m.channel !== this.o.channel || m.payload === undefined) return;
       if (m.payload.startsWith(PROBE_PREFIX)) this.probes.get(m.payload)?.();
@@ -111,24 +115,21 @@ export class PgChangeListener implements ChangeFeed {
     client.on('end', () => this.lose(new Error('the listening session ended'), client));
     // pg's connect() never settles once end() is called on a client still connecting (its 'end' handler skips
     // the callback when the end was asked for): the check waits for the connect or for the session's loss.
-    await this.untilLost(client, client.connect().then(() => client.query(`listen ${this.o.channel}`)));
+    await this.untilLost(client.connect().then(() => client.query(`listen ${this.o.channel}`)));
     return client;
   }
 
-  /** `work` on the session `client`, or its loss (whichever comes first). */
-  private untilLost<T>(client: pg.Client, work: Promise<T>): Promise<T> {
+  /**
+   * `work` on the current session, or that session's loss (whichever comes first). Checks run one at a time and
+   * only a check opens a session, so the session a check works on is the current one or one already lost.
+   */
+  private untilLost<T>(work: Promise<T>): Promise<T> {
     work.catch(() => undefined);
-    return new Promise<T>((resolve, reject) => {
-      const lost = () => reject(new Error('the listening session was closed'));
-      if (this.client !== client) return lost();
-      this.losses.set(client, lost);
-      // Only its own entry: the next wait on the session (the probe after the LISTEN) may have registered already.
-      work.then(resolve, reject).finally(() => this.losses.get(client) === lost && this.losses.delete(client));
-    });
+    return Promise.race([work, this.lost]);
   }
 
-  /** A notification sent through the pool must come back on the listening session `client`. */
-  private probe(client: pg.Client): Promise<void> {
+  /** A notification sent through the pool must come back on the listening session. */
+  private probe(): Promise<void> {
     const payload = `${PROBE_PREFIX}${randomUUID()}`;
     const timeoutMs = this.o.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
     const back = new Promise<void>((resolve, reject) => {
@@ -142,7 +143,7 @@ export class PgChangeListener implements ChangeFeed {
       this.probes.set(payload, () => done());
       this.o.pool.query(this.notify(payload)).catch((err: Error) => done(err));
     });
-    return this.untilLost(client, back);
+    return this.untilLost(back);
   }
 
   /**
@@ -156,7 +157,7 @@ export class PgChangeListener implements ChangeFeed {
     this.isLive = false;
     this.client = undefined;
     this.o.onReset();
-    this.losses.get(client)?.();
+    this.abandon();
     void client.end().catch(() => undefined);
   }
 }
