@@ -9,9 +9,16 @@ import type { Queryable } from './sql';
  */
 export async function selectEcbDays(db: Queryable, table: string): Promise<EcbPublicationDay[]> {
   const res = await db.query<{ days: string | null }>(
-    `select '[' || string_agg('["' || rate_date::text || '",' || rates::text || ']', ',' order by rate_date) || ']' as days from ${table}`,
+    `select ${ECB_DAYS_TEXT} as days from ${table}`,
   );
-  const text = res.rows[0]?.days;
+  return parseEcbDays(res.rows[0]?.days ?? null);
+}
+
+/** The SQL expression (an aggregate over a table of `rate_date`, `rates`) of {@link selectEcbDays}'s one text. */
+export const ECB_DAYS_TEXT = `'[' || string_agg('["' || rate_date::text || '",' || rates::text || ']', ',' order by rate_date) || ']'`;
+
+/** The days of that text (null: no day). */
+export function parseEcbDays(text: string | null): EcbPublicationDay[] {
   if (!text) return [];
   return (JSON.parse(text) as [string, Record<string, string>][]).map(([date, rates]) => ({ date, rates }));
 }

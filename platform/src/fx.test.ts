@@ -150,6 +150,94 @@ describe('EcbRateTable basics', () => {
     expect(() => EcbRateTable.fromDays([{ date: '2024-01-03', rates: { USD: '1e3' } }])).toThrow(/rate/);
     expect(() => EcbRateTable.fromDays([JSON.parse('{"date":"2024-01-03","rates":{"__proto__":"1"}}')])).toThrow(/currency/);
   });
+  it('a snapshot loads back to the same table, and anything else is refused', () => {
+    const days = EcbRateTable.fromDays([
+      { date: '2024-01-02', rates: { USD: '1.095600' } },
+      { date: '2024-01-03', rates: { USD: '1.0919', JPY: '155.52' } },
+    ]);
+    const text = days.snapshot();
+    // sorted currencies; the rates as stored; empty where not quoted
+    expect(text).toBe('ecb-days-v1,JPY,USD\n2024-01-02,,1.095600\n2024-01-03,155.52,1.0919');
+    const back = EcbRateTable.fromSnapshot(text);
+    expect(back.size).toBe(3);
+    expect(back.currencies()).toEqual(['JPY', 'USD']);
+    expect(back.publicationDates()).toEqual(['2024-01-02', '2024-01-03']);
+    expect(back.rateOn('USD', '2024-01-02')).toEqual(days.rateOn('USD', '2024-01-02'));
+    expect(back.rateOn('JPY', '2024-01-02')).toBeUndefined();
+    // the next publication day did not quote JPY: missing, not a later day's rate
+    expect(back.rateOnOrNextPublication('JPY', '2024-01-01')).toBeUndefined();
+    expect(back.rateOnOrNextPublication('USD', '2024-01-01')).toEqual({ rate: days.rateOn('USD', '2024-01-02'), rateDate: '2024-01-02' });
+    expect(back.snapshot()).toBe(text);
+    expect(EcbRateTable.fromSnapshot(new EcbRateTable([]).snapshot()).size).toBe(0);
+    // every positive plain decimal reads back as written (leading and trailing zeros included)
+    const spellings = EcbRateTable.fromSnapshot('ecb-days-v1,ISK,JPY,USD\n2024-01-02,0.5,013168.0,1.178900');
+    expect(['ISK', 'JPY', 'USD'].map((c) => spellings.rateOn(c, '2024-01-02')?.decimal)).toEqual(['0.5', '13168', '1.1789']);
+    expect(spellings.size).toBe(3);
+    // a currency column that is empty on every day is no currency of the table
+    expect(EcbRateTable.fromSnapshot('ecb-days-v1,JPY,USD\n2024-01-02,,1.1').currencies()).toEqual(['USD']);
+    const notADay = /is not a day with/;
+    const refused: [string, RegExp][] = [
+      ['ecb-days-v2,USD\n2024-01-02,1.1', /format/],
+      ['ecb-days-v1,USD\n2024-01-02,1.1,2', notADay],
+      ['ecb-days-v1,USD,JPY\n2024-01-02,1.1', notADay],
+      ['ecb-days-v1,USD,JPY\n2024-01-02,,', notADay], // a day without any rate
+      ['ecb-days-v1,USD\n2024-01-03,1.1\n2024-01-02,1.1', /does not follow/],
+      ['ecb-days-v1,USD\n2024-01-02,1.1\n2024-01-02,1.1', /does not follow/],
+      ['ecb-days-v1,USD\n2024-02-30,1.1', /date/],
+      ['ecb-days-v1,USD\n2024-1-02,1.1', notADay],
+      ['ecb-days-v1,USD,USD\n2024-01-02,1.1,1.1', /twice/],
+      ['ecb-days-v1,EUR\n2024-01-02,1', /EUR/],
+      ['ecb-days-v1,usd\n2024-01-02,1', /currency/],
+      ['ecb-days-v1,USD\n2024-01-02,0', notADay],
+      ['ecb-days-v1,USD\n2024-01-02,0.000', notADay],
+      ['ecb-days-v1,USD\n2024-01-02,1e3', notADay],
+      ['ecb-days-v1,USD\n2024-01-02,-1', notADay],
+      ['ecb-days-v1,USD\n2024-01-02,1.', notADay],
+      ['ecb-days-v1,USD\n2024-01-02,.5', notADay],
+      ['ecb-days-v1,USD\n2024-01-02, 1', notADay],
+      ['ecb-days-v1,USD\n2024-01-02,1.1\n', notADay],
+    ];
+    for (const [bad, why] of refused) expect(() => EcbRateTable.fromSnapshot(bad), bad).toThrow(why);
+  });
+  it('a snapshot accepts exactly the rates the days accept (property)', () => {
+    const textArb = fc.string({ unit: fc.constantFrom('0', '1', '5', '9', '.', '-', 'e', ' ', '+'), minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(textArb, (rate) => {
+        const viaDays = () => EcbRateTable.fromDays([{ date: '2024-01-02', rates: { USD: rate } }]);
+        const viaSnapshot = () => EcbRateTable.fromSnapshot(`ecb-days-v1,USD\n2024-01-02,${rate}`);
+        let daysOk = true;
+        try {
+          viaDays();
+        } catch {
+          daysOk = false;
+        }
+        if (daysOk) expect(viaSnapshot().rateOn('USD', '2024-01-02')).toEqual(viaDays().rateOn('USD', '2024-01-02'));
+        else expect(viaSnapshot).toThrow(RangeError);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('a snapshot answers every lookup as the table it was made from (property)', () => {
+    const currencyArb = fc.constantFrom('USD', 'JPY', 'GBP', 'CHF', 'ISK', 'RUB');
+    const rateArb = fc.tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 0, max: 9999 })).filter(([i, f]) => i + f > 0).map(([i, f]) => `${i}.${String(f).padStart(4, '0')}`);
+    const dayArb = fc.record({ day: fc.integer({ min: 0, max: 60 }), rates: fc.dictionary(currencyArb, rateArb, { maxKeys: 6 }) });
+    const dateOf = (n: number) => new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10);
+    fc.assert(
+      fc.property(fc.uniqueArray(dayArb, { selector: (d) => d.day, maxLength: 40 }), fc.integer({ min: -2, max: 64 }), (input, probe) => {
+        const table = EcbRateTable.fromDays(input.map((d) => ({ date: dateOf(d.day), rates: d.rates })));
+        const back = EcbRateTable.fromSnapshot(table.snapshot());
+        expect(back.size).toBe(table.size);
+        expect(back.currencies()).toEqual(table.currencies());
+        expect(back.publicationDates()).toEqual(table.publicationDates());
+        const date = dateOf(probe);
+        for (const currency of ['USD', 'JPY', 'GBP', 'CHF', 'ISK', 'RUB', 'SEK']) {
+          expect(back.rateOn(currency, date)).toEqual(table.rateOn(currency, date));
+          expect(back.rateOnOrNextPublication(currency, date)).toEqual(table.rateOnOrNextPublication(currency, date));
+          expect(back.rateOnOrPreviousPublication(currency, date)).toEqual(table.rateOnOrPreviousPublication(currency, date));
+        }
+      }),
+    );
+  });
   it('EUR through the Art. 366(2) lookup is exactly 1 on the day asked', () => {
     expect(t.rateOnOrNextPublication('EUR', '2030-01-01')).toEqual({ rate: eurRate('2030-01-01'), rateDate: '2030-01-01' });
   });

@@ -8,7 +8,7 @@ import { detectAndParseEcb, parseEcbXml } from '@vat/seeds/ecb';
 import { calculationModule } from '../src/module';
 import { ecbDaysOf } from '../src/reference/ecb-days';
 import { importEcbFile } from '../src/reference/ecb-import';
-import { ecbState, loadEcbDays } from '../src/repositories/ecb-rates';
+import { ecbState, loadEcbDays, loadEcbTable } from '../src/repositories/ecb-rates';
 import { FxStore } from '../src/reference/fx-store';
 import { SHIPPED_ECB_FILE, seedEcbRates } from '../src/reference/seed';
 import { ecbXml } from '../../../test/support/ecb-xml';
@@ -96,7 +96,7 @@ describe.skipIf(!backends.ok)('ECB rates stored by publication day (PostgreSQL, 
   });
   // Each test starts from an empty store (the template database holds the shipped history).
   beforeEach(async () => {
-    await pool.query(`truncate "calculation".ecb_rate_day`);
+    await pool.query(`truncate "calculation".ecb_rate_day, "calculation".ecb_rate_snapshot`);
     await pool.query(`delete from "calculation".reference_release where kind = 'ecb'`);
   });
 
@@ -132,6 +132,61 @@ describe.skipIf(!backends.ok)('ECB rates stored by publication day (PostgreSQL, 
     expect(t.size).toBe(10);
   });
 
+  /** `pool` as the repository sees it, counting the statements it runs. */
+  const counted = () => {
+    const sql: string[] = [];
+    const db = { query: (text: string, values?: unknown[]) => (sql.push(text), pool.query(text, values)) } as unknown as pg.Pool;
+    return { db, sql };
+  };
+
+  it('an import stores the snapshot of the history it leaves; a start loads it with one statement', async () => {
+    await importEcbFile(pool, 'eurofxref-hist.xml', HIST_XML);
+    await importEcbFile(pool, 'eurofxref-daily.xml', DAILY_XML);
+    const { marker } = await ecbState(pool);
+    // one snapshot, the current marker's: the first import's went with the second import
+    expect((await pool.query(`select marker from "calculation".ecb_rate_snapshot`)).rows).toEqual([{ marker }]);
+    const { db, sql } = counted();
+    const loaded = await loadEcbTable(db);
+    expect(sql).toHaveLength(1);
+    expect(loaded.marker).toBe(marker);
+    expect(loaded.table.snapshot()).toBe((await table()).snapshot());
+    expect(loaded.table.rateOn('ISK', '2026-04-14')?.decimal).toBe('143.5');
+    expect(loaded.table.rateOn('ISK', '2026-04-13')).toBeUndefined();
+    expect(loaded.table.size).toBe(10);
+    // a correction of a stored day replaces the snapshot too
+    await importEcbFile(pool, 'eurofxref-daily.xml', ecbXml({ '2026-04-13': { USD: '1.1685' } }));
+    const corrected = await loadEcbTable(pool);
+    expect(corrected.marker).not.toBe(marker);
+    expect(corrected.table.rateOn('USD', '2026-04-13')?.decimal).toBe('1.1685');
+    expect(corrected.table.rateOn('GBP', '2026-04-13')?.decimal).toBe('0.87058');
+  });
+
+  it('without a snapshot of the current marker (a database from before them) the days are read and their snapshot stored', async () => {
+    await importEcbFile(pool, 'eurofxref-hist.xml', HIST_XML);
+    await pool.query(`delete from "calculation".ecb_rate_snapshot`);
+    const first = counted();
+    const loaded = await loadEcbTable(first.db);
+    // the snapshot looked for, the days with the marker (one statement), the snapshot stored
+    expect(first.sql).toHaveLength(3);
+    expect(loaded.table.snapshot()).toBe((await table()).snapshot());
+    const second = counted();
+    const again = await loadEcbTable(second.db);
+    expect(second.sql).toHaveLength(1);
+    expect(again).toEqual({ marker: loaded.marker, table: expect.anything() });
+    expect(again.table.snapshot()).toBe(loaded.table.snapshot());
+    // an empty store has an empty table
+    await pool.query(`truncate "calculation".ecb_rate_day`);
+    await pool.query(`delete from "calculation".reference_release where kind = 'ecb'`);
+    expect((await loadEcbTable(pool)).table.size).toBe(0);
+  });
+
+  it('a stored snapshot that does not read back fails the load: no partial table', async () => {
+    await importEcbFile(pool, 'eurofxref-hist.xml', HIST_XML);
+    await pool.query(`update "calculation".ecb_rate_snapshot set body = replace(body, '0.87105', '0,87105')`);
+    await expect(loadEcbTable(pool)).rejects.toThrow(/rate/);
+    await expect(new FxStore(pool).current()).rejects.toThrow(/rate/);
+  });
+
   it('a file with one bad value writes nothing', async () => {
     await importEcbFile(pool, 'eurofxref-hist.xml', HIST_XML);
     const marker = (await ecbState(pool)).marker;
@@ -150,8 +205,9 @@ describe.skipIf(!backends.ok)('ECB rates stored by publication day (PostgreSQL, 
     expect(first.currencies).toHaveLength(41);
     expect(progress.at(-1)).toBe(obs.length);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    // begin, lock, read the stored range, 7 writes of 1,000 days, the days held (announced with the publication), the release row, commit
-    expect(statements()).toBeLessThanOrEqual(13);
+    // begin, lock, read the stored range, 7 writes of 1,000 days, the days held (announced with the publication), the release row,
+    // the history read back and its snapshot written, commit
+    expect(statements()).toBeLessThanOrEqual(15);
     expect((await pool.query(`select count(*)::int as n from "calculation".ecb_rate_day`)).rows[0].n).toBe(ecbDaysOf(obs).length);
 
     const fromDb = await table();

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { EcbRateTable, type EcbPublicationDay } from '@vat/platform/fx';
-import { ecbState, loadEcbDays, type EcbMarker } from '../repositories/ecb-rates';
+import { ecbState, loadEcbTable, type EcbMarker } from '../repositories/ecb-rates';
 
 /** The ECB table in memory, reloaded when a newer import is recorded (checked at most every `recheckMs`). */
 export class FxStore {
@@ -31,10 +31,10 @@ export class FxStore {
   }
 
   private async reload(): Promise<EcbRateTable> {
-    const { marker } = await ecbState(this.pool);
-    if (!this.table || marker !== this.marker) {
-      this.table = EcbRateTable.fromDays(await loadEcbDays(this.pool));
-      this.marker = marker;
+    if (!this.table || (await ecbState(this.pool)).marker !== this.marker) {
+      const loaded = await loadEcbTable(this.pool);
+      this.table = loaded.table;
+      this.marker = loaded.marker;
     }
     this.checkedAt = Date.now();
     return this.table;

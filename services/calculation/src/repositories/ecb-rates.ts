@@ -1,10 +1,12 @@
 /**
  * The ECB aggregate's SQL, all of it: publication days (`ecb_rate_day`, one row per day with its rates as a `json`
- * object: stored and returned as written, the cheapest form to load) and the import bookkeeping (`reference_release` rows of kind `ecb`, one per imported file digest).
+ * object), the whole history's snapshot text per import marker (`ecb_rate_snapshot`, what a start loads) and the
+ * import bookkeeping (`reference_release` rows of kind `ecb`, one per imported file digest).
  * Everything runs through the service's one pool; rows are mapped by column name.
  */
 import type pg from 'pg';
-import { selectEcbDays } from '@vat/platform/ecb-day-rows';
+import { ECB_DAYS_TEXT, parseEcbDays, selectEcbDays } from '@vat/platform/ecb-day-rows';
+import { EcbRateTable } from '@vat/platform/fx';
 import { insertRows, type Queryable } from '@vat/platform/sql';
 import { inTransaction } from '@vat/platform/transaction';
 import { planEcbImport, type EcbDay } from '../reference/ecb-days';
@@ -12,6 +14,9 @@ import { recordEcbImport } from './reference-publications';
 
 const DAYS = '"calculation".ecb_rate_day';
 const RELEASES = '"calculation".reference_release';
+const SNAPSHOTS = '"calculation".ecb_rate_snapshot';
+/** The import marker ({@link EcbMarker}) as an SQL expression, so that a statement reads it with what it reads. */
+const MARKER = `(select coalesce(max(id), 0)::text || ':' || count(*)::text from ${RELEASES} where kind = 'ecb')`;
 /** Days per write statement (about 30,000 rates): the whole history is seven statements. */
 const DAYS_PER_STATEMENT = 1000;
 
@@ -29,6 +34,25 @@ export async function ecbState(db: Queryable, digest = ''): Promise<{ marker: Ec
     [digest],
   );
   return res.rows[0]!;
+}
+
+/**
+ * The stored history as a table, with the import marker it is at: the snapshot made at the current marker (one
+ * row, split and validated: ≈ 20 ms for the whole history), else the days (one aggregate, the marker read by the
+ * same statement), whose snapshot is then stored for the next reader (kept if one is there already: an import
+ * writes its own in its transaction).
+ */
+export async function loadEcbTable(db: Queryable): Promise<{ marker: EcbMarker; table: EcbRateTable }> {
+  const snap = await db.query<{ marker: string; body: string | null }>(
+    `select m.marker, s.body from (select ${MARKER} as marker) m left join ${SNAPSHOTS} s on s.marker = m.marker`,
+  );
+  const { marker, body } = snap.rows[0]!;
+  if (body !== null) return { marker, table: EcbRateTable.fromSnapshot(body) };
+  const res = await db.query<{ marker: string; days: string | null }>(`select ${MARKER} as marker, ${ECB_DAYS_TEXT} as days from ${DAYS}`);
+  const at = res.rows[0]!;
+  const table = EcbRateTable.fromDays(parseEcbDays(at.days));
+  await db.query(`insert into ${SNAPSHOTS} (marker, body, created_at) values ($1, $2, now()) on conflict (marker) do nothing`, [at.marker, table.snapshot()]);
+  return { marker: at.marker, table };
 }
 
 /** Every stored publication day, oldest first. */
@@ -66,6 +90,13 @@ export async function storeEcbImport(pool: pg.Pool, days: readonly EcbDay[], rel
     // One statement records the import and, when it is new, publishes the changed days (merged with what was
     // stored) to the other services' projections and records that publication.
     await recordEcbImport(client, release, changed, new Date());
+    // The snapshot of the history as this import leaves it, named by the marker it leaves; older ones go.
+    const table = EcbRateTable.fromDays(await selectEcbDays(client, DAYS));
+    await client.query(
+      `with older as (delete from ${SNAPSHOTS} where marker <> ${MARKER})
+       insert into ${SNAPSHOTS} (marker, body, created_at) values (${MARKER}, $1, now()) on conflict (marker) do update set body = excluded.body, created_at = excluded.created_at`,
+      [table.snapshot()],
+    );
     return result;
   });
 }
