@@ -6,7 +6,8 @@
  * - `validateRateSeeds()` cross-checks the rate files against the classes and
  *   returns human-readable problems (empty array = valid).
  * - `seedDigest()` gives a sha256 over a canonical serialization so a calculation
- *   can record exactly which data release it used.
+ *   can record exactly which data release it used; `seedFilesDigest()` one over the
+ *   files' bytes, so that a start recognises files it has loaded before unparsed.
  *
  * Windows are half-open: [valid_from, valid_to), valid_to null = still in force.
  * Coverage starts 2019-01-01. A class without a row for a country/date is ABSENT
@@ -342,6 +343,31 @@ function regionalRateProblems(seed: VatRateSeed, sourceIds: Set<string>, citable
  * sha256 (hex) over the canonical serialization of the classes file followed by
  * every rate file in EU_MEMBER_STATES order. Defaults to the shipped seeds.
  */
+/**
+ * What {@link loadTaxClasses} and {@link loadVatRates} make of the same bytes; part of {@link seedFilesDigest}.
+ * Bump it with any change of theirs that could turn unchanged files into another release (a default, a transform).
+ */
+const SEED_PARSE_VERSION = 1;
+
+/**
+ * SHA-256 over the bytes of the files {@link loadTaxClasses} and {@link loadVatRates} read (each file's name,
+ * length and bytes, in name order) and {@link SEED_PARSE_VERSION}: the same files give the same digest without
+ * being parsed or validated (a restart reads 600 KB and hashes it instead of parsing, validating and
+ * canonicalising them).
+ */
+export function seedFilesDigest(classesDir: string = DEFAULT_CLASSES_DIR, ratesDir: string = DEFAULT_RATES_DIR): string {
+  const h = createHash('sha256');
+  h.update(`vat-rate-seeds-v${SEED_PARSE_VERSION}\0`);
+  const add = (name: string, file: string) => {
+    const bytes = readFileSync(file);
+    h.update(`${name}\0${bytes.length}\0`);
+    h.update(bytes);
+  };
+  add('tax-classes.json', join(classesDir, 'tax-classes.json'));
+  for (const f of readdirSync(ratesDir).filter((f) => f.endsWith('.json')).sort()) add(`vat-rates/${f}`, join(ratesDir, f));
+  return h.digest('hex');
+}
+
 export function seedDigest(
   classes: TaxClassSeed = loadTaxClasses(),
   rates: VatRateSeed[] = loadVatRates(),

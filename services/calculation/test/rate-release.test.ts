@@ -1,3 +1,7 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaxClasses, loadVatRates } from '@vat/seeds/vat-rates';
@@ -41,11 +45,67 @@ describe.skipIf(!backends.ok)('VAT rate release in PostgreSQL (migrated, seeded 
     expect(typeof stored.id).toBe('bigint');
   });
 
-  it('seeding the same files again stores nothing', async () => {
+  /** `pool` as the seed sees it, recording the statements run through `pool.query`. */
+  const counted = () => {
+    const sql: string[] = [];
+    const db = new Proxy(pool, { get: (target, key) => (key === 'query' ? (text: string, values?: unknown[]) => (sql.push(text), target.query(text, values)) : Reflect.get(target, key)) });
+    return { db, sql };
+  };
+
+  it('seeding the same files again stores nothing, and recognises them by their bytes with one statement', async () => {
     const before = await latestRateRelease(pool);
-    const again = await seedVatRates(pool, new Date());
+    const { db, sql } = counted();
+    const again = await seedVatRates(db, new Date());
     expect(again).toEqual({ digest: before!.digest, loaded: false });
+    expect(sql).toHaveLength(1);
     expect((await latestRateRelease(pool))!.id).toBe(before!.id);
+  });
+
+  it('a release stored before its files were recorded is found by its content, and its files recorded once', async () => {
+    const before = (await latestRateRelease(pool))!;
+    await pool.query(`delete from "calculation".rate_release_seed_files`);
+    const first = counted();
+    expect(await seedVatRates(first.db, new Date())).toEqual({ digest: before.digest, loaded: false });
+    // the files' bytes not known, the release found by its canonical digest, the files recorded
+    expect(first.sql).toHaveLength(3);
+    const second = counted();
+    expect(await seedVatRates(second.db, new Date())).toEqual({ digest: before.digest, loaded: false });
+    expect(second.sql).toHaveLength(1);
+  });
+
+  it('changed files are parsed and validated again: a new release, or a refusal that stores nothing', async () => {
+    const seeds = fileURLToPath(new URL('../../../seeds/', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'vat-seeds-'));
+    try {
+      const dirs = { classes: join(dir, 'tax-classes'), rates: join(dir, 'vat-rates') };
+      cpSync(join(seeds, 'tax-classes'), dirs.classes, { recursive: true });
+      cpSync(join(seeds, 'vat-rates'), dirs.rates, { recursive: true });
+      const before = (await latestRateRelease(pool))!;
+      // the same content in other bytes (indentation): the same release, its new bytes recorded
+      const de = join(dirs.rates, 'DE.json');
+      writeFileSync(de, JSON.stringify(JSON.parse(readFileSync(de, 'utf8')), null, 4));
+      expect(await seedVatRates(pool, new Date(), dirs)).toEqual({ digest: before.digest, loaded: false });
+      const recorded = await pool.query(`select release_digest from "calculation".rate_release_seed_files order by recorded_at`);
+      expect(recorded.rows.map((r) => r.release_digest)).toEqual([before.digest, before.digest]);
+      // an invalid file: refused before anything is stored or recorded
+      const broken = JSON.parse(readFileSync(de, 'utf8'));
+      broken.rates[0].rate_bps = -1;
+      writeFileSync(de, JSON.stringify(broken));
+      await expect(seedVatRates(pool, new Date(), dirs)).rejects.toThrow(/VAT rate seed data is invalid/);
+      expect((await latestRateRelease(pool))!.id).toBe(before.id);
+      expect((await pool.query(`select count(*)::int as n from "calculation".rate_release_seed_files`)).rows[0].n).toBe(2);
+      // a changed rate: a new release
+      const changed = JSON.parse(readFileSync(join(seeds, 'vat-rates', 'DE.json'), 'utf8'));
+      changed.rates[0].note = 'changed by the test';
+      writeFileSync(de, JSON.stringify(changed));
+      const next = await seedVatRates(pool, new Date(), dirs);
+      expect(next.loaded).toBe(true);
+      expect(next.digest).not.toBe(before.digest);
+      expect((await latestRateRelease(pool))!.digest).toBe(next.digest);
+      expect(await seedVatRates(pool, new Date(), dirs)).toEqual({ digest: next.digest, loaded: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('two starts storing one new release at once store it once', async () => {

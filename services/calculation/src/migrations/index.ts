@@ -11,6 +11,7 @@ import { Migration20261128080751 } from './Migration20261128080751';
 import { Migration20261128082324 } from './Migration20261128082324';
 import { Migration20261129180942 } from './Migration20261129180942';
 import { Migration20261130014823 } from './Migration20261130014823';
+import { Migration20261130015640 } from './Migration20261130015640';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131152, Migration20261123234339, Migration20261124015421, Migration20261124042050, Migration20261124055115, Migration20261126233211, Migration20261126234402, Migration20261128080751, Migration20261128082324, Migration20261129180942, Migration20261130014823];
+export const migrations = [Migration20261122131152, Migration20261123234339, Migration20261124015421, Migration20261124042050, Migration20261124055115, Migration20261126233211, Migration20261126234402, Migration20261128080751, Migration20261128082324, Migration20261129180942, Migration20261130014823, Migration20261130015640];

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
-import { loadTaxClasses, loadVatRates, seedDigest, validateRateSeeds, type RateSource } from '@vat/seeds/vat-rates';
+import { loadTaxClasses, loadVatRates, seedDigest, seedFilesDigest, validateRateSeeds, type RateSource } from '@vat/seeds/vat-rates';
 import type { EcbDay } from './ecb-days';
 import { ecbFileDigest, parseEcbFile, storeEcbFile } from './ecb-import';
 import { ecbState } from '../repositories/ecb-rates';
-import { rateReleaseStored, storeRateRelease, type NewRateRelease } from '../repositories/rate-releases';
+import { rateReleaseStored, recordSeedFiles, releaseOfSeedFiles, storeRateRelease, type NewRateRelease } from '../repositories/rate-releases';
 
 export const SHIPPED_ECB_FILE = new URL('../../../../seeds/ecb/eurofxref-hist.csv', import.meta.url);
 
@@ -29,13 +29,20 @@ function citedSources(sources: readonly RateSource[]): (ids: readonly string[]) 
     });
 }
 
-export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: string; loaded: boolean }> {
-  const classes = loadTaxClasses();
-  const rates = loadVatRates();
+export async function seedVatRates(pool: pg.Pool, now: Date, dirs: { classes?: string; rates?: string } = {}): Promise<{ digest: string; loaded: boolean }> {
+  // Files loaded before (their bytes' digest recorded with the release) are neither parsed nor validated again.
+  const files = `sha256:${seedFilesDigest(dirs.classes, dirs.rates)}`;
+  const known = await releaseOfSeedFiles(pool, files);
+  if (known) return { digest: known, loaded: false };
+  const classes = loadTaxClasses(dirs.classes);
+  const rates = loadVatRates(dirs.rates);
   const problems = validateRateSeeds(classes, rates);
   if (problems.length) throw new Error(`VAT rate seed data is invalid:\n- ${problems.join('\n- ')}`);
   const digest = `sha256:${seedDigest(classes, rates)}`;
-  if (await rateReleaseStored(pool, digest)) return { digest, loaded: false };
+  if (await rateReleaseStored(pool, digest)) {
+    await recordSeedFiles(pool, files, digest);
+    return { digest, loaded: false };
+  }
   const groups = new Map(classes.groups.map((g) => [g.slug, g.name]));
   const release: NewRateRelease = {
     digest,
@@ -87,7 +94,9 @@ export async function seedVatRates(pool: pg.Pool, now: Date): Promise<{ digest: 
       }));
     }),
   };
-  return { digest, loaded: await storeRateRelease(pool, release) };
+  const loaded = await storeRateRelease(pool, release);
+  await recordSeedFiles(pool, files, digest);
+  return { digest, loaded };
 }
 
 /**

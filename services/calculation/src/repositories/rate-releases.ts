@@ -58,6 +58,7 @@ const RELEASES = '"calculation".reference_release';
 const CLASSES = '"calculation".tax_class';
 const WINDOWS = '"calculation".vat_rate';
 const REGIONAL = '"calculation".regional_vat_rate';
+const SEED_FILES = '"calculation".rate_release_seed_files';
 
 /** `approved_at` travels as ISO 8601 text: the service pool's type parsers leave timestamps as strings. */
 type ReleaseRow = { id: string; digest: string; version: string; approved_at: string | null; approved_by: string | null };
@@ -80,6 +81,20 @@ export async function latestRateRelease(db: Queryable): Promise<RateRelease | un
 }
 
 /** True when the release with this content digest is loaded. */
+/** The digest of the stored release the seed files with `filesDigest` were loaded as, if any. */
+export async function releaseOfSeedFiles(db: Queryable, filesDigest: string): Promise<string | undefined> {
+  const res = await db.query<{ digest: string }>(
+    `select f.release_digest as digest from ${SEED_FILES} f join ${RELEASES} r on r.kind = 'vat_rates' and r.digest = f.release_digest where f.files_digest = $1`,
+    [filesDigest],
+  );
+  return res.rows[0]?.digest;
+}
+
+/** Records that the seed files with `filesDigest` are the stored release `releaseDigest` (once; replicas race harmlessly). */
+export async function recordSeedFiles(db: Queryable, filesDigest: string, releaseDigest: string): Promise<void> {
+  await db.query(`insert into ${SEED_FILES} (files_digest, release_digest, recorded_at) values ($1, $2, now()) on conflict (files_digest) do nothing`, [filesDigest, releaseDigest]);
+}
+
 export async function rateReleaseStored(db: Queryable, digest: string): Promise<boolean> {
   const res = await db.query(`select 1 from ${RELEASES} where kind = 'vat_rates' and digest = $1`, [digest]);
   return res.rowCount === 1;
