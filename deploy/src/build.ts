@@ -28,10 +28,13 @@ export type Built = {
   stop(): Promise<void>;
 };
 
-/** Loads the code of every service and of the gateway (what `all` runs), without starting anything. */
+/**
+ * Loads the code of every service and of the gateway (what `all` runs), without starting anything, and what the
+ * gateway's docs plugins load when first registered.
+ */
 async function preloadModules(): Promise<void> {
   for (const name of SERVICE_NAMES) await loadModule(name);
-  await import('@vat/gateway/start');
+  await (await import('@vat/gateway/start')).preloadDocsPlugins();
 }
 
 /**

@@ -7,7 +7,7 @@ import { SERVICE_NAMES, type Config } from '@vat/platform/config';
 import { databaseProbes } from '@vat/platform/db';
 import { READINESS_PROBE_MS } from '@vat/platform/deadline';
 import { observePool, unobservePool } from '@vat/platform/metrics';
-import { buildGateway } from './app';
+import { buildGateway, preloadDocsPlugins } from './app';
 import { KeyStore } from './keys';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limiter';
 import { SessionStore } from './sessions';
@@ -15,7 +15,7 @@ import { openGatewayOrm } from './orm';
 import type { ReadinessReport } from './routes/health';
 import { usageConsumer } from './usage-consumer';
 
-export { openGatewayOrm };
+export { openGatewayOrm, preloadDocsPlugins };
 
 export type RunningGateway = { app: FastifyInstance; keys: KeyStore; sessions: SessionStore; stop(): Promise<void> };
 
