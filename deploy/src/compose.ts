@@ -6,7 +6,7 @@ import { ReadinessService, GetReadinessResponseSchema } from '@vat/gen/vat/platf
 import { createClients, internalTokenInterceptor, lazyTransport } from '@vat/platform/clients';
 import { createDirectTransport } from '@vat/platform/direct-transport';
 import type { Config, ServiceName } from '@vat/platform/config';
-import { createOrm, databaseProbes, migrate } from '@vat/platform/db';
+import { createOrm, databaseProbes, migrate, type ServiceOrm } from '@vat/platform/db';
 import { READINESS_PROBE_MS, withDeadline } from '@vat/platform/deadline';
 import { databaseFaultInterceptor } from '@vat/platform/db-faults';
 import { peerFaultInterceptor } from '@vat/platform/peer-faults';
@@ -42,11 +42,17 @@ export function createBus(config: Config, log: Logger, name: string): EventBus {
  * Creates the ORM, applies migrations, seeds reference data and subscribes consumers; `startRelays` starts its relay.
  * The service gets clients only for the services its module `uses`, over `transportFor`.
  */
-export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, transportFor: (name: ServiceName) => Transport): Promise<RunningService> {
+/** A service's ORM (metadata discovered; MikroORM connects on its first query). */
+export function serviceOrm(mod: AnyServiceModule, config: Config, databaseUrl: string, poolMax: number): Promise<ServiceOrm> {
+  return createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs, namedStatements: config.databasePreparedStatements });
+}
+
+/** `prepared`: the service's ORM made beforehand by {@link serviceOrm} for the same database (`npm start` makes them while the embedded database opens). */
+export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, transportFor: (name: ServiceName) => Transport, prepared?: ServiceOrm): Promise<RunningService> {
   const slog = log.child({ service: mod.name });
   let elapsed = stopwatch();
-  const orm = await createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs, namedStatements: config.databasePreparedStatements });
-  slog.info(elapsed(), 'ORM initialised');
+  const orm = prepared ?? (await serviceOrm(mod, config, databaseUrl, poolMax));
+  slog.info({ ...elapsed(), prepared: prepared !== undefined }, 'ORM initialised');
   elapsed = stopwatch();
   const applied = await migrate(orm, databaseUrl, mod.schema);
   slog.info({ ...elapsed(), applied }, applied.length ? 'migrations applied' : 'migrations up to date');

@@ -3,7 +3,7 @@ import { isMainThread } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { embeddedTemplateDir, replenishSpare, seedFromEmbeddedTemplate } from './embedded-pg-template';
 import { makePrivateDir, makeTreePrivate } from './embedded-pg-files';
-import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, unadvertise } from './embedded-pg-runtime';
+import { advertise, embeddedUrl, refuseOlderRunningVersion, SOCKET_NAME, socketDirFor, unadvertise } from './embedded-pg-runtime';
 import { EmbeddedPgServer, SocketInUse } from './embedded-pg-server';
 
 /**
@@ -42,19 +42,6 @@ const SPARE_AFTER_MS = 5_000;
  */
 export const EMBEDDED_SHARED_BUFFERS = '32MB';
 const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
-
-/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
-const MAX_SOCKET_PATH_BYTES = 103;
-
-/** `DATA_DIR/run`, the socket's directory; fails when DATA_DIR is too long for a Unix socket path. */
-function socketDirFor(dataDir: string): string {
-  const dir = join(dataDir, 'run');
-  const bytes = Buffer.byteLength(join(dir, SOCKET_NAME));
-  if (bytes > MAX_SOCKET_PATH_BYTES) {
-    throw new Error(`DATA_DIR ${dataDir} is too long for the embedded database's Unix socket (${join(dir, SOCKET_NAME)} is ${bytes} bytes, at most ${MAX_SOCKET_PATH_BYTES}); set a shorter DATA_DIR`);
-  }
-  return dir;
-}
 
 /**
  * Opens PGlite on `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on the Unix socket

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writePrivateJson } from './embedded-pg-files';
 import { socketAnswers } from './embedded-pg-server';
 import { processAlive } from './process-alive';
@@ -17,6 +17,24 @@ const runtimeFile = (dataDir: string) => join(dataDir, 'runtime.json');
 /** Connection string for the embedded database's Unix socket, understood by `pg` and MikroORM alike. */
 export function embeddedUrl(socketDir: string): string {
   return `postgresql://postgres@${encodeURIComponent(socketDir)}:5432/postgres`;
+}
+
+/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/** `DATA_DIR/run`, the socket's directory; fails when DATA_DIR is too long for a Unix socket path. */
+export function socketDirFor(dataDir: string): string {
+  const dir = join(dataDir, 'run');
+  const bytes = Buffer.byteLength(join(dir, SOCKET_NAME));
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new Error(`DATA_DIR ${dataDir} is too long for the embedded database's Unix socket (${join(dir, SOCKET_NAME)} is ${bytes} bytes, at most ${MAX_SOCKET_PATH_BYTES}); set a shorter DATA_DIR`);
+  }
+  return dir;
+}
+
+/** The URL the embedded database of `dataDir` will be served at (openEmbeddedPostgres), known before it opens. */
+export function embeddedUrlFor(dataDir: string): string {
+  return embeddedUrl(socketDirFor(resolve(dataDir)));
 }
 
 function readRuntimeFile(dataDir: string): Partial<RuntimeFile & LegacyRuntimeFile> {
