@@ -314,11 +314,8 @@ export class EcbRateTable {
   }
 
   #seal(): void {
-    for (const [date, rates] of this.#building!) {
-      let row = '';
-      for (let c = 0; c < rates.length; c++) row += `,${rates[c] ?? ''}`;
-      this.#byDay.set(date, row);
-    }
+    // One flat string per day (join leaves a missing column empty).
+    for (const [date, rates] of this.#building!) this.#byDay.set(date, `,${rates.join(',')}`);
     this.#building = undefined;
     this.#days = [...this.#byDay.keys()].sort();
   }
