@@ -41,8 +41,8 @@ COPY --chown=node:node . .
 RUN node deploy/bundle.mjs \
  && npx tsx dashboard/scripts/build.ts \
  && mkdir -p /app/data && node deploy/bin/embedded-template.mjs
-# The code caches of the compiled entry points, kept in the image (the root file system may be read-only):
-# loading each bundle once writes them (`--help` prints the usage and exits; deploy/bundle.mjs, runScript).
+# Node's code cache of the compiled entry points, kept in the image (the root file system may be read-only).
+# (Loading each bundle once writes it: `--help` prints the usage and exits.)
 RUN node deploy/bin/main.mjs --help >/dev/null 2>&1; node deploy/bin/admin.mjs --help >/dev/null 2>&1; true
 
 # Gateway HTTP; service RPC ports 9101-9105 and their health ports 10101-10105.

@@ -10,7 +10,3 @@ export declare function ensureBundles(opts?: { force?: boolean; quiet?: boolean 
 export declare function launch(entry: Entry): Promise<void>;
 /** esbuild keepNames helper swapped for one that leaves a name already right as it is; throws on an unknown helper. */
 export declare function cheapKeepNames(code: string, name: string): string;
-/** The ESM bundle of a script entry as an async function of the banner's `createRequire` and `import.meta`; throws when it cannot be one. */
-export declare function asScript(code: string, name: string): string;
-/** Runs a script entry with its V8 code cache (made after the start when absent or refused); resolves with what it found. */
-export declare function runScript(file: string, opts?: { cacheDir?: string }): Promise<'used' | 'early' | 'absent' | 'refused'>;

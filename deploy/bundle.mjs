@@ -21,9 +21,9 @@
  *
  * Run by hand: `npm run build` or `node deploy/bundle.mjs` (builds when stale; `--force` always).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 
@@ -31,7 +31,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'deploy', 'dist');
 const MANIFEST = join(DIST, 'manifest.json');
 /** Bump when the build options change: a manifest of another format counts as stale. */
-const FORMAT = 4;
+const FORMAT = 3;
 
 /** The entry points: bundle name -> source. */
 export const ENTRIES = {
@@ -75,7 +75,6 @@ function stamp(file) {
 export function bundleProblem(entry) {
   const manifest = readManifest();
   if (!manifest || manifest.format !== FORMAT || manifest.entries[entry] !== ENTRIES[entry] || !existsSync(join(DIST, `${entry}.js`))) return 'missing';
-  if (SCRIPT_ENTRIES.has(entry) && !existsSync(join(DIST, SCRIPT_META(entry)))) return 'missing';
   for (const [file, [size, mtime]] of Object.entries(manifest.inputs)) {
     const now = stamp(join(ROOT, file));
     if (!now || now[0] !== size || now[1] !== mtime) return `stale: ${file} changed`;
@@ -166,33 +165,6 @@ export function cheapKeepNames(code, name) {
 }
 
 /**
- * Entry points run as a classic script (`vm.Script`) instead of an ES module, for the code cache: V8 can only
- * make the cache of a script after it ran (an evaluated module refuses), so only a script's cache holds the
- * functions its start compiled, not just its top level (see `runScript`).
- */
-const SCRIPT_ENTRIES = new Set(['main']);
-const BANNER_IMPORT = "import { createRequire as __vatCreateRequire } from 'node:module';";
-/** Beside a script entry: the `import.meta` its code is given (`resolve` as from the bundle's own place). */
-const SCRIPT_META = (/** @type {string} */ name) => `${name}.meta.mjs`;
-
-/**
- * The ESM bundle of a script entry as a script: an async function of `__vatCreateRequire` and `__vatImportMeta`
- * (strict, like a module), on the banner's line so that every line keeps its number. Fails the build when the
- * bundle holds anything a function body cannot (an `import`/`export` statement) or an `import.meta` that is not
- * `.url` or `.resolve(`.
- * @param {string} code @param {string} name @returns {string}
- */
-export function asScript(code, name) {
-  if (!code.startsWith(`${BANNER_IMPORT}\n`)) throw new Error(`deploy/dist/${name}.js does not start with the banner's import`);
-  const body = code.slice(BANNER_IMPORT.length);
-  const statement = /^(?:import|export)\b[\s{*]/m.exec(body);
-  if (statement) throw new Error(`deploy/dist/${name}.js keeps an import/export statement at "${body.slice(statement.index, statement.index + 60)}"; it cannot run as a script`);
-  const odd = /import\.meta(?!\.url\b|\.resolve\()/.exec(body);
-  if (odd) throw new Error(`deploy/dist/${name}.js uses import.meta other than .url or .resolve( at "${body.slice(odd.index - 30, odd.index + 30)}"; extend asScript`);
-  return `(async function (__vatCreateRequire, __vatImportMeta) { 'use strict';${body.replaceAll('import.meta', '__vatImportMeta')}\n})`;
-}
-
-/**
  * Builds every bundle into a fresh directory beside deploy/dist, then moves each file into place (the
  * manifest last). Returns the build time in ms.
  */
@@ -220,11 +192,7 @@ export async function buildBundles() {
       plugins: [lazyExternalsPlugin(), importMetaUrlPlugin(esbuild)],
     });
     for (const name of Object.keys(ENTRIES)) {
-      let code = cheapKeepNames(readFileSync(join(work, `${name}.js`), 'utf8'), name);
-      if (SCRIPT_ENTRIES.has(name)) {
-        code = asScript(code, name);
-        writeFileSync(join(work, SCRIPT_META(name)), 'export const resolve = (specifier) => import.meta.resolve(specifier);\n');
-      }
+      const code = cheapKeepNames(readFileSync(join(work, `${name}.js`), 'utf8'), name);
       writeFileSync(join(work, `${name}.js`), code);
       const at = code.search(/\b__(dirname|filename)\b/);
       if (at >= 0) {
@@ -247,7 +215,6 @@ export async function buildBundles() {
     }
     mkdirSync(DIST, { recursive: true });
     for (const name of Object.keys(ENTRIES)) {
-      if (SCRIPT_ENTRIES.has(name)) renameSync(join(work, SCRIPT_META(name)), join(DIST, SCRIPT_META(name)));
       renameSync(join(work, `${name}.js`), join(DIST, `${name}.js`));
     }
     /** @type {Manifest} */
@@ -303,80 +270,6 @@ async function prestart() {
   }
 }
 
-const COMPILE_CACHE = join(ROOT, 'node_modules', '.cache', 'vat-node-compile-cache');
-
-/**
- * Runs a script entry (`asScript`: `<dir>/<name>.js` beside its `<name>.meta.mjs`) with V8's code cache of an
- * earlier run of the same bundle, Node and flags (`<cacheDir>/<name>-<node>-<bundle sum>-<flags sum>.v8cache`).
- * Without one (the first start after a build, or V8 refused it) it makes one right after the start, from
- * everything compiled by then: the services' and the gateway's start. Node's own compile cache keeps only a
- * module's top level (made before the module runs; V8 makes no cache of a module that ran), so every start
- * compiled those functions again (≈ 20-30 ms of a restart). The key holds a checksum of the bundle's text: V8
- * itself checks only its length. A process that ends before its start is done (`--help` while an image is
- * built, a failed start) leaves an early cache (`….early.v8cache`) of what it compiled: used until a start
- * makes the full one. Resolves when the script's top level is done, with the cache it found: 'used' (full),
- * 'early', 'absent' or 'refused'.
- * @param {string} file @param {{ cacheDir?: string }} [opts]
- * @returns {Promise<'used' | 'early' | 'absent' | 'refused'>}
- */
-export async function runScript(file, { cacheDir = COMPILE_CACHE } = {}) {
-  const [{ default: vm }, { createRequire }, { crc32 }] = await Promise.all([import('node:vm'), import('node:module'), import('node:zlib')]);
-  const name = basename(file, '.js');
-  const { resolve } = await import(pathToFileURL(join(dirname(file), SCRIPT_META(name))).href);
-  const source = readFileSync(file, 'utf8');
-  const bundleSum = crc32(source).toString(16);
-  // Node's and V8's flags (a cache made under other flags is refused by V8): one cache per set of them.
-  const flagsSum = crc32(JSON.stringify([process.execArgv.filter((a) => a.startsWith('--')), process.env.NODE_OPTIONS ?? ''])).toString(16);
-  const base = join(cacheDir, `${name}-${process.version}-${bundleSum}-${flagsSum}`);
-  const full = `${base}.v8cache`;
-  const early = `${base}.early.v8cache`;
-  const cachedData = readIfThere(full) ?? readIfThere(early);
-  const script = new vm.Script(source, { filename: file, cachedData: cachedData?.data, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-  const cache = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'refused' : cachedData.file === full ? 'used' : 'early';
-  let saved = false;
-  const save = (/** @type {string} */ to) => {
-    if (saved) return;
-    saved = true;
-    saveCodeCache(script, cacheDir, to, name, bundleSum);
-  };
-  if (cache === 'absent' || cache === 'refused') process.once('exit', () => save(early));
-  const started = script.runInThisContext()(createRequire, { url: pathToFileURL(file).href, resolve });
-  // Made right after the start (the port is open), not later: a process stopped soon after (a supervisor's
-  // probe, a test harness killing the group) must leave it too. Only that one start waits for it (30-40 ms).
-  if (cache !== 'used') void started.then(() => setImmediate(() => save(full)), () => undefined);
-  await started;
-  return cache;
-}
-
-/** @param {string} file @returns {{ file: string; data: Buffer } | undefined} */
-function readIfThere(file) {
-  try {
-    return { file, data: readFileSync(file) };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Writes the script's code cache (aside, then renamed: replicas starting together each write a whole file) and
- * removes that entry's caches of other bundles or Node versions. A failure costs only start time.
- * @param {import('node:vm').Script} script @param {string} cacheDir @param {string} cacheFile @param {string} name @param {string} bundleSum
- */
-function saveCodeCache(script, cacheDir, cacheFile, name, bundleSum) {
-  try {
-    mkdirSync(cacheDir, { recursive: true });
-    const partial = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(partial, script.createCachedData());
-    renameSync(partial, cacheFile);
-    for (const f of readdirSync(cacheDir)) {
-      const [entry, version, sum] = f.split('-');
-      if (entry === name && f.endsWith('.v8cache') && (version !== process.version || sum !== bundleSum)) rmSync(join(cacheDir, f), { force: true });
-    }
-  } catch {
-    /* only start time is lost */
-  }
-}
-
 /**
  * Runs an entry point in this process: the compiled bundle (rebuilt when stale), else the TypeScript source
  * through tsx. V8's code cache for the bundle and node_modules is kept in node_modules/.cache (Node's module
@@ -384,13 +277,12 @@ function saveCodeCache(script, cacheDir, cacheFile, name, bundleSum) {
  */
 export async function launch(entry) {
   const mod = await import('node:module');
-  mod.enableCompileCache?.(COMPILE_CACHE);
+  mod.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'vat-node-compile-cache'));
   const bundle = await freshBundle(entry);
   if (bundle) {
     /** @type {any} */ (globalThis)[BUNDLE_DIST] = DIST;
     if (entry === 'main') await prestart();
-    if (SCRIPT_ENTRIES.has(entry)) await runScript(join(DIST, `${entry}.js`));
-    else await import(bundle.href);
+    await import(bundle.href);
     return;
   }
   await import('tsx');
