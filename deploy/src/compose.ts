@@ -38,16 +38,17 @@ export function createBus(config: Config, log: Logger, name: string): EventBus {
   return config.natsUrl ? new JetStreamBus(config.natsUrl, name, log) : new InProcessBus();
 }
 
-/**
- * Creates the ORM, applies migrations, seeds reference data and subscribes consumers; `startRelays` starts its relay.
- * The service gets clients only for the services its module `uses`, over `transportFor`.
- */
 /** A service's ORM (metadata discovered; MikroORM connects on its first query). */
 export function serviceOrm(mod: AnyServiceModule, config: Config, databaseUrl: string, poolMax: number): Promise<ServiceOrm> {
   return createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs, namedStatements: config.databasePreparedStatements });
 }
 
-/** `prepared`: the service's ORM made beforehand by {@link serviceOrm} for the same database (`npm start` makes them while the embedded database opens). */
+/**
+ * Creates the ORM, applies migrations, seeds reference data and subscribes consumers; `startRelays` starts its relay.
+ * The service gets clients only for the services its module `uses`, over `transportFor`.
+ * `prepared`: the service's ORM made beforehand by {@link serviceOrm} for the same database (`npm start` makes them
+ * while the embedded database opens).
+ */
 export async function startService(mod: AnyServiceModule, config: Config, databaseUrl: string, bus: EventBus, log: Logger, poolMax: number, transportFor: (name: ServiceName) => Transport, prepared?: ServiceOrm): Promise<RunningService> {
   const slog = log.child({ service: mod.name });
   let elapsed = stopwatch();

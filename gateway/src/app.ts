@@ -56,7 +56,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** Longest path segment the router matches; a longer one answers 414 `uri_too_long`. */
 const MAX_PARAM_LENGTH = 500;
 
-/** The REST gateway: keys and scopes, the route table, REST <-> RPC, OpenAPI. */
 /**
  * Loads what the API docs' plugins load when they are first registered (@fastify/swagger's static mode and its
  * YAML writer, @fastify/swagger-ui with @fastify/static: ≈ 25 ms of code) by registering them once on a
@@ -71,6 +70,7 @@ export async function preloadDocsPlugins(): Promise<void> {
   await app.close();
 }
 
+/** The REST gateway: keys and scopes, the route table, REST <-> RPC, OpenAPI. */
 export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
   const log = deps.log.child({ component: 'gateway' }, { serializers: { req: requestLogView } });
   const app = Fastify({

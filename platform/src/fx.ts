@@ -261,7 +261,6 @@ export class EcbRateTable {
       for (let k = row.indexOf(',,'); k >= 0; k = row.indexOf(',,', k + 1)) empty++;
       if (row.endsWith(',')) empty++;
     }
-    table.#building = undefined;
     table.#currencies = undefined; // made when asked (currencies())
     table.#size = table.#days.length * currencies.length - empty;
     return table;

@@ -340,10 +340,6 @@ function regionalRateProblems(seed: VatRateSeed, sourceIds: Set<string>, citable
 }
 
 /**
- * sha256 (hex) over the canonical serialization of the classes file followed by
- * every rate file in EU_MEMBER_STATES order. Defaults to the shipped seeds.
- */
-/**
  * What {@link loadTaxClasses} and {@link loadVatRates} make of the same bytes; part of {@link seedFilesDigest}.
  * Bump it with any change of theirs that could turn unchanged files into another release (a default, a transform).
  */
@@ -368,6 +364,10 @@ export function seedFilesDigest(classesDir: string = DEFAULT_CLASSES_DIR, ratesD
   return h.digest('hex');
 }
 
+/**
+ * sha256 (hex) over the canonical serialization of the classes file followed by
+ * every rate file in EU_MEMBER_STATES order. Defaults to the shipped seeds.
+ */
 export function seedDigest(
   classes: TaxClassSeed = loadTaxClasses(),
   rates: VatRateSeed[] = loadVatRates(),

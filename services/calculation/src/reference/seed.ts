@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { digestOf } from '@vat/platform/canonical-json';
-import { loadTaxClasses, loadVatRates, seedDigest, seedFilesDigest, validateRateSeeds, type RateSource } from '@vat/seeds/vat-rates';
+import { loadTaxClasses, loadVatRates, seedDigest, seedFilesDigest, validateRateSeeds, type RateSource, type VatRateSeed } from '@vat/seeds/vat-rates';
 import type { EcbDay } from './ecb-days';
 import { ecbFileDigest, parseEcbFile, storeEcbFile } from './ecb-import';
 import { ecbState } from '../repositories/ecb-rates';
@@ -14,11 +14,6 @@ export function rateRowDigest(country: string, row: Record<string, unknown>): st
   return digestOf({ country, ...row });
 }
 
-/**
- * Loads the shipped tax classes and rate windows as one release, once per content digest.
- * A new digest (an operator updated the seed files) becomes the current release; old releases and
- * the rows they pinned stay, so stored calculations keep their evidence.
- */
 /** A rate file's citations by id: each row names its sources, stored with it as cited. */
 function citedSources(sources: readonly RateSource[]): (ids: readonly string[]) => { source_id: string; title: string; url: string; as_of: string }[] {
   const byId = new Map(sources.map((s) => [s.id, s]));
@@ -29,6 +24,11 @@ function citedSources(sources: readonly RateSource[]): (ids: readonly string[]) 
     });
 }
 
+/**
+ * Loads the shipped tax classes and rate windows as one release, once per content digest.
+ * A new digest (an operator updated the seed files) becomes the current release; old releases and
+ * the rows they pinned stay, so stored calculations keep their evidence.
+ */
 export async function seedVatRates(pool: pg.Pool, now: Date, dirs: { classes?: string; rates?: string } = {}): Promise<{ digest: string; loaded: boolean }> {
   // Files loaded before (their bytes' digest recorded with the release) are neither parsed nor validated again.
   const files = `sha256:${seedFilesDigest(dirs.classes, dirs.rates)}`;
@@ -39,12 +39,15 @@ export async function seedVatRates(pool: pg.Pool, now: Date, dirs: { classes?: s
   const problems = validateRateSeeds(classes, rates);
   if (problems.length) throw new Error(`VAT rate seed data is invalid:\n- ${problems.join('\n- ')}`);
   const digest = `sha256:${seedDigest(classes, rates)}`;
-  if (await rateReleaseStored(pool, digest)) {
-    await recordSeedFiles(pool, files, digest);
-    return { digest, loaded: false };
-  }
+  const loaded = (await rateReleaseStored(pool, digest)) ? false : await storeRateRelease(pool, releaseOf(classes, rates, digest, now));
+  await recordSeedFiles(pool, files, digest);
+  return { digest, loaded };
+}
+
+/** The release the parsed and validated seed files make, as it is stored. */
+function releaseOf(classes: ReturnType<typeof loadTaxClasses>, rates: readonly VatRateSeed[], digest: string, now: Date): NewRateRelease {
   const groups = new Map(classes.groups.map((g) => [g.slug, g.name]));
-  const release: NewRateRelease = {
+  return {
     digest,
     version: classes.as_of,
     loadedAt: now,
@@ -94,9 +97,6 @@ export async function seedVatRates(pool: pg.Pool, now: Date, dirs: { classes?: s
       }));
     }),
   };
-  const loaded = await storeRateRelease(pool, release);
-  await recordSeedFiles(pool, files, digest);
-  return { digest, loaded };
 }
 
 /**

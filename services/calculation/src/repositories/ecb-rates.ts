@@ -15,8 +15,10 @@ import { recordEcbImport } from './reference-publications';
 const DAYS = '"calculation".ecb_rate_day';
 const RELEASES = '"calculation".reference_release';
 const SNAPSHOTS = '"calculation".ecb_rate_snapshot';
-/** The import marker ({@link EcbMarker}) as an SQL expression, so that a statement reads it with what it reads. */
-const MARKER = `(select coalesce(max(id), 0)::text || ':' || count(*)::text from ${RELEASES} where kind = 'ecb')`;
+/** The import marker ({@link EcbMarker}): an aggregate over the `ecb` release rows. */
+const MARKER_OF_RELEASES = `coalesce(max(id), 0)::text || ':' || count(*)::text`;
+/** The marker as a scalar subquery, so that a statement reads it with what it reads. */
+const MARKER = `(select ${MARKER_OF_RELEASES} from ${RELEASES} where kind = 'ecb')`;
 /** Days per write statement (about 30,000 rates): the whole history is seven statements. */
 const DAYS_PER_STATEMENT = 1000;
 
@@ -29,7 +31,7 @@ export type EcbMarker = string;
  */
 export async function ecbState(db: Queryable, digest = ''): Promise<{ marker: EcbMarker; imported: boolean; imports: number }> {
   const res = await db.query<{ marker: string; imported: boolean; imports: number }>(
-    `select coalesce(max(id), 0)::text || ':' || count(*)::text as marker, coalesce(bool_or(digest = $1), false) as imported, count(*)::int as imports
+    `select ${MARKER_OF_RELEASES} as marker, coalesce(bool_or(digest = $1), false) as imported, count(*)::int as imports
      from ${RELEASES} where kind = 'ecb'`,
     [digest],
   );

@@ -80,7 +80,6 @@ export async function latestRateRelease(db: Queryable): Promise<RateRelease | un
   return res.rows[0] && releaseOf(res.rows[0]);
 }
 
-/** True when the release with this content digest is loaded. */
 /** The digest of the stored release the seed files with `filesDigest` were loaded as, if any. */
 export async function releaseOfSeedFiles(db: Queryable, filesDigest: string): Promise<string | undefined> {
   const res = await db.query<{ digest: string }>(
@@ -95,6 +94,7 @@ export async function recordSeedFiles(db: Queryable, filesDigest: string, releas
   await db.query(`insert into ${SEED_FILES} (files_digest, release_digest, recorded_at) values ($1, $2, now()) on conflict (files_digest) do nothing`, [filesDigest, releaseDigest]);
 }
 
+/** True when the release with this content digest is loaded. */
 export async function rateReleaseStored(db: Queryable, digest: string): Promise<boolean> {
   const res = await db.query(`select 1 from ${RELEASES} where kind = 'vat_rates' and digest = $1`, [digest]);
   return res.rowCount === 1;
