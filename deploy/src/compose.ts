@@ -40,7 +40,7 @@ export function createBus(config: Config, log: Logger, name: string): EventBus {
 
 /** A service's ORM (metadata discovered; MikroORM connects on its first query). */
 export function serviceOrm(mod: AnyServiceModule, config: Config, databaseUrl: string, poolMax: number): Promise<ServiceOrm> {
-  return createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs, namedStatements: config.databasePreparedStatements });
+  return createOrm({ clientUrl: databaseUrl, schema: mod.schema, entities: mod.entities, migrations: mod.migrations, migrationsPath: mod.migrationsPath, poolMax, lockWaitMs: config.databaseWaitMs, namedStatements: config.databasePreparedStatements, idleMs: config.databaseIdleMs });
 }
 
 /**

@@ -8,8 +8,8 @@ export const GATEWAY_SCHEMA = 'gateway';
  * The gateway's ORM on its own schema (accounts, keys, integrations, usage, sessions), migrated. A module of
  * its own so the admin CLI's key commands load the ORM and the key store, not the HTTP gateway.
  */
-export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockWaitMs?: number) {
-  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs });
+export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockWaitMs?: number, idleMs?: number) {
+  const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs, idleMs });
   await migrate(orm, databaseUrl, GATEWAY_SCHEMA);
   return orm;
 }

@@ -21,7 +21,7 @@ export type RunningGateway = { app: FastifyInstance; keys: KeyStore; sessions: S
 
 /** Builds the gateway with its own schema (accounts, keys, integrations, usage) and its consumers. */
 export async function startGateway(o: { config: Config; databaseUrl: string; bus: EventBus; log: Logger; clients: Clients; poolMax: number; authCacheMs?: number }): Promise<RunningGateway> {
-  const orm = await openGatewayOrm(o.databaseUrl, o.poolMax, o.config.databaseWaitMs);
+  const orm = await openGatewayOrm(o.databaseUrl, o.poolMax, o.config.databaseWaitMs, o.config.databaseIdleMs);
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   observePool('gateway', pool);
   await o.bus.subscribe(usageConsumer(pool));

@@ -29,6 +29,7 @@ const envSchema = z.object({
   DATA_ENCRYPTION_KEY: z.string().optional(),
   DATABASE_WAIT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
+  DATABASE_IDLE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   VIES_URL: url.default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
   VIES_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
   VIES_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
@@ -75,6 +76,12 @@ export type Config = {
    * `DATABASE_PREPARED_STATEMENTS=off` turns them off, e.g. behind a pooler in transaction mode that does not keep them.
    */
   databasePreparedStatements: boolean;
+  /**
+   * How long a server keeps an idle pooled database connection open (the pg pool's `idleTimeoutMillis`; its own
+   * default, 10 s, is what the admin CLI and tests keep). A new connection is a new PostgreSQL backend, whose first
+   * large read runs about twice as slow (docs/operations.md, "Database connections").
+   */
+  databaseIdleMs: number;
   /** The VIES REST client (compliance-reports): base URL, per-request timeout, retries, per-Member-State limit. */
   vies: {
     url: string;
@@ -143,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     databaseWaitMs: e.DATABASE_WAIT_MS,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'on',
+    databaseIdleMs: e.DATABASE_IDLE_MS,
     vies: {
       url: e.VIES_URL.replace(/\/+$/, ''),
       timeoutMs: e.VIES_TIMEOUT_MS,

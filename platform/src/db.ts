@@ -22,6 +22,8 @@ type OrmOptions = {
   lockWaitMs?: number;
   /** Named statements on this pool where its connections are sessions of their own (default true; platform/src/prepared.ts). */
   namedStatements?: boolean;
+  /** How long an idle connection stays open (ms; the configuration's DATABASE_IDLE_MS for servers; default: pg's 10 s). */
+  idleMs?: number;
 };
 
 /**
@@ -38,7 +40,7 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
     schema: o.schema,
     entities: o.entities,
     extensions: [Migrator],
-    pool: { min: 0, max: o.poolMax ?? 10 },
+    pool: { min: 0, max: o.poolMax ?? 10, ...(o.idleMs !== undefined ? { idleTimeoutMillis: o.idleMs } : {}) },
     driverOptions: {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // PostgreSQL ends a session left idle inside a transaction, and a statement waiting for a lock gives

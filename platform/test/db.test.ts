@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { Migration } from '@mikro-orm/migrations';
 import { createOrm, migrate, ormPool, pendingMigrations } from '../src/db';
+import { loadConfig } from '../src/config';
 import { freshDatabase, requireBackends } from '../../test/support/env';
 
 const backends = await requireBackends(['postgres']);
@@ -51,5 +52,42 @@ describe.skipIf(!backends.ok)('migrations (PostgreSQL)', () => {
     } finally {
       await o.close();
     }
+  });
+});
+
+describe.skipIf(!backends.ok)('idle pooled connections (PostgreSQL)', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  beforeAll(async () => {
+    db = await freshDatabase({ empty: true });
+  });
+  afterAll(async () => db?.drop());
+
+  /** The pid of the backend that serves a query, and how many connections the pool then holds. */
+  const backendPid = async (o: Awaited<ReturnType<typeof createOrm>>) => Number((await (await ormPool(o)).query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  // A new connection is a new backend, whose first large read ran about twice as slow (docs/operations.md,
+  // "Database connections"): a server keeps its idle connections for DATABASE_IDLE_MS instead of pg's 10 s.
+  it('keeps an idle connection, and its backend, for idleMs; closes it after', async () => {
+    const kept = await createOrm({ clientUrl: db.url, schema: SCHEMA, entities: [Thing], migrations: [], idleMs: 60_000 });
+    const short = await createOrm({ clientUrl: db.url, schema: SCHEMA, entities: [Thing], migrations: [], idleMs: 1_000 });
+    try {
+      const keptPid = await backendPid(kept);
+      const shortPid = await backendPid(short);
+      await sleep(1_600);
+      expect((await ormPool(kept)).totalCount).toBe(1);
+      expect((await ormPool(short)).totalCount).toBe(0);
+      expect(await backendPid(kept)).toBe(keptPid);
+      expect(await backendPid(short)).not.toBe(shortPid);
+    } finally {
+      await kept.close();
+      await short.close();
+    }
+  });
+
+  it('DATABASE_IDLE_MS reaches the servers pools: 10 minutes by default, refused outside 1 s to a day', () => {
+    expect(loadConfig({}).databaseIdleMs).toBe(600_000);
+    expect(loadConfig({ DATABASE_IDLE_MS: '30000' }).databaseIdleMs).toBe(30_000);
+    for (const bad of ['999', '86400001', 'ten', '1.5']) expect(() => loadConfig({ DATABASE_IDLE_MS: bad })).toThrow(/invalid configuration: DATABASE_IDLE_MS/);
   });
 });
