@@ -62,7 +62,7 @@ describe.skipIf(!backends.ok)('idle pooled connections (PostgreSQL)', () => {
   });
   afterAll(async () => db?.drop());
 
-  /** The pid of the backend that serves a query, and how many connections the pool then holds. */
+  /** The pid of the backend that serves a query on the ORM's pool. */
   const backendPid = async (o: Awaited<ReturnType<typeof createOrm>>) => Number((await (await ormPool(o)).query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
