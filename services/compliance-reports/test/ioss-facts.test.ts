@@ -184,6 +184,39 @@ describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the month
     expect(other.viaSql[0]!.source_event_counts.total).toBe(1);
   });
 
+  it('a decision on a correction and its original in one statement moves the correction from the original\'s old traits to its new ones', async () => {
+    const accountId = ++account;
+    const regs: IossRegistration[] = [{ id: 1n, status: 'active', effectiveFrom: '2025-12-01', effectiveTo: null }];
+    // A January sale (FR, 20 %, 100.00 net) refunded in February (-100.00 net), and a March refund of a sale that arrives after it.
+    const facts = [
+      base('s1', 1, '2026-01-10T10:00:00Z'),
+      base('r1', 2, '2026-02-10T10:00:00Z', { eventType: 'refund', originalEventId: 's1', netAmountMinor: -10000n, vatAmountMinor: -2000n }),
+      base('r2', 3, '2026-03-10T10:00:00Z', { eventType: 'refund', originalEventId: 's2', netAmountMinor: -5000n, vatAmountMinor: -1000n }),
+    ];
+    await insert(pool, accountId, facts);
+    const read = async (totals: boolean) => (await repo.quarterGroups(BigInt(accountId), '2026-01-01', '2026-04-01', coverageBoundaries(regs), { totals })).map((g) => JSON.stringify(g, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).sort();
+    // r2's original is missing until s2 (a January sale) is projected in a later batch.
+    const late = base('s2', 4, '2026-01-20T10:00:00Z', { netAmountMinor: 5000n, vatAmountMinor: 1000n });
+    await insert(pool, accountId, [late]);
+    facts.push(late);
+    expect(await read(true)).toEqual(await read(false));
+    // One statement: s1 needs review, its refund r1 is re-marked b2b (the refund's own trait is not the one that counts: its original's is).
+    await pool.query(
+      `update compliance_reports.supply_fact set classification_status = case event_id when 's1' then 'needs_review' else classification_status end,
+         customer_type = case event_id when 'r1' then 'b2b' else customer_type end where account_id = $1 and event_id in ('s1', 'r1')`,
+      [accountId],
+    );
+    Object.assign(facts[0]!, { classificationStatus: 'needs_review' });
+    Object.assign(facts[1]!, { customerType: 'b2b' });
+    expect(await read(true)).toEqual(await read(false));
+    const { viaSql, model } = await bothWays(repo, accountId, facts, regs);
+    expect(viaSql).toEqual(model);
+    // February: r1 follows s1 into review (excluded with it); March: r2 is a January correction of -10.00 VAT (s2 is classified).
+    expect(viaSql[1]!.corrections).toEqual([]);
+    expect(viaSql[1]!.source_event_counts).toEqual({ total: 1, included: 0, excluded: 1 });
+    expect(viaSql[2]!.corrections).toEqual([{ member_state_of_consumption: 'FR', original_period: '2026-01', vat_amount_minor: -1000n }]);
+  });
+
   const regArb = fc.record({
     from: fc.oneof(fc.constant('2025-12-01'), day),
     length: fc.option(fc.integer({ min: 0, max: 80 }), { nil: null }),
@@ -192,7 +225,7 @@ describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the month
 
   it('the running totals equal the scan of the facts, and the months the model, after random classification decisions', async () => {
     const changeArb = fc.record({ fact: fc.nat(), status: fc.constantFrom('classified', 'needs_review', 'unclassified'), category: fc.constantFrom('standard', 'reduced', 'zero'), customer: fc.constantFrom('b2c', 'b2b') });
-    const seen = { changed: 0, groups: 0 };
+    const seen = { changed: 0, groups: 0, together: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(factArb, { minLength: 5, maxLength: 40, size: 'max' }), fc.array(changeArb, { minLength: 1, maxLength: 10 }), async (raw, changes) => {
         const accountId = ++account;
@@ -201,11 +234,24 @@ describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the month
         const half = Math.floor(facts.length / 2);
         await insertAll(pool, accountId, facts.slice(0, half));
         await insertAll(pool, accountId, facts.slice(half));
-        for (const c of changes) {
+        // Half the decisions one statement each, the rest in one statement (a correction and its original can move together).
+        const single = Math.ceil(changes.length / 2);
+        for (const c of changes.slice(0, single)) {
           const f = facts[c.fact % facts.length]!;
           Object.assign(f, { classificationStatus: c.status, rateCategory: c.category, customerType: c.customer });
           const res = await pool.query(`update compliance_reports.supply_fact set classification_status = $3, rate_category = $4, customer_type = $5 where account_id = $1 and event_id = $2`, [accountId, f.eventId, c.status, c.category, c.customer]);
           seen.changed += res.rowCount ?? 0;
+        }
+        const together = new Map(changes.slice(single).map((c) => [facts[c.fact % facts.length]!.eventId, c]));
+        for (const [eventId, c] of together) Object.assign(facts.find((f) => f.eventId === eventId)!, { classificationStatus: c.status, rateCategory: c.category, customerType: c.customer });
+        if (together.size > 0) {
+          const res = await pool.query(
+            `update compliance_reports.supply_fact f set classification_status = r.status, rate_category = r.category, customer_type = r.customer
+               from jsonb_to_recordset($2::jsonb) as r(event_id text, status text, category text, customer text) where f.account_id = $1 and f.event_id = r.event_id`,
+            [accountId, JSON.stringify([...together].map(([event_id, c]) => ({ event_id, status: c.status, category: c.category, customer: c.customer })))],
+          );
+          seen.changed += res.rowCount ?? 0;
+          seen.together += res.rowCount! > 1 ? 1 : 0;
         }
         const regs: IossRegistration[] = [{ id: 1n, status: 'active', effectiveFrom: '2026-01-15', effectiveTo: null }];
         const read = async (totals: boolean) => (await repo.quarterGroups(BigInt(accountId), '2026-01-01', '2026-04-01', coverageBoundaries(regs), { totals })).map((g) => JSON.stringify(g, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).sort();
@@ -218,10 +264,17 @@ describe.skipIf(!backends.ok)('IOSS facts: the grouped SQL read equals the month
       { numRuns: 40, seed: 20_261_129 },
     );
     expect(seen.changed).toBeGreaterThan(40);
+    expect(seen.together).toBeGreaterThan(10);
     expect(seen.groups).toBeGreaterThan(100);
     // the totals hold every imported-goods fact exactly once
     const counts = await pool.query(`select (select coalesce(sum(event_count), 0) from compliance_reports.ioss_day_total)::text as totals, (select count(*) from compliance_reports.supply_fact where supply_kind = 'imported_goods')::text as facts`);
     expect(counts.rows[0].totals).toBe(counts.rows[0].facts);
+    // not vacuous: corrections kept with a valid link (their original's traits), a missing one and an invalid one
+    const links = await pool.query(`select link, sum(event_count)::int as n from compliance_reports.ioss_day_total where kind = 'correction' group by link`);
+    const byLink = Object.fromEntries(links.rows.map((r) => [r.link, r.n]));
+    expect(byLink.ok, JSON.stringify(byLink)).toBeGreaterThan(20);
+    expect(byLink.missing, JSON.stringify(byLink)).toBeGreaterThan(5);
+    expect(byLink.invalid, JSON.stringify(byLink)).toBeGreaterThan(5);
   }, 180_000);
 
   it('for random quarters: corrections, exclusions in their order, registration windows and overlaps, three currencies and rates per month', async () => {

@@ -224,10 +224,11 @@ export const UnionOssDayTotal = defineEntity({
 
 /**
  * Running totals of the imported-goods facts per (account, UTC day of the tax point, and everything an IOSS
- * month groups a fact by before it looks up a correction's original: its kind, a correction's original event
- * id, a sale's traits, EUR 150 test and rate, the State and currency, per-event amounts outside EUR), kept by
- * triggers on `supply_fact` (insert, and any update such as a classification decision), so the IOSS months of
- * a quarter read tens of thousands of totals instead of scanning every fact of the quarter.
+ * month groups a fact by: its kind, a correction's link to its original and, when valid, the original's day;
+ * the deciding sale's traits, EUR 150 test and rate, the State and currency, per-event amounts outside EUR),
+ * kept by triggers on `supply_fact` (insert, an original projected after its correction, and any update such as
+ * a classification decision, which also moves the corrections naming the fact), so the IOSS months of a quarter
+ * read thousands of totals instead of scanning every fact of the quarter.
  */
 export const IossDayTotal = defineEntity({
   name: 'IossDayTotal',
@@ -238,9 +239,11 @@ export const IossDayTotal = defineEntity({
     day: p.date(),
     /** sale, correction or other (as the read classifies `event_type`). */
     kind: p.string().length(10),
-    /** A correction's: the original it names. */
-    originalEventId: p.string().length(100).nullable(),
-    /** A sale's traits (null for a correction, which takes its original's). */
+    /** A correction's link to its original: ok, missing or invalid (none for the rest). */
+    link: p.string().length(10),
+    /** A correction with a valid link: its original's UTC day. */
+    originalDay: p.date().nullable(),
+    /** The deciding sale's traits: a sale's own, a validly linked correction's original's (else null). */
     customerType: p.string().length(3).nullable(),
     classificationStatus: p.string().length(20).nullable(),
     rateCategory: p.string().length(20).nullable(),

@@ -40,6 +40,25 @@ const upsert = (rows: string) => `
   on conflict (${KEY}) do update set event_count = ioss_day_total.event_count + excluded.event_count,
     net_sum = ioss_day_total.net_sum + excluded.net_sum, vat_sum = ioss_day_total.vat_sum + excluded.vat_sum`;
 
+/** The statements of `up` (Migration20261130080000's down restores them). */
+export const IOSS_TOTALS_V1: string[] = [
+  `create table ${S}."ioss_day_total" ("id" bigserial primary key, "account_id" bigint not null, "day" date not null, "kind" varchar(10) not null, "original_event_id" varchar(100) null, "customer_type" varchar(3) null, "classification_status" varchar(20) null, "rate_category" varchar(20) null, "excise_goods" boolean null, "has_origin" boolean null, "consignment_value" varchar(10) null, "vat_rate_bps" int null, "country_of_consumption" varchar(2) not null, "currency" varchar(3) not null, "unit_net" bigint null, "unit_vat" bigint null, "event_count" bigint not null, "net_sum" bigint not null, "vat_sum" bigint not null) with (fillfactor = 50);`,
+  `create unique index ioss_day_total_key on ${S}.ioss_day_total (${KEY}) nulls not distinct;`,
+  `create function ${S}.ioss_totals_insert() returns trigger language plpgsql as $$
+      begin
+        execute $q$ ${upsert(contributions('new_facts f', '1'))} $q$;
+        return null;
+      end $$;`,
+  `create function ${S}.ioss_totals_update() returns trigger language plpgsql as $$
+      begin
+        execute $q$ ${upsert(`${contributions('old_facts f', '-1')} union all ${contributions('new_facts f', '1')}`)} $q$;
+        return null;
+      end $$;`,
+  `create trigger supply_fact_ioss_totals_insert after insert on ${S}.supply_fact referencing new table as new_facts for each statement execute function ${S}.ioss_totals_insert();`,
+  `create trigger supply_fact_ioss_totals_update after update on ${S}.supply_fact referencing old table as old_facts new table as new_facts for each statement execute function ${S}.ioss_totals_update();`,
+  `${upsert(contributions(`${S}.supply_fact f`, '1'))};`,
+];
+
 /**
  * Running totals of the imported-goods facts for IOSS months (issue 24: filing-prep ≤ 0.5 s). A quarter's IOSS
  * read scanned every fact of the account's quarter (the whole table's pages: imported goods lie among the rest)
@@ -54,22 +73,7 @@ export class Migration20261129053559 extends Migration {
   override name = 'Migration20261129053559';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table ${S}."ioss_day_total" ("id" bigserial primary key, "account_id" bigint not null, "day" date not null, "kind" varchar(10) not null, "original_event_id" varchar(100) null, "customer_type" varchar(3) null, "classification_status" varchar(20) null, "rate_category" varchar(20) null, "excise_goods" boolean null, "has_origin" boolean null, "consignment_value" varchar(10) null, "vat_rate_bps" int null, "country_of_consumption" varchar(2) not null, "currency" varchar(3) not null, "unit_net" bigint null, "unit_vat" bigint null, "event_count" bigint not null, "net_sum" bigint not null, "vat_sum" bigint not null) with (fillfactor = 50);`);
-    this.addSql(`create unique index ioss_day_total_key on ${S}.ioss_day_total (${KEY}) nulls not distinct;`);
-    this.addSql(`create function ${S}.ioss_totals_insert() returns trigger language plpgsql as $$
-      begin
-        execute $q$ ${upsert(contributions('new_facts f', '1'))} $q$;
-        return null;
-      end $$;`);
-    this.addSql(`create function ${S}.ioss_totals_update() returns trigger language plpgsql as $$
-      begin
-        execute $q$ ${upsert(`${contributions('old_facts f', '-1')} union all ${contributions('new_facts f', '1')}`)} $q$;
-        return null;
-      end $$;`);
-    this.addSql(`create trigger supply_fact_ioss_totals_insert after insert on ${S}.supply_fact referencing new table as new_facts for each statement execute function ${S}.ioss_totals_insert();`);
-    this.addSql(`create trigger supply_fact_ioss_totals_update after update on ${S}.supply_fact referencing old table as old_facts new table as new_facts for each statement execute function ${S}.ioss_totals_update();`);
-    // The facts projected so far.
-    this.addSql(`${upsert(contributions(`${S}.supply_fact f`, '1'))};`);
+    for (const sql of IOSS_TOTALS_V1) this.addSql(sql);
   }
 
   override down(): void | Promise<void> {

@@ -40,18 +40,22 @@ const SCAN_GROUPS = `  select width_bucket(f.occurred_at, $5::timestamptz[]) as 
   group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15`;
 
 /**
- * The same first step from the running totals (`ioss_day_total`, kept by triggers with exactly the columns above,
- * per UTC day): the month and the coverage segment of a day are those of every event on it (both bucket by days).
+ * The same groups from the running totals (`ioss_day_total`, kept by triggers per UTC day with exactly the first
+ * step's columns, a correction's link to its original resolved as `groupsSql` resolves it, and a valid link's
+ * original's day and traits: Migration20261130080000): the month and the coverage segment of a day are those of
+ * every event on it (both bucket by days). $1–$5 as in `groupsSql`.
  */
-const TOTALS_GROUPS = `select width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as month_idx,
-    t.kind, t.original_event_id,
-    case when t.kind = 'sale' then width_bucket(t.day::timestamp at time zone 'UTC', $4::timestamptz[]) end as seg,
+const TOTALS_SQL = `select width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as month_idx,
+    t.kind, t.link,
+    case when t.link = 'ok' then to_char(t.original_day, 'YYYY-MM') end as s_month,
+    case when t.kind = 'sale' then width_bucket(t.day::timestamp at time zone 'UTC', $4::timestamptz[])
+         when t.link = 'ok' then width_bucket(t.original_day::timestamp at time zone 'UTC', $4::timestamptz[]) end as seg,
     t.customer_type, t.classification_status, t.rate_category, t.excise_goods as excise, t.has_origin, t.consignment_value as value, t.vat_rate_bps as s_bps,
-    t.country_of_consumption as country, t.currency, t.unit_net, t.unit_vat,
-    sum(t.event_count) as n, sum(t.net_sum) as net_sum, sum(t.vat_sum) as vat_sum
+    t.country_of_consumption as country, t.currency, t.unit_net::text as unit_net, t.unit_vat::text as unit_vat,
+    sum(t.event_count)::int as n, sum(t.net_sum)::text as net_sum, sum(t.vat_sum)::text as vat_sum
   from "${SCHEMA}".ioss_day_total t
   where t.account_id = $1 and t.day >= ($2::timestamptz at time zone 'UTC')::date and t.day < ($3::timestamptz at time zone 'UTC')::date
-  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
   having sum(t.event_count) <> 0`;
 
 const groupsSql = (g: string) => `
@@ -88,7 +92,6 @@ from l
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16`;
 
 const GROUPS_SQL = groupsSql(SCAN_GROUPS);
-const TOTALS_SQL = groupsSql(TOTALS_GROUPS);
 
 /**
  * The same read, one row per event (its id, ledger sequence, type and tax point are grouping columns),
@@ -151,7 +154,8 @@ export class IossFactRepository {
         await client.query('set local jit = off');
         // As for the Union OSS read: the planner overestimates the groups; a hash aggregate fits (and spills if not).
         await client.query('set local enable_sort = off');
-        return (await client.query<GroupRow>(opts.totals === false ? GROUPS_SQL : TOTALS_SQL, [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`, `{${months.join(',')}}`])).rows;
+        const values = [accountId.toString(), ts(start), ts(endExclusive), `{${days.map(ts).join(',')}}`, `{${months.map((m) => ts(`${m}-01`)).join(',')}}`];
+        return (await client.query<GroupRow>(opts.totals === false ? GROUPS_SQL : TOTALS_SQL, opts.totals === false ? [...values, `{${months.join(',')}}`] : values)).rows;
       },
       { readOnly: true },
     );
