@@ -10,3 +10,13 @@ export declare function ensureBundles(opts?: { force?: boolean; quiet?: boolean 
 export declare function launch(entry: Entry): Promise<void>;
 /** esbuild keepNames helper swapped for one that leaves a name already right as it is; throws on an unknown helper. */
 export declare function cheapKeepNames(code: string, name: string): string;
+/** The esbuild output options of every bundle (names kept, minified whitespace and syntax, ASCII, licences and a linked source map beside it). */
+export declare const OUTPUT_OPTIONS: {
+  readonly keepNames: true;
+  readonly minifyWhitespace: true;
+  readonly minifySyntax: true;
+  readonly charset: 'ascii';
+  readonly legalComments: 'external';
+  readonly sourcemap: 'linked';
+  readonly sourcesContent: false;
+};

@@ -31,7 +31,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'deploy', 'dist');
 const MANIFEST = join(DIST, 'manifest.json');
 /** Bump when the build options change: a manifest of another format counts as stale. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /** The entry points: bundle name -> source. */
 export const ENTRIES = {
@@ -145,19 +145,33 @@ function lazyExternalsPlugin() {
   };
 }
 
-/** esbuild's `keepNames` helper, as it emits it: a `defineProperty` on every function and class it wraps. */
-const KEEP_NAMES_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
+/**
+ * How the bundles are written: every name kept (migration classes are listed by class name), whitespace and
+ * redundant syntax removed, ASCII only. A bundle's text is what Node reads, decodes and hashes for its compile
+ * cache at every start, and keeps in memory for lazy compilation: minified and ASCII (non-ASCII characters
+ * escaped, licence comments in `<bundle>.js.LEGAL.txt`) the main bundle is 5.2 MB held as one-byte characters
+ * instead of 7.9 MB held as two-byte ones (a few non-ASCII characters in comments made the whole text two-byte).
+ * Identifiers are not minified: renamed functions would all need their name set again (see `cheapKeepNames`).
+ * Each bundle has a source map beside it (`<bundle>.js.map`, linked): stack traces name the TypeScript sources
+ * under `NODE_OPTIONS=--enable-source-maps` (docs/operations.md).
+ */
+export const OUTPUT_OPTIONS = /** @type {const} */ ({ keepNames: true, minifyWhitespace: true, minifySyntax: true, charset: 'ascii', legalComments: 'external', sourcemap: 'linked', sourcesContent: false });
+
+/** esbuild's `keepNames` helper, as it emits it with `OUTPUT_OPTIONS` (one declarator of a `var` list). */
+const KEEP_NAMES_HELPER = '__name=(target,value)=>__defProp(target,"name",{value,configurable:!0})';
 /**
  * The same helper, but it leaves a function whose name is already right as it is. `keepNames` wraps every named
  * function, closures included (the bundled packages' too), and a `defineProperty` on a function each time one is
  * created made every request 20-40 % dearer than the same code unbundled; nearly all of them already carry their
- * name, and a renamed one is still renamed.
+ * name, and a renamed one is still renamed. Exactly as long as esbuild's (`==` compares two strings as `===`
+ * does), so every column after it on its line, and the source map, stay where they were.
  */
-const CHEAP_KEEP_NAMES_HELPER = 'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });';
+const CHEAP_KEEP_NAMES_HELPER = '__name=(t,v)=>t.name==v?t:__defProp(t,"name",{value:v,configurable:!0})';
 
 /** Swaps the helper in one bundle; a bundle that uses `__name` without esbuild's known helper fails the build. */
 /** @param {string} code @param {string} name @returns {string} */
 export function cheapKeepNames(code, name) {
+  if (CHEAP_KEEP_NAMES_HELPER.length !== KEEP_NAMES_HELPER.length) throw new Error('deploy/bundle.mjs: the cheap keepNames helper must be as long as esbuild\'s');
   if (!code.includes('__name(')) return code;
   const at = code.indexOf(KEEP_NAMES_HELPER);
   if (at < 0 || code.indexOf(KEEP_NAMES_HELPER, at + 1) >= 0) throw new Error(`deploy/dist/${name}.js: esbuild's keepNames helper is not the one deploy/bundle.mjs replaces (esbuild changed it?); update KEEP_NAMES_HELPER`);
@@ -183,8 +197,7 @@ export async function buildBundles() {
       platform: 'node',
       format: 'esm',
       target: 'node24',
-      // Migration classes are listed by class name; keep every name as written.
-      keepNames: true,
+      ...OUTPUT_OPTIONS,
       metafile: true,
       logLevel: 'warning',
       // Bundled CommonJS code calls `require` for Node built-ins and the external packages.
@@ -215,6 +228,8 @@ export async function buildBundles() {
     }
     mkdirSync(DIST, { recursive: true });
     for (const name of Object.keys(ENTRIES)) {
+      // The source map and licences first: a process started meanwhile finds the map of the code it runs.
+      for (const extra of [`${name}.js.map`, `${name}.js.LEGAL.txt`]) if (existsSync(join(work, extra))) renameSync(join(work, extra), join(DIST, extra));
       renameSync(join(work, `${name}.js`), join(DIST, `${name}.js`));
     }
     /** @type {Manifest} */
