@@ -1,7 +1,7 @@
 // Types of deploy/bundle.mjs (plain JavaScript: it runs before anything is compiled).
 export declare const ROOT: string;
 export declare const DIST: string;
-export declare const ENTRIES: { main: string; admin: string; 'embedded-template': string };
+export declare const ENTRIES: { main: string; admin: string; 'embedded-template': string; 'embedded-pg-worker': string; prestart: string };
 export type Entry = keyof typeof ENTRIES;
 /** Why the bundle of `entry` cannot be run as it is ('missing', 'stale: …'), or undefined when it is current. */
 export declare function bundleProblem(entry: Entry): string | undefined;
