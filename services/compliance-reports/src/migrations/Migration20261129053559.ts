@@ -33,12 +33,13 @@ const contributions = (from: string, sign: string) => `
   from ${from}
   where f.supply_kind = 'imported_goods'`;
 
-/** Adds signed contributions (`rows`) to the totals, one upsert per key. */
-const upsert = (rows: string) => `
-  insert into ${S}.ioss_day_total (${KEY}, event_count, net_sum, vat_sum)
-  select ${KEY}, sum(n), sum(net), sum(vat) from (${rows}) c group by ${KEY}
-  on conflict (${KEY}) do update set event_count = ioss_day_total.event_count + excluded.event_count,
+/** Adds signed contributions (`rows`) to the totals grouped by `key` (their unique key), one upsert per key (also Migration20261130080000's). */
+export const iossTotalsUpsert = (key: string) => (rows: string) => `
+  insert into ${S}.ioss_day_total (${key}, event_count, net_sum, vat_sum)
+  select ${key}, sum(n), sum(net), sum(vat) from (${rows}) c group by ${key}
+  on conflict (${key}) do update set event_count = ioss_day_total.event_count + excluded.event_count,
     net_sum = ioss_day_total.net_sum + excluded.net_sum, vat_sum = ioss_day_total.vat_sum + excluded.vat_sum`;
+const upsert = iossTotalsUpsert(KEY);
 
 /** The statements of `up` (Migration20261130080000's down restores them). */
 export const IOSS_TOTALS_V1: string[] = [

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { LINKED_CTES } from './Migration20261128150000';
-import { IOSS_TOTALS_V1 } from './Migration20261129053559';
+import { IOSS_TOTALS_V1, iossTotalsUpsert } from './Migration20261129053559';
 
 const S = '"compliance_reports"';
 const CORRECTIONS = `('refund', 'cancellation', 'credit_note', 'adjustment')`;
@@ -74,11 +74,7 @@ const contributions = (from: string, sign: string, originals: Originals) => `
   where f.supply_kind = 'imported_goods'`;
 
 /** Adds signed contributions (`rows`) to the totals, one upsert per key. */
-const upsert = (rows: string) => `
-  insert into ${S}.ioss_day_total (${KEY}, event_count, net_sum, vat_sum)
-  select ${KEY}, sum(n), sum(net), sum(vat) from (${rows}) c group by ${KEY}
-  on conflict (${KEY}) do update set event_count = ioss_day_total.event_count + excluded.event_count,
-    net_sum = ioss_day_total.net_sum + excluded.net_sum, vat_sum = ioss_day_total.vat_sum + excluded.vat_sum`;
+const upsert = iossTotalsUpsert(KEY);
 
 /** Imported-goods corrections projected earlier that name one of `facts` (an event id of the statement's facts), not among the new facts themselves. */
 const namingCorrections = (facts: string) => `select distinct on (c.id) c.* from (${facts}) n

@@ -41,9 +41,9 @@ const SCAN_GROUPS = `  select width_bucket(f.occurred_at, $5::timestamptz[]) as 
 
 /**
  * The same groups from the running totals (`ioss_day_total`, kept by triggers per UTC day with exactly the first
- * step's columns, a correction's link to its original resolved as `groupsSql` resolves it, and a valid link's
+ * step's columns, a correction's link to its original resolved as `GROUPS_SQL` resolves it, and a valid link's
  * original's day and traits: Migration20261130080000): the month and the coverage segment of a day are those of
- * every event on it (both bucket by days). $1–$5 as in `groupsSql`.
+ * every event on it (both bucket by days). $1–$5 as in `GROUPS_SQL`.
  */
 const TOTALS_SQL = `select width_bucket(t.day::timestamp at time zone 'UTC', $5::timestamptz[]) as month_idx,
     t.kind, t.link,
@@ -58,9 +58,9 @@ const TOTALS_SQL = `select width_bucket(t.day::timestamp at time zone 'UTC', $5:
   group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
   having sum(t.event_count) <> 0`;
 
-const groupsSql = (g: string) => `
+const GROUPS_SQL = `
 with g as (
-${g}
+${SCAN_GROUPS}
 ),
 l as (
   select g.*,
@@ -91,7 +91,6 @@ select l.month_idx, l.kind, l.link,
 from l
 group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16`;
 
-const GROUPS_SQL = groupsSql(SCAN_GROUPS);
 
 /**
  * The same read, one row per event (its id, ledger sequence, type and tax point are grouping columns),
