@@ -36,7 +36,12 @@ export const calculationModule = serviceModule({
     // The other services' projections of the reference data and calculations (docs/architecture.md, "Projections"):
     // what is not published yet goes to the outbox now, and reaches them once the relays start.
     elapsed = stopwatch();
-    const release = await deps.publications.publishRateRelease(releaseContentOf(snapshot), deps.now());
+    const content = releaseContentOf(snapshot);
+    if (await deps.publications.allRecorded(content.releaseId)) {
+      deps.log.info(elapsed(), 'reference data and earlier records published for the projections already');
+      return;
+    }
+    const release = await deps.publications.publishRateRelease(content, deps.now());
     const ecbDays = await deps.publications.publishUnpublishedEcb(deps.now());
     const calculations = await deps.publications.republishCalculations((row) => calculationRecordedEvent(calculationRecordOf(row)), deps.now());
     const profiles = await deps.publications.replayOnce('source_profiles', deps.now(), (client) => deps.sourceProfiles.republishAll(client, deps.now()));

@@ -73,6 +73,22 @@ export async function recordEcbImport(client: Db, release: { digest: string; ver
 export class ReferencePublications {
   constructor(private readonly pool: pg.Pool) {}
 
+  /**
+   * Whether every publication a start makes is recorded already (the release, every ECB import, both one-off
+   * replays): one read instead of four transactions on every restart. Records are never removed, so a yes stays
+   * true; a no (or a race with another replica) goes the way of the four, each under the publications' lock.
+   */
+  async allRecorded(releaseId: bigint): Promise<boolean> {
+    const res = await this.pool.query<{ done: boolean }>(
+      `select exists (select 1 from ${PUBLICATION} where kind = 'vat_rates' and release_id = $1)
+          and not exists (select 1 from ${RELEASES} r where r.kind = 'ecb' and not exists (select 1 from ${PUBLICATION} p where p.kind = 'ecb' and p.release_id = r.id))
+          and exists (select 1 from ${PUBLICATION} where kind = 'calculations' and release_id = $2)
+          and exists (select 1 from ${PUBLICATION} where kind = 'source_profiles' and release_id = $2) as done`,
+      [releaseId.toString(), REPLAY_GENERATION.toString()],
+    );
+    return res.rows[0]?.done === true;
+  }
+
   /** Publishes the release unless it is published already; true when it was now. */
   async publishRateRelease(release: ReleaseContent, now: Date): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
