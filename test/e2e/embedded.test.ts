@@ -52,6 +52,32 @@ describe('npm start (embedded PGlite) as a real process', () => {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   }, 75_000);
 
+  it('serves the API docs: the UI page, its static assets and logo (read from node_modules by the bundled plugins), the OpenAPI document', async () => {
+    // From the bundle (deploy/bin/main.mjs) whenever it is fresh: @fastify/swagger-ui is bundled and finds its files
+    // through its own directory, rewritten to node_modules (deploy/bundle.mjs, RELOCATED).
+    let url = '/docs';
+    let page = await fetch(`${base}${url}`, { redirect: 'manual' });
+    for (let hops = 0; page.status >= 300 && page.status < 400 && hops < 5; hops++) {
+      url = new URL(page.headers.get('location')!, `${base}${url}`).pathname;
+      page = await fetch(`${base}${url}`, { redirect: 'manual' });
+    }
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    const css = /href="([^"]*swagger-ui\.css)"/.exec(html)?.[1];
+    expect(css, html).toBeDefined();
+    const asset = await fetch(new URL(css!, `${base}${url}`));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/^text\/css/);
+    expect((await asset.text()).length).toBeGreaterThan(10_000);
+    const logo = await fetch(`${base}/docs/static/logo.svg`);
+    expect(logo.status).toBe(200);
+    expect(await logo.text()).toMatch(/<svg/);
+    const doc = await fetch(`${base}/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(((await doc.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+
   it('the admin CLI creates a key in the running server\'s database while it runs', async () => {
     const created = await admin(['keys', 'create', '--account', 'e2e-embedded', '--scope', 'full', '--label', 'e2e']);
     expect(created.json.key).toMatch(/^vat_[a-z0-9]{16}_[A-Za-z0-9_-]{43}$/);
