@@ -118,13 +118,11 @@ const START_DRAIN_MS = 60_000;
  */
 export async function startRelays(bus: EventBus, services: RunningService[], opts: { soleRelay?: boolean } = {}): Promise<void> {
   bus.open();
-  for (const s of services) {
-    // With the embedded database this process is the only relay of each outbox (the data directory's
-    // socket is exclusive): claims still held are a killed predecessor's, so they are taken back now
-    // instead of after their lease. Elsewhere other replicas may hold live claims; leases expire.
-    if (opts.soleRelay) await s.deps.relay.releaseClaims();
-    s.deps.relay.start();
-  }
+  // With the embedded database this process is the only relay of each outbox (the data directory's
+  // socket is exclusive): claims still held are a killed predecessor's, so they are taken back now
+  // instead of after their lease (every outbox's at once). Elsewhere other replicas may hold live claims; leases expire.
+  if (opts.soleRelay) await Promise.all(services.map((s) => s.deps.relay.releaseClaims()));
+  for (const s of services) s.deps.relay.start();
   // Background work writes to the outboxes: it starts once their relays run.
   for (const s of services) for (const t of s.background) t.start();
   if (bus instanceof InProcessBus) await Promise.all(services.map((s) => s.deps.relay.flush(START_DRAIN_MS)));

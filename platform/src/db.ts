@@ -102,6 +102,7 @@ export async function migrate(orm: ServiceOrm, clientUrl: string, schema: string
     await lock.query('select pg_advisory_lock($1::bigint)', [key]);
     await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
     const applied = await orm.migrator.up();
+    atCodeVersion.add(orm);
     return applied.map((m) => m.name);
   } finally {
     await lock.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
@@ -109,8 +110,17 @@ export async function migrate(orm: ServiceOrm, clientUrl: string, schema: string
   }
 }
 
-/** Names of committed migrations that are not yet applied (one query on the schema's migrations table). */
+/**
+ * ORMs whose committed migrations were all found applied. They stay applied: nothing in the product undoes a
+ * migration (there is no `down` command), so once a process has seen its schema at its code's version, the readiness
+ * probe answers "applied" without asking again (a `/ready` used to cost every ORM this query, the first one after a
+ * start ≈ 10 ms of it). Another replica's newer migrations are not pending for this process's code.
+ */
+const atCodeVersion = new WeakSet<ServiceOrm>();
+
+/** Names of committed migrations that are not yet applied (one query on the schema's migrations table, until none is). */
 export async function pendingMigrations(orm: ServiceOrm): Promise<string[]> {
+  if (atCodeVersion.has(orm)) return [];
   const options = orm.config.get('migrations');
   const committed = (options.migrationsList ?? []).map((m) => m.name);
   let applied: Set<string>;
@@ -121,7 +131,9 @@ export async function pendingMigrations(orm: ServiceOrm): Promise<string[]> {
     if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
     applied = new Set();
   }
-  return committed.filter((name) => !applied.has(name));
+  const pending = committed.filter((name) => !applied.has(name));
+  if (pending.length === 0) atCodeVersion.add(orm);
+  return pending;
 }
 
 /** SQLSTATE of a missing table: no migration has run in the schema yet. */

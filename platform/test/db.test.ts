@@ -53,6 +53,42 @@ describe.skipIf(!backends.ok)('migrations (PostgreSQL)', () => {
       await o.close();
     }
   });
+
+  it('an ORM that found every migration applied does not ask again (the readiness probe of a running process); a new one asks', async () => {
+    const seen = await orm([CreateThing, AddLabel]);
+    const pool = await ormPool(seen);
+    let asked = 0;
+    const query = pool.query.bind(pool);
+    (pool as { query: unknown }).query = (...args: Parameters<typeof query>) => {
+      if (String(args[0]).includes('mikro_orm_migrations')) asked++;
+      return query(...args);
+    };
+    try {
+      expect(await pendingMigrations(seen)).toEqual([]);
+      expect(asked).toBe(1);
+      expect(await pendingMigrations(seen)).toEqual([]);
+      expect(await migrate(seen, db.url, SCHEMA)).toEqual([]);
+      expect(asked).toBe(1);
+      // A code version with a migration the database lacks is asked every time until it is applied.
+      class AddNote extends Migration {
+        override async up() {
+          this.addSql(`alter table "${SCHEMA}".thing add column note text null`);
+        }
+      }
+      const newer = await orm([CreateThing, AddLabel, AddNote]);
+      try {
+        expect(await pendingMigrations(newer)).toEqual(['AddNote']);
+        expect(await pendingMigrations(newer)).toEqual(['AddNote']);
+        expect(await migrate(newer, db.url, SCHEMA)).toEqual(['AddNote']);
+        expect(await pendingMigrations(newer)).toEqual([]);
+      } finally {
+        await newer.close();
+      }
+    } finally {
+      (pool as { query: unknown }).query = query;
+      await seen.close();
+    }
+  });
 });
 
 describe.skipIf(!backends.ok)('idle pooled connections (PostgreSQL)', () => {
