@@ -3,6 +3,10 @@ import { createLogger } from '@vat/platform/logger';
 import { isMode } from './mode';
 import { startEmbeddedDatabase } from './embedded-database';
 import { takePrestarted } from './prestart';
+import { boundHeapGrowth } from '@vat/platform/heap-growth';
+
+// Before the process allocates much: V8's heap growing factor bounded (platform/src/heap-growth.ts).
+boundHeapGrowth();
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long after the port opens the start's garbage is collected (see below). */

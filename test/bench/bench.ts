@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, requireBackends } from '../support/env';
 import { entryArgs, freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
@@ -14,6 +13,7 @@ import { filingPrepBench } from './filing-prep';
 import { ingestBench } from './ingest';
 import { ossSummaryBench } from './oss-summary';
 import { soakBench } from './soak';
+import { seedExportRows, streamExport } from './export-seed';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -152,36 +152,12 @@ async function startDistributed(databaseUrl: string): Promise<{ base: string; pr
 
 async function exportBench(databaseUrl: string, base: string, key: string, server: Proc): Promise<void> {
   // Fill the account with EXPORT_ROWS stored calculations (cloned from a real one), then stream them.
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const existing = Number((await client.query('select count(*) from calculation.calculation')).rows[0].count);
-  const need = Math.max(0, EXPORT_ROWS - existing);
   const t0 = Date.now();
-  await client.query(
-    `insert into calculation.calculation (id, account_id, api_key_id, created_at, transaction_date, country, currency, tax_class_id, price_includes_vat,
-       amount_minor, net_minor, vat_minor, gross_minor, vat_rate_bps, source_id, idempotency_key, request_digest, canonical_request, rate_evidence, rate_evidence_digest,
-       rate_evidence_status, replay_status, calculation_version, execution_digest, manifest_digest)
-     select gen_random_uuid(), t.account_id, t.api_key_id, t.created_at, t.transaction_date - (g % 300) * interval '1 day', t.country, t.currency, t.tax_class_id,
-       t.price_includes_vat, t.amount_minor + g, t.net_minor, t.vat_minor, t.gross_minor, t.vat_rate_bps, case when g % 7 = 0 then '-shop/' || (g % 13) else null end,
-       null, t.request_digest, t.canonical_request, t.rate_evidence, t.rate_evidence_digest, t.rate_evidence_status, t.replay_status, t.calculation_version, t.execution_digest, t.manifest_digest
-     from (select * from calculation.calculation limit 1) t, generate_series(1, $1) g`,
-    [need],
-  );
-  await client.query('vacuum analyze calculation.calculation');
-  await client.end();
+  const need = await seedExportRows(databaseUrl, EXPORT_ROWS);
   console.log(`\nexport: seeded ${need} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   for (const version of [1, 2]) {
-    const started = process.hrtime.bigint();
-    const res = await fetch(`${base}/v1/transactions/export?from=2025-03-01&to=2026-03-02&export_version=${version}`, { headers: { 'x-api-key': key } });
-    if (!res.ok) throw new Error(`export answered ${res.status}: ${await res.text()}`);
-    let bytes = 0;
-    let lines = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
-    }
-    const secs = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(`export v${version}: ${lines - 1} rows, ${(bytes / 1e6).toFixed(1)} MB in ${secs.toFixed(2)} s = ${Math.round((lines - 1) / secs)} rows/s (target >= 250000); server ${rssNote()}`);
+    const r = await streamExport(base, key, version);
+    console.log(`export v${version}: ${r.rows} rows, ${(r.bytes / 1e6).toFixed(1)} MB in ${r.secs.toFixed(2)} s = ${Math.round(r.rows / r.secs)} rows/s (target >= 250000); server ${rssNote()}`);
   }
   console.log(`server peak RSS (VmHWM) over the one-process run: ${peakRssMb(server.pid).toFixed(1)} MB (targets: <= 150 MB idle, <= 256 MB peak per service process)`);
 }
