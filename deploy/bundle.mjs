@@ -121,7 +121,7 @@ const EXTERNAL = ['@electric-sql/pglite', 'ioredis', 'pdfkit', 'fontkit', 'pino'
  * beside it: the API docs' plugins (@fastify/swagger reads its package.json, @fastify/swagger-ui its static
  * assets). Bundled, each such name is rewritten to the file's place in node_modules (relative to the bundle, as
  * `import.meta.url` of a workspace source is), so they read the same files; loading them from the bundle instead
- * of from ≈ 100 files in node_modules took 60-90 ms off a start (docs/benchmarks.md).
+ * of from ≈ 100 files in node_modules took about 20 ms off a restart (docs/benchmarks.md).
  */
 const RELOCATED = ['@fastify/swagger', '@fastify/swagger-ui'];
 
