@@ -83,6 +83,12 @@ export function bundleProblem(entry) {
 }
 
 const BUNDLE_URL = '__vatBundleUrl';
+
+/** A source file's path relative to the bundles (the URL it is found at from `BUNDLE_URL`) and a short name made from it. */
+function bundleRelative(/** @type {string} */ path) {
+  const rel = relative(DIST, path).split(sep).join('/');
+  return { rel, id: createHash('sha256').update(rel).digest('hex').slice(0, 12) };
+}
 /** The workspace sources (not node_modules): the only files whose `import.meta.url` is rewritten. */
 const WORKSPACE_SOURCE = new RegExp(`^${ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(gen|platform|services|gateway|seeds|deploy|dashboard)/.*\\.[cm]?ts$`);
 
@@ -99,8 +105,8 @@ function importMetaUrlPlugin(/** @type {typeof import('esbuild')} */ esbuild) {
       build.onLoad({ filter: WORKSPACE_SOURCE }, async (/** @type {{ path: string }} */ args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
-        const rel = relative(DIST, args.path).split(sep).join('/');
-        const name = `__vatSourceUrl_${createHash('sha256').update(rel).digest('hex').slice(0, 12)}`;
+        const { rel, id } = bundleRelative(args.path);
+        const name = `__vatSourceUrl_${id}`;
         const js = await esbuild.transform(text, { loader: 'ts', format: 'esm', target: 'node24', define: { 'import.meta.url': name }, sourcefile: args.path });
         return { contents: `const ${name} = new URL(${JSON.stringify(rel)}, ${BUNDLE_URL}).href;\n${js.code}`, loader: 'js', resolveDir: dirname(args.path) };
       });
@@ -164,8 +170,7 @@ function relocatedDirnamePlugin() {
       build.onLoad({ filter: pattern }, (/** @type {{ path: string }} */ args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!/\b__(dirname|filename)\b/.test(text)) return undefined;
-        const rel = relative(DIST, args.path).split(sep).join('/');
-        const id = createHash('sha256').update(rel).digest('hex').slice(0, 12);
+        const { rel, id } = bundleRelative(args.path);
         const prelude = `var __vatFile_${id} = require('node:url').fileURLToPath(new URL(${JSON.stringify(rel)}, ${BUNDLE_URL})), __vatDir_${id} = require('node:path').dirname(__vatFile_${id});\n`;
         return { contents: prelude + text.replace(/\b__dirname\b/g, `__vatDir_${id}`).replace(/\b__filename\b/g, `__vatFile_${id}`), loader: 'js', resolveDir: dirname(args.path) };
       });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -14,16 +14,13 @@ import { ingestBench } from './ingest';
 import { ossSummaryBench } from './oss-summary';
 import { soakBench } from './soak';
 import { seedExportRows, streamExport } from './export-seed';
+import { CALCULATE_BODY } from './requests';
+import { statusMb } from './process-cpu';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const CONNECTIONS = 64;
 
-/** A memory field of a process's `/proc/<pid>/status` (`VmRSS`, `VmHWM`), in MB. */
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 /** Peak resident set size of a process (VmHWM), in MB. */
 const peakRssMb = (pid: number) => statusMb(pid, 'VmHWM');
@@ -84,7 +81,7 @@ function calculate(base: string, key: string): autocannon.Options {
         method: 'POST',
         path: '/v1/vat/calculate',
         headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+        body: JSON.stringify(CALCULATE_BODY),
         setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${runId}-${seq++}` } }),
       },
     ],

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { backendCpu, cpuSeconds } from './process-cpu';
 import { freePort, NODE, runAdmin, spawnMain, spawnProcess, stopProcess, waitReady } from '../support/processes';
+import { CALCULATE_BODY } from './requests';
 
 /**
  * Issue 25: persisted `POST /v1/vat/calculate` (fresh Idempotency-Key per request), one process (`all`)
@@ -91,7 +92,7 @@ try {
           method: 'POST',
           path: '/v1/vat/calculate',
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+          body: JSON.stringify(CALCULATE_BODY),
           setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `calc-${runId}-${seq++}` } }),
         }],
       });

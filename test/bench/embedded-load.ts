@@ -4,17 +4,16 @@
  * creates a key, runs 10 s of persisted calculations at 64 connections, and prints req/s, the server's CPU per request, its p99 and its peak RSS (VmHWM);
  * EMBEDDED_LOAD_FLAGS adds Node flags (an A/B of a setting runs the two alternately).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { entryArgs, freePort, NODE, runAdmin, spawnProcess, stopProcess, waitReady } from '../support/processes';
-import { cpuSeconds } from './process-cpu';
+import { cpuSeconds, statusMb } from './process-cpu';
+import { CALCULATE_BODY } from './requests';
 
 const runs = Number(process.argv[2] ?? 1);
 const variants = (process.env.EMBEDDED_LOAD_FLAGS ?? '').split('|').map((v) => v.split(' ').filter(Boolean));
-/** A memory line of /proc/<pid>/status (`VmHWM`: the peak resident set; `VmRSS`: now), in MB. */
-const statusMb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 for (let i = 0; i < runs; i++) {
   for (const flags of variants) {
     const dataDir = mkdtempSync(join(tmpdir(), 'vat-embedded-load-'));
@@ -36,7 +35,7 @@ for (let i = 0; i < runs; i++) {
             method: 'POST',
             path: '/v1/vat/calculate',
             headers: { 'x-api-key': key, 'content-type': 'application/json' },
-            body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+            body: JSON.stringify(CALCULATE_BODY),
             setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `load-${Date.now()}-${seq++}` } }),
           },
         ],

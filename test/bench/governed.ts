@@ -10,6 +10,7 @@ import { TreatmentReleaseRepository } from '@vat/calculation/repositories/treatm
 import { activateTreatmentRelease, importTreatmentRelease } from '@vat/deploy/treatment-admin';
 import { freshDatabase } from '../support/env';
 import { freePort, runAdmin, spawnMain, stopProcess, waitReady } from '../support/processes';
+import { CALCULATE_BODY } from './requests';
 
 /**
  * Issue 12: persisted `POST /v2/vat/calculate` (a settled domestic sales-VAT component, a stored decision per
@@ -72,7 +73,7 @@ try {
   await waitReady(base, [proc], 180_000);
   await activateSeedRelease(db.url);
   const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'bench-gov', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
-  const v1 = await autocannon(request(base, key, '/v1/vat/calculate', { country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }));
+  const v1 = await autocannon(request(base, key, '/v1/vat/calculate', CALCULATE_BODY));
   const v2 = await autocannon(
     request(base, key, '/v2/vat/calculate', {
       country: 'DE', currency: 'EUR', amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01', tax_class_id: 'standard',

@@ -21,3 +21,9 @@ export async function backendCpuByApp(sql: pg.Client): Promise<Map<number, { app
   const { rows } = await sql.query<{ pid: number; app: string }>('select pid, application_name as app from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
   return new Map(rows.map((r) => [r.pid, { app: r.app || 'other', cpu: cpuSeconds(r.pid) }]));
 }
+
+/** A memory field of a process's `/proc/<pid>/status` (`VmRSS`: now, `VmHWM`: the peak resident set), in MB; NaN without it. */
+export function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}

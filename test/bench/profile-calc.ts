@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { entryArgs, freePort, NODE, runAdmin, serviceUrlEnv, spawnMain, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
+import { CALCULATE_BODY } from './requests';
 
 const distributed = process.argv.includes('--distributed');
 const seconds = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 10);
@@ -49,7 +50,7 @@ try {
         method: 'POST',
         path: '/v1/vat/calculate',
         headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 11900, price_includes_vat: true, transaction_date: '2026-03-01' }),
+        body: JSON.stringify(CALCULATE_BODY),
         setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `prof-${runId}-${seq++}` } }),
       }],
     });

@@ -20,6 +20,9 @@ const CALCULATIONS = '"calculation".calculation';
 /** Calculations per outbox write when stored calculations are published again. */
 const REPUBLISH_BATCH = 1000;
 
+/** ECB imports whose days are not recorded as published yet (an upgrade from before their publication). */
+const UNPUBLISHED_ECB = `from ${RELEASES} r where r.kind = 'ecb' and not exists (select 1 from ${PUBLICATION} p where p.kind = 'ecb' and p.release_id = r.id)`;
+
 /** The kinds of `reference_publication` rows; `calculations` and `source_profiles` are one-off replays (release id = generation). */
 type Kind = 'vat_rates' | 'ecb' | 'calculations' | 'source_profiles';
 /** The generation of the one-off replays: raise it to publish every calculation or profile once more. */
@@ -81,7 +84,7 @@ export class ReferencePublications {
   async allRecorded(releaseId: bigint): Promise<boolean> {
     const res = await this.pool.query<{ done: boolean }>(
       `select exists (select 1 from ${PUBLICATION} where kind = 'vat_rates' and release_id = $1)
-          and not exists (select 1 from ${RELEASES} r where r.kind = 'ecb' and not exists (select 1 from ${PUBLICATION} p where p.kind = 'ecb' and p.release_id = r.id))
+          and not exists (select 1 ${UNPUBLISHED_ECB})
           and exists (select 1 from ${PUBLICATION} where kind = 'calculations' and release_id = $2)
           and exists (select 1 from ${PUBLICATION} where kind = 'source_profiles' and release_id = $2) as done`,
       [releaseId.toString(), REPLAY_GENERATION.toString()],
@@ -107,7 +110,7 @@ export class ReferencePublications {
   async publishUnpublishedEcb(now: Date): Promise<number> {
     return inTransaction(this.pool, async (client) => {
       await lockPublications(client);
-      const res = await client.query<{ id: string }>(`select r.id::text as id from ${RELEASES} r where r.kind = 'ecb' and not exists (select 1 from ${PUBLICATION} p where p.kind = 'ecb' and p.release_id = r.id) order by r.id`);
+      const res = await client.query<{ id: string }>(`select r.id::text as id ${UNPUBLISHED_ECB} order by r.id`);
       if (!res.rows.length) return 0;
       const days = await client.query<{ rate_date: string; rates: Record<string, string> }>(`select rate_date::text as rate_date, rates from ${DAYS} order by rate_date`);
       await publishEcbDays(client, days.rows.map((d) => ({ date: d.rate_date, rates: d.rates })), res.rows.map((r) => r.id), now);
