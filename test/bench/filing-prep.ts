@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { freshDatabase } from '../support/env';
 import { ratesInForceOver } from './real-rates';
 import { freePort, http, runAdmin, spawnMain, stopProcess, waitFor } from '../support/processes';
+import { statusMb } from './process-cpu';
 
 /**
  * Issue 10: `GET /v1/reports/filing-prep` and `GET /v1/reports/multi-jurisdiction` over BENCH_FP_EVENTS
@@ -25,10 +25,7 @@ const IMPORTED_PERCENT = Number(process.env.BENCH_FP_IMPORTED_PERCENT ?? 20);
 /** Issue 24: filing-prep ≤ 0.5 s at 1,000,000 events (issue 10 asked ≤ 2 s of both reads). */
 const TARGETS: Record<string, number> = { 'filing-prep': 500, 'multi-jurisdiction': 2000 };
 
-function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
+const peakRssMb = (pid: number) => statusMb(pid, 'VmHWM');
 
 /**
  * Event i: country i % 27, rate (i / 108) % 4; imported goods when i % 100 < $4; otherwise the Union OSS

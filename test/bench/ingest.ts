@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,7 +10,7 @@ import { freshDatabase } from '../support/env';
 import { entryScript, scriptNodeFlags, freePort, NODE, ROOT, runAdmin, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { supplyEvent, writeSupplyFile } from '../support/supply-files';
 import { summarizeCpuProfile } from './cpu-profile';
-import { backendCpu, backendCpuByApp, cpuSeconds } from './process-cpu';
+import { backendCpu, backendCpuByApp, cpuSeconds, statusMb } from './process-cpu';
 
 /**
  * Issue 8: supply-event ingestion in distributed mode (five services and the gateway as separate
@@ -40,8 +40,8 @@ const PROJECTION_TABLES = ['thresholds.supply_projection_position', 'compliance_
 /** Peak resident set size (VmHWM) in MB; undefined once the process is gone. */
 function peakRssMb(pid: number): number | undefined {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : undefined;
+    const mb = statusMb(pid, 'VmHWM');
+    return Number.isNaN(mb) ? undefined : mb;
   } catch {
     return undefined;
   }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { freshDatabase } from '../support/env';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { ratesInForceOver } from './real-rates';
 import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
+import { statusMb } from './process-cpu';
 
 /**
  * Issue 9: the Union OSS quarterly summary over BENCH_OSS_EVENTS (1,000,000) events of one quarter
@@ -26,10 +26,7 @@ import { freePort, http, runAdmin, spawnMain, startPrivateNats, stopProcess, wai
 const EVENTS = Number(process.env.BENCH_OSS_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_OSS_RUNS ?? 3);
 
-function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
+const peakRssMb = (pid: number) => statusMb(pid, 'VmHWM');
 
 /**
  * Event i: country i % 27, section (i / 27) % 4, rate (i / 108) cycling over the rates in force in that State
