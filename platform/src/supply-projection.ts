@@ -7,6 +7,7 @@ import { decodeEvent, subjectOf } from './events';
 import { SUPPLY_MESSAGES_PER_PULL, SUPPLY_PROJECTION_LINGER_MS, supplyGroups } from './supply-committed';
 import { freshEvents } from './inbox';
 import { inTransaction } from './transaction';
+import { jsonRowsSelect, type JsonRowColumn } from './sql';
 
 /**
  * A service's own copy of committed supply events (from `SupplyCommitted`), and the position it
@@ -118,7 +119,7 @@ const COLUMNS: [string, string, (e: SupplyEvent) => unknown][] = [
 function applySql(schema: string): string {
   const cols = COLUMNS.map(([c]) => c).join(', ');
   return `with ${freshEvents(schema)},
-    rows as (select * from json_to_recordset($3::json) as r(message_id text, ${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})),
+    rows as (${jsonRowsSelect('$3', [['message_id', 'text'], ...COLUMNS.map(([c, t]): JsonRowColumn => [c, t])])}),
     ins as (
       insert into "${schema}".supply_fact (${cols})
       select distinct on (rows.id) ${COLUMNS.map(([c]) => `rows.${c}`).join(', ')} from rows join fresh on fresh.event_id = rows.message_id
@@ -150,23 +151,24 @@ export function decodeSupplyMessages(batch: readonly BusMessage[]): DecodedSuppl
  * saw for the first time (a service's own effects apply to their events only).
  */
 export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'query'>, schema: string, durable: string, decoded: readonly DecodedSupply[]): Promise<Set<string>> {
-  // A plain loop per event (no entry arrays, no spread): two projections build 2,000 of these per group.
-  const rows: Record<string, unknown>[] = [];
+  let sql = APPLY_SQL.get(schema);
+  if (sql === undefined) APPLY_SQL.set(schema, (sql = applySql(schema)));
+  const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, rowsText(decoded)]);
+  return new Set(res.rows.map((r: { event_id: string }) => r.event_id));
+}
+
+/** The rows of {@link applySql}'s `$3` ({@link jsonRowsSelect}): per event its message id, then {@link COLUMNS} in order. */
+export function rowsText(decoded: readonly DecodedSupply[]): string {
+  // Arrays of primitives in a plain loop (no objects, no spread): two projections build 2,000 of these per group.
+  const rows: unknown[][] = [];
   for (const { messageId, events } of decoded) {
     for (const event of events) {
-      const row: Record<string, unknown> = { message_id: messageId };
-      // A null is left out: json_to_recordset reads an absent key as NULL (a shorter text to build and to parse).
-      for (const [c, , get] of COLUMNS) {
-        const v = get(event);
-        if (v !== null) row[c] = v;
-      }
+      const row: unknown[] = [messageId];
+      for (let i = 0; i < COLUMNS.length; i++) row.push(COLUMNS[i]![2](event));
       rows.push(row);
     }
   }
-  let sql = APPLY_SQL.get(schema);
-  if (sql === undefined) APPLY_SQL.set(schema, (sql = applySql(schema)));
-  const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, JSON.stringify(rows)]);
-  return new Set(res.rows.map((r: { event_id: string }) => r.event_id));
+  return JSON.stringify(rows);
 }
 
 /**

@@ -33,6 +33,8 @@ const PROFILE = PROFILED.length > 0;
 const PROFILE_DIR = process.env.BENCH_INGEST_PROFILE_DIR;
 /** Extra Node flags for the processes the ingestion exercises (ledger, gateway, admin CLI), e.g. `--max-old-space-size=128`. */
 const NODE_FLAGS = (process.env.BENCH_INGEST_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** Node flags of one process by name (V8 flags too), e.g. BENCH_INGEST_FLAGS_THRESHOLDS='--max-semi-space-size=16'. */
+const flagsOf = (name: string) => (process.env[`BENCH_INGEST_FLAGS_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').split(' ').filter(Boolean);
 /** NODE_OPTIONS of the service processes and the gateway: by default the heap caps they are deployed with (docker-compose.yml, deploy/k8s/config.yaml). */
 const NODE_OPTIONS = process.env.BENCH_INGEST_NODE_OPTIONS ?? '--max-old-space-size=384 --max-semi-space-size=8';
 const PROJECTION_TABLES = ['thresholds.supply_projection_position', 'compliance_reports.supply_projection_position'];
@@ -200,7 +202,7 @@ export async function ingestBench(): Promise<string> {
     // The services as `npm run start:service` runs them: the compiled bundle when it is fresh (what ships), else the sources.
     const serviceEntry = entryScript('main');
     const start = (mode: string, e: Record<string, string>, flags: string[] = []) =>
-      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flags, ...serviceEntry, mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS, ...e } });
+      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flagsOf(mode), ...flags, ...serviceEntry, mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS, ...e } });
     const profiling = (n: string) => (profileDir && PROFILED.includes(n) ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, n)] : []);
     for (const n of SERVICE_NAMES) procs.set(n, start(n, { ...env, SERVICE_PORT: String(ports[n]) }, profiling(n)));
     procs.set('gateway', start('gateway', { ...env, PORT: String(gatewayPort) }, profiling('gateway')));

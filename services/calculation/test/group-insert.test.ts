@@ -66,8 +66,9 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     const pool = h.deps.pool;
     const counting = Object.create(pool) as pg.Pool;
     counting.query = ((config: unknown, values?: unknown) => {
+      // The group insert is the one statement reading its rows from a JSON array parameter.
       const text = typeof config === 'string' ? config : (config as { text: string }).text;
-      statements.push(text.includes('json_to_recordset') ? 'group' : 'other');
+      statements.push(text.includes('jsonb_array_elements($1::jsonb)') ? 'group' : 'other');
       return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
     }) as pg.Pool['query'];
     repo = new CalculationRepository(counting);

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { OutboxEvent } from '@vat/platform/outbox';
 import { sha256Hex } from '@vat/platform/canonical-json';
-import { insertStatement, keysetBatches, pgTimestamp, Where, type Statement } from '@vat/platform/sql';
+import { insertStatement, jsonRowsSelect, keysetBatches, pgTimestamp, Where, type JsonRowColumn, type Statement } from '@vat/platform/sql';
 import { preparedStatement } from '@vat/platform/prepared';
 import { deepFreeze } from '../domain/deep-freeze';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
@@ -211,7 +211,7 @@ const INSERT_ONE_SQL = `with doc as (insert into ${DOCS} (digest, doc, created_a
         select $${STORED_COLUMNS.length + 1}, $${STORED_COLUMNS.length + 2}, $${STORED_COLUMNS.length + 3}, now(), 0 from c)
     select seq::text as seq from c`;
 
-/** SQL type of each stored column, for the group insert's json_to_recordset. */
+/** SQL type of each stored column, for the group insert's rows (`jsonRowsSelect`). */
 const COLUMN_TYPE: Record<string, string> = {
   id: 'uuid', account_id: 'bigint', api_key_id: 'bigint', created_at: 'timestamptz', transaction_date: 'timestamptz', country: 'text', currency: 'text',
   tax_class_id: 'text', price_includes_vat: 'boolean', amount_minor: 'bigint', net_minor: 'bigint', vat_minor: 'bigint', gross_minor: 'bigint',
@@ -231,7 +231,7 @@ const INSERT_GROUP_SQL = `with docs as (insert into ${DOCS} (digest, doc, create
         select x.digest, x.doc::jsonb, now() from unnest($5::text[], $7::text[]) as x(digest, doc) on conflict do nothing),
       c as (insert into ${TABLE} (${STORED_COLUMNS.join(', ')})
         select ${STORED_COLUMNS.map((c) => `r.${c}`).join(', ')}
-        from json_to_recordset($1::json) as r(${STORED_COLUMNS.map((c) => `${c} ${COLUMN_TYPE[c]}`).join(', ')}, n int)
+        from (${jsonRowsSelect('$1', [...STORED_COLUMNS.map((c): JsonRowColumn => [c, COLUMN_TYPE[c]!]), ['n', 'int']])}) as r
         order by r.n
         on conflict (account_id, idempotency_key) do nothing returning id, seq),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
@@ -368,12 +368,11 @@ export class CalculationRepository {
   private async insertGroup(group: PendingInsert[]): Promise<Map<string, bigint>> {
     const docs = new Map<string, string>();
     const rows = group.map(({ c }, n) => {
-      // The rows go as one JSON document: the canonical request inside it, the evidence by its document's name.
+      // The rows go as one JSON document (positional, STORED_COLUMNS then n): the canonical request inside it, the evidence by its document's name.
       const row = columnsOf(c, (v) => v);
-      row.n = n;
       const doc = evidenceDoc(c.rateEvidence);
       docs.set(doc.digest, doc.text);
-      return row;
+      return [...STORED_COLUMNS.map((col) => row[col] ?? null), n];
     });
     // The documents in the order of their names: two statements storing the same new documents wait for each other in one order, never crosswise.
     const names = [...docs.keys()].sort();

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { OutboxEvent } from '@vat/platform/outbox';
-import { JsonDocs, jsonDocsCte, pgTimestamp, rowsByKeys, Where } from '@vat/platform/sql';
+import { JsonDocs, jsonDocsCte, jsonRowsSelect, pgTimestamp, rowsByKeys, Where, type JsonRowColumn } from '@vat/platform/sql';
 import { uuidv7 } from '@vat/platform/uuid7';
 import type { NormalizedSupplyEvent } from '../domain/supply-event-rules';
 import { HEAD, underHeadLock, type LedgerHead } from './ledger-head';
@@ -31,7 +31,7 @@ export type CommitOutcome =
 /** Validated list filters. */
 export type SupplyEventQuery = { from?: string; to?: string; eventType?: string; countryOfConsumption?: string; supplyKind?: string; classificationStatus?: string; sourceId?: string };
 
-/** Record field → column and its SQL type (for json_to_recordset); the one mapping of the table. */
+/** Record field → column and its SQL type (the rows of WRITE_SQL, in this order); the one mapping of the table. */
 const COLUMNS: [keyof SupplyEventRecord, string, string][] = [
   ['id', 'id', 'uuid'],
   ['accountId', 'account_id', 'bigint'],
@@ -87,7 +87,7 @@ const WRITE_SQL = `with ${jsonDocsCte('evidence', '$7')},
   events as (
     insert into ${TABLE} (${COLUMNS.map(([, c]) => c).join(', ')})
     select ${COLUMNS.map(([, c]) => (c === 'ecb_rate_evidence' ? 'evidence.doc' : `r.${c}`)).join(', ')}
-    from json_to_recordset($1::json) as r(${COLUMNS.map(([, c, t]) => (c === 'ecb_rate_evidence' ? 'ecb_evidence int' : `${c} ${t}`)).join(', ')})
+    from (${jsonRowsSelect('$1', COLUMNS.map(([, c, t]): JsonRowColumn => (c === 'ecb_rate_evidence' ? ['ecb_evidence', 'int'] : [c, t])))}) as r
     left join evidence on evidence.ord = r.ecb_evidence),
   outbox as (
     insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
@@ -103,20 +103,16 @@ function toRecord(r: Record<string, unknown>): SupplyEventRecord {
   return out as SupplyEventRecord;
 }
 
-/** The rows of WRITE_SQL's `$1` and the distinct evidence objects of its `$7` (each row names its entry, 1-based). */
+/** The rows of WRITE_SQL's `$1` (positional, {@link COLUMNS}' order) and the distinct evidence objects of its `$7` (each row names its entry, 1-based). */
 function writeParams(records: readonly SupplyEventRecord[]): { rows: string; evidence: string } {
   const evidence = new JsonDocs();
   const rows = records.map((rec) => {
-    const out: Record<string, unknown> = {};
-    for (const [field, column] of COLUMNS) {
+    const out: unknown[] = [];
+    for (const [field] of COLUMNS) {
       const v = rec[field];
-      if (field === 'ecbRateEvidence') {
-        if (v !== null) out.ecb_evidence = evidence.ref(v as EcbRateEvidence);
-        continue;
-      }
-      // A null is left out: json_to_recordset reads an absent key as NULL (a shorter text to build and to parse).
-      if (v === null || v === undefined) continue;
-      out[column] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v;
+      if (v === null || v === undefined) out.push(null);
+      else if (field === 'ecbRateEvidence') out.push(evidence.ref(v as EcbRateEvidence));
+      else out.push(typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v);
     }
     return out;
   });
