@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { CommitSupplyEventsResponseSchema, type CommitSupplyEventsRequest } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
-import { SupplyEventRejectionsSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { SupplyEventRejectionsSchema, type SupplyEvent, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { buildEvent } from '@vat/platform/events';
 import { isUuid } from '@vat/platform/http-inputs';
 import { uuidv7 } from '@vat/platform/uuid7';
@@ -134,21 +134,24 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);
   }
   if (req.validateOnly) return create(CommitSupplyEventsResponseSchema, { items: [] });
-  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), supplyCommittedEvents);
+  // Each new record's message is built once: the SupplyCommitted events and the answer carry the same.
+  const messages = new Map<SupplyEventRecord, SupplyEvent>();
+  const messageOf = (r: SupplyEventRecord) => messages.get(r) ?? messages.set(r, supplyEventMessage(r)).get(r)!;
+  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, messageOf));
   if (!outcome.ok) {
     const items = outcome.conflicts.map((c) => ({ index: c.index, eventId: c.eventId, field: 'event_id', error: 'supply_event_conflict', detail: 'This event_id is already committed with different content; events are immutable (send a correction event instead).' }));
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
   }
   if (outcome.items.some((i) => i.created)) deps.relay.kick();
-  const items = outcome.items.map((i) => ({ event: supplyEventMessage(i.record), created: i.created, notice: i.created ? lateNotice(i.record, originals.get(i.record.originalEventId ?? ''), outcome.fencedPeriods) : undefined }));
+  const items = outcome.items.map((i) => ({ event: messageOf(i.record), created: i.created, notice: i.created ? lateNotice(i.record, originals.get(i.record.originalEventId ?? ''), outcome.fencedPeriods) : undefined }));
   return create(CommitSupplyEventsResponseSchema, { items });
 }
 
 /** The outbox events of newly committed records (one account, ledger order): one `SupplyCommitted` per chunk. */
-export function supplyCommittedEvents(records: readonly SupplyEventRecord[]): OutboxEvent[] {
+export function supplyCommittedEvents(records: readonly SupplyEventRecord[], messageOf: (r: SupplyEventRecord) => SupplyEvent): OutboxEvent[] {
   const out: OutboxEvent[] = [];
   for (let i = 0; i < records.length; i += EVENTS_PER_MESSAGE) {
-    const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvents: records.slice(i, i + EVENTS_PER_MESSAGE).map(supplyEventMessage) });
+    const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvents: records.slice(i, i + EVENTS_PER_MESSAGE).map((r) => messageOf(r)) });
     out.push({ id: e.id, subject: e.subject, payload: e.payload });
   }
   return out;

@@ -103,16 +103,24 @@ function toRecord(r: Record<string, unknown>): SupplyEventRecord {
   return out as SupplyEventRecord;
 }
 
+/** Each column's value as its row cell: by the column's SQL type (the evidence by its entry in the statement's documents). */
+const CELLS: ((v: any, evidence: JsonDocs) => unknown)[] = COLUMNS.map(([field, , type]) => {
+  if (field === 'ecbRateEvidence') return (v: EcbRateEvidence, evidence) => evidence.ref(v);
+  if (type === 'bigint') return (v: bigint) => v.toString();
+  if (type === 'timestamptz') return (v: Date | string) => (v instanceof Date ? v.toISOString() : v);
+  if (type === 'bytea') return (v: Buffer) => `\\x${v.toString('hex')}`;
+  return (v: unknown) => v;
+});
+const FIELDS = COLUMNS.map(([field]) => field);
+
 /** The rows of WRITE_SQL's `$1` (positional, {@link COLUMNS}' order) and the distinct evidence objects of its `$7` (each row names its entry, 1-based). */
 function writeParams(records: readonly SupplyEventRecord[]): { rows: string; evidence: string } {
   const evidence = new JsonDocs();
   const rows = records.map((rec) => {
-    const out: unknown[] = [];
-    for (const [field] of COLUMNS) {
-      const v = rec[field];
-      if (v === null || v === undefined) out.push(null);
-      else if (field === 'ecbRateEvidence') out.push(evidence.ref(v as EcbRateEvidence));
-      else out.push(typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v);
+    const out: unknown[] = new Array(FIELDS.length);
+    for (let i = 0; i < FIELDS.length; i++) {
+      const v = rec[FIELDS[i]!];
+      out[i] = v === null || v === undefined ? null : CELLS[i]!(v, evidence);
     }
     return out;
   });
