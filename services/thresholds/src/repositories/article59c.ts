@@ -78,6 +78,17 @@ const sortedDeltas = (deltas: Map<string, Delta>) => [...deltas.values()].sort((
 /** `lost`: an event left the running total (moved to another one), so its latest recording time is recomputed. */
 type Delta = { accountId: string; key: string; facts: CandidateFacts; occurredOn: string; count: bigint; net: bigint; maxRecordedAt: string; converted: Converted; lost: boolean };
 
+/**
+ * The facts of ledger events `from`+1..`to` when the fresh events of the batch hold every one of them (as the
+ * projection just wrote them), else undefined (some were applied by an earlier batch: read from the projection).
+ */
+export function rangeOf(fresh: readonly RawFacts[], from: bigint, to: bigint): RawFacts[] | undefined {
+  if (BigInt(fresh.length) < to - from) return undefined;
+  const bySequence = new Map<bigint, RawFacts>();
+  for (const raw of fresh) if (raw.sequence > from && raw.sequence <= to) bySequence.set(raw.sequence, raw);
+  return BigInt(bySequence.size) === to - from ? [...bySequence.values()] : undefined;
+}
+
 /** Running-total changes keyed by account and bucket, and how to add one event's contribution. */
 function deltaSet() {
   const deltas = new Map<string, Delta>();
@@ -168,7 +179,7 @@ export class Article59cRepository {
     }
     await this.upsertBuckets(db, sortedDeltas(deltas));
     const defaultsFor = profileLookup(profiles);
-    for (const accountId of [...byAccount.keys()].sort()) await this.advanceMarks(db, accountId, release, now, (facts) => defaultsFor(accountId, facts));
+    for (const accountId of [...byAccount.keys()].sort()) await this.advanceMarks(db, accountId, release, now, (facts) => defaultsFor(accountId, facts), byAccount.get(accountId));
   }
 
   /**
@@ -400,14 +411,16 @@ export class Article59cRepository {
    * walked as that prefix. Events delivered ahead of a missing one wait (already in the running totals) until
    * it arrives: the marks are those of the ledger order, whatever the batches, replicas or redeliveries.
    */
-  private async advanceMarks(db: Db, accountId: string, release: ThresholdRelease, now: Date, defaultsFor: DefaultsFor): Promise<void> {
+  private async advanceMarks(db: Db, accountId: string, release: ThresholdRelease, now: Date, defaultsFor: DefaultsFor, fresh: readonly RawFacts[] = []): Promise<void> {
     const { from, to } = await this.contiguousPrefix(db, accountId);
     if (to === from) return;
     await db.query(
       `insert into ${S}.article59c_marks_position (account_id, sequence) values ($1, $2) on conflict (account_id) do update set sequence = excluded.sequence`,
       [accountId, to.toString()],
     );
-    const range = (await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where f.account_id = $1 and f.sequence > $2 and f.sequence <= $3`, [accountId, from.toString(), to.toString()])).rows.map(rawOfRow);
+    const range =
+      rangeOf(fresh, from, to) ??
+      (await db.query(`select ${factColumns('f')} from ${S}.supply_fact f where f.account_id = $1 and f.sequence > $2 and f.sequence <= $3`, [accountId, from.toString(), to.toString()])).rows.map(rawOfRow);
     // Corrections linked from a prefix up to `to`: no longer needed once passed; those linked inside the range raise their own year there.
     const links = (
       await db.query(
@@ -437,20 +450,21 @@ export class Article59cRepository {
     for (const year of [...raises.keys()].sort()) await this.walkPrefixes(db, BigInt(accountId), year, raises.get(year)!, to, release, now, defaultsFor);
   }
 
-  /** The account's evaluated prefix, and the longest prefix of its ledger now applied (sequences without a gap). */
+  /**
+   * The account's evaluated prefix, and the longest prefix of its ledger now applied (sequences without a gap), in
+   * one statement answering one row: the facts beyond the evaluated prefix, in ledger order, continue it while
+   * the n-th of them is `from` + n (sequences are unique and increasing: after a gap, never again).
+   */
   private async contiguousPrefix(db: Db, accountId: string): Promise<{ from: bigint; to: bigint }> {
-    const res = await db.query(`select sequence::text from ${S}.article59c_marks_position where account_id = $1`, [accountId]);
-    const from = res.rowCount ? BigInt(res.rows[0].sequence) : 0n;
-    let to = from;
-    for (;;) {
-      // Usually only the batch's events lie beyond; events applied ahead of a missing one are read again until it arrives.
-      const page = await db.query(`select f.sequence::text as seq from ${S}.supply_fact f where f.account_id = $1 and f.sequence > $2 order by f.sequence limit 5000`, [accountId, to.toString()]);
-      for (const r of page.rows) {
-        if (BigInt(r.seq) !== to + 1n) return { from, to };
-        to += 1n;
-      }
-      if (page.rows.length < 5000) return { from, to };
-    }
+    const res = await db.query(
+      `with m as (select coalesce((select sequence from ${S}.article59c_marks_position where account_id = $1), 0) as from_seq)
+       select m.from_seq::text as from_seq, (m.from_seq + (select count(*) from (
+           select f.sequence, row_number() over (order by f.sequence) as n from ${S}.supply_fact f where f.account_id = $1 and f.sequence > m.from_seq) s
+         where s.sequence = m.from_seq + s.n))::text as to_seq
+       from m`,
+      [accountId],
+    );
+    return { from: BigInt(res.rows[0].from_seq), to: BigInt(res.rows[0].to_seq) };
   }
 
   /** After a reclassification or a profile default made more of a year count: its marks at the evaluated prefix. */
