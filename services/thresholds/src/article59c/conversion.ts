@@ -1,5 +1,5 @@
 import { requireMinorUnits } from '@vat/platform/currencies';
-import { convertMinor, ecbRate, EUR, type RateOrEur } from '@vat/platform/fx';
+import { convertMinor, ecbRate, EUR, type EcbRate, type RateOrEur } from '@vat/platform/fx';
 import type { Classification, ThresholdLookup } from './classify';
 
 /**
@@ -11,8 +11,27 @@ export type RateEvidence = { rateDate: string; ratesPerEur: Readonly<Record<stri
 /** Converted amounts of events into a currency, and how many events they cover. */
 export type Converted = Map<string, { net: bigint; count: bigint }>;
 
+/**
+ * Validated rates by day, currency and decimal text: a projected batch converts thousands of events at the few
+ * rates of its days, each parsed once (an EcbRate is frozen, so it is shared). Emptied when it reaches
+ * RATE_CACHE_MAX (about four years of days of the threshold currencies).
+ */
+const rates = new Map<string, EcbRate>();
+const RATE_CACHE_MAX = 10_000;
+
+function cachedRate(currency: string, date: string, decimal: string): EcbRate {
+  const key = `${date} ${currency} ${decimal}`;
+  let rate = rates.get(key);
+  if (rate === undefined) {
+    rate = ecbRate(currency, date, decimal);
+    if (rates.size >= RATE_CACHE_MAX) rates.clear();
+    rates.set(key, rate);
+  }
+  return rate;
+}
+
 const rateOf = (e: RateEvidence, currency: string): RateOrEur | undefined =>
-  currency === EUR ? EUR : e.ratesPerEur[currency] === undefined ? undefined : ecbRate(currency, e.rateDate, e.ratesPerEur[currency]!);
+  currency === EUR ? EUR : e.ratesPerEur[currency] === undefined ? undefined : cachedRate(currency, e.rateDate, e.ratesPerEur[currency]!);
 
 /**
  * One event's net amount in each of `targets` (the release's threshold currencies other than its own), at the

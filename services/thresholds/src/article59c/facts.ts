@@ -58,7 +58,8 @@ export function rawOfEvent(e: SupplyEvent): RawFacts {
     currency: e.currency,
     sourceId: e.sourceId ?? null,
     netMinor: e.netAmountMinor,
-    evidence: e.ecbRateEvidence ? { rateDate: e.ecbRateEvidence.rateDate, ratesPerEur: { ...e.ecbRateEvidence.ratesPerEur } } : null,
+    // The decoded message's map itself (read only: converted from and stored as JSON), not a copy per event.
+    evidence: e.ecbRateEvidence ? { rateDate: e.ecbRateEvidence.rateDate, ratesPerEur: e.ecbRateEvidence.ratesPerEur } : null,
     vatNumberDigest: e.customerVatNumberDigest ?? null,
   };
 }
