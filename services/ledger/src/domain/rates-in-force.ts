@@ -38,6 +38,16 @@ export class RateTable {
    * the State's). `upTo`: every rate in force on any day up to `day` instead.
    */
   on(country: string, region: string | null, day: string, upTo = false): RateKind[] {
+    // A batch asks for few distinct (country, region, day) triples: each answered once per table.
+    const key = `${country}|${region ?? ''}|${day}|${upTo ? 1 : 0}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) this.answers.set(key, (answer = this.compute(country, region, day, upTo)));
+    return answer;
+  }
+
+  private readonly answers = new Map<string, RateKind[]>();
+
+  private compute(country: string, region: string | null, day: string, upTo: boolean): RateKind[] {
     const inForce = (r: RateInForce) => r.validFrom <= day && (upTo || day < endOf(r.validTo));
     const own = this.rates.filter((r) => r.country === country && (r.region ?? null) === region && inForce(r));
     const nil = region === null ? [] : this.rates.filter((r) => r.country === country && r.region === undefined && r.rateBps === 0 && inForce(r));

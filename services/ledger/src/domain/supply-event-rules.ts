@@ -68,6 +68,47 @@ export function impliedVat(net: bigint, bps: number): bigint {
 const oneOf = <T extends string>(list: readonly T[], v: string | undefined): v is T => v !== undefined && (list as readonly string[]).includes(v);
 const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
 
+/** Records a violation of `field`. */
+function bad(v: RuleViolation[], field: string, detail: string, error = `invalid_${field}`): void {
+  v.push({ field, error, detail });
+}
+
+/** An optional text of at most `max` characters without control characters (null when absent or refused). */
+function text(v: RuleViolation[], field: string, value: string | undefined, max: number): string | null {
+  if (value === undefined) return null;
+  if (value.length < 1 || value.length > max || hasControlCharacter(value)) {
+    bad(v, field, `${field} must be 1 to ${max} characters without control characters.`);
+    return null;
+  }
+  return value;
+}
+
+/** An ISO 3166-1 alpha-2 country (null when absent or refused; absent and `required` is a violation). */
+function country(v: RuleViolation[], field: string, value: string | undefined, required: boolean): string | null {
+  if (value === undefined) {
+    if (required) bad(v, field, `${field} is required (ISO 3166-1 alpha-2, GR for Greece).`);
+    return null;
+  }
+  if (!/^[A-Z]{2}$/.test(value) || !isIsoCountry(value)) {
+    bad(v, field, `${shown(value)} is not an ISO 3166-1 alpha-2 country code (GR for Greece).`);
+    return null;
+  }
+  return value;
+}
+
+/** An amount in minor units within the event limit (null when absent or refused). */
+function amount(v: RuleViolation[], field: string, value: bigint | undefined, required: boolean): bigint | null {
+  if (value === undefined) {
+    if (required) bad(v, field, `${field} is required (integer minor units).`);
+    return null;
+  }
+  if (value > MAX_EVENT_AMOUNT_MINOR || value < -MAX_EVENT_AMOUNT_MINOR) {
+    bad(v, field, `${field} must be an integer from -${MAX_EVENT_AMOUNT_MINOR} to ${MAX_EVENT_AMOUNT_MINOR} minor units.`);
+    return null;
+  }
+  return value;
+}
+
 /**
  * Validates one event; `violations` is empty exactly when `event` is set. `knownTaxClass` says whether a
  * `tax_class_id` is one of the calculation service's classes (GET /v1/tax-classes).
@@ -77,87 +118,56 @@ export function validateSupplyEvent(
   knownTaxClass: (id: string) => boolean,
 ): { event?: NormalizedSupplyEvent; violations: RuleViolation[]; customerVatNumber?: string } {
   const v: RuleViolation[] = [];
-  const bad = (field: string, detail: string, error = `invalid_${field}`) => v.push({ field, error, detail });
-  const text = (field: string, value: string | undefined, max: number) => {
-    if (value === undefined) return null;
-    if (value.length < 1 || value.length > max || hasControlCharacter(value)) {
-      bad(field, `${field} must be 1 to ${max} characters without control characters.`);
-      return null;
-    }
-    return value;
-  };
-  const country = (field: string, value: string | undefined, required: boolean) => {
-    if (value === undefined) {
-      if (required) bad(field, `${field} is required (ISO 3166-1 alpha-2, GR for Greece).`);
-      return null;
-    }
-    if (!/^[A-Z]{2}$/.test(value) || !isIsoCountry(value)) {
-      bad(field, `${shown(value)} is not an ISO 3166-1 alpha-2 country code (GR for Greece).`);
-      return null;
-    }
-    return value;
-  };
-  const amount = (field: string, value: bigint | undefined, required: boolean) => {
-    if (value === undefined) {
-      if (required) bad(field, `${field} is required (integer minor units).`);
-      return null;
-    }
-    if (value > MAX_EVENT_AMOUNT_MINOR || value < -MAX_EVENT_AMOUNT_MINOR) {
-      bad(field, `${field} must be an integer from -${MAX_EVENT_AMOUNT_MINOR} to ${MAX_EVENT_AMOUNT_MINOR} minor units.`);
-      return null;
-    }
-    return value;
-  };
-
+  // The checks are module functions (bad, text, country, amount): no closures made per event of a batch.
   const eventId = i.eventId !== undefined && EVENT_ID.test(i.eventId) ? i.eventId : null;
-  if (eventId === null) bad('event_id', `${i.eventId === undefined ? 'event_id is required' : `${shown(i.eventId)} is not a valid event_id`}: 1 to 100 of letters, digits, _ - / . :`);
+  if (eventId === null) bad(v, 'event_id', `${i.eventId === undefined ? 'event_id is required' : `${shown(i.eventId)} is not a valid event_id`}: 1 to 100 of letters, digits, _ - / . :`);
   const eventType = oneOf(EVENT_TYPES, i.eventType) ? i.eventType : null;
-  if (eventType === null) bad('event_type', `event_type must be one of ${EVENT_TYPES.join(', ')}.`);
+  if (eventType === null) bad(v, 'event_type', `event_type must be one of ${EVENT_TYPES.join(', ')}.`);
 
   let originalEventId: string | null = null;
   if (i.originalEventId !== undefined) {
-    if (eventType === 'sale') bad('original_event_id', 'A sale corrects nothing: original_event_id must be null or absent.');
-    else if (!EVENT_ID.test(i.originalEventId)) bad('original_event_id', 'original_event_id must be the event_id of a sale: 1 to 100 of letters, digits, _ - / . :');
-    else if (i.originalEventId === eventId) bad('original_event_id', 'An event cannot correct itself.');
+    if (eventType === 'sale') bad(v, 'original_event_id', 'A sale corrects nothing: original_event_id must be null or absent.');
+    else if (!EVENT_ID.test(i.originalEventId)) bad(v, 'original_event_id', 'original_event_id must be the event_id of a sale: 1 to 100 of letters, digits, _ - / . :');
+    else if (i.originalEventId === eventId) bad(v, 'original_event_id', 'An event cannot correct itself.');
     else originalEventId = i.originalEventId;
   }
 
   let occurredAt: string | null = null;
   const parsed = i.occurredAt === undefined ? undefined : parseTransactionDate(i.occurredAt);
   // A value that was sent is never answered as missing: it is named and said to be no valid date.
-  if (i.occurredAt === undefined) bad('occurred_at', 'occurred_at (the tax point) is required: YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.');
-  else if (!parsed?.ok) bad('occurred_at', `${shown(i.occurredAt)} is not a valid date: occurred_at (the tax point) is a real calendar date YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.`);
+  if (i.occurredAt === undefined) bad(v, 'occurred_at', 'occurred_at (the tax point) is required: YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.');
+  else if (!parsed?.ok) bad(v, 'occurred_at', `${shown(i.occurredAt)} is not a valid date: occurred_at (the tax point) is a real calendar date YYYY-MM-DD or an RFC 3339 timestamp, years 1900-9999.`);
   else occurredAt = parsed.iso;
 
   const supplyKind = oneOf(SUPPLY_KINDS, i.supplyKind) ? i.supplyKind : null;
-  if (supplyKind === null) bad('supply_kind', `supply_kind must be one of ${SUPPLY_KINDS.join(', ')}.`);
+  if (supplyKind === null) bad(v, 'supply_kind', `supply_kind must be one of ${SUPPLY_KINDS.join(', ')}.`);
   const customerType = oneOf(CUSTOMER_TYPES, i.customerType) ? i.customerType : null;
-  if (customerType === null) bad('customer_type', 'customer_type must be b2c or b2b.');
-  const countryOfConsumption = country('country_of_consumption', i.countryOfConsumption, true);
-  const dispatchCountry = country('dispatch_country', i.dispatchCountry, false);
-  const supplierEstablishmentCountry = country('supplier_establishment_country', i.supplierEstablishmentCountry, false);
+  if (customerType === null) bad(v, 'customer_type', 'customer_type must be b2c or b2b.');
+  const countryOfConsumption = country(v, 'country_of_consumption', i.countryOfConsumption, true);
+  const dispatchCountry = country(v, 'dispatch_country', i.dispatchCountry, false);
+  const supplierEstablishmentCountry = country(v, 'supplier_establishment_country', i.supplierEstablishmentCountry, false);
 
   let currency: string | null = null;
-  if (i.currency === undefined) bad('currency', 'currency is required: an ISO 4217 code with minor units, in upper case (EUR).');
+  if (i.currency === undefined) bad(v, 'currency', 'currency is required: an ISO 4217 code with minor units, in upper case (EUR).');
   else if (/^[A-Za-z]{3}$/.test(i.currency) && i.currency !== i.currency.toUpperCase() && isKnownCurrency(i.currency.toUpperCase())) {
-    bad('currency', `currency codes are upper case: ${i.currency.toUpperCase()}, not ${i.currency}.`);
+    bad(v, 'currency', `currency codes are upper case: ${i.currency.toUpperCase()}, not ${i.currency}.`);
   } else if (!/^[A-Z]{3}$/.test(i.currency) || !isKnownCurrency(i.currency) || minorUnits(i.currency) === undefined) {
-    bad('currency', `${shown(i.currency)} is not an ISO 4217 currency code with minor units.`);
+    bad(v, 'currency', `${shown(i.currency)} is not an ISO 4217 currency code with minor units.`);
   } else if (occurredAt && !isCurrencyValidOn(i.currency, occurredAt.slice(0, 10))) {
-    bad('currency', `${i.currency} was not a valid currency on ${occurredAt.slice(0, 10)}.`);
+    bad(v, 'currency', `${i.currency} was not a valid currency on ${occurredAt.slice(0, 10)}.`);
   } else currency = i.currency;
 
-  const net = amount('net_amount_minor', i.netAmountMinor, true);
-  const vat = amount('vat_amount_minor', i.vatAmountMinor, true);
+  const net = amount(v, 'net_amount_minor', i.netAmountMinor, true);
+  const vat = amount(v, 'vat_amount_minor', i.vatAmountMinor, true);
   let bps: number | null = null;
-  if (i.vatRateBps === undefined) bad('vat_rate_bps', `vat_rate_bps is required: an integer from 0 to ${MAX_RATE_BPS}.`);
-  else if (i.vatRateBps < 0n || i.vatRateBps > BigInt(MAX_RATE_BPS)) bad('vat_rate_bps', `vat_rate_bps ${i.vatRateBps} is out of range: an integer from 0 to ${MAX_RATE_BPS}.`);
+  if (i.vatRateBps === undefined) bad(v, 'vat_rate_bps', `vat_rate_bps is required: an integer from 0 to ${MAX_RATE_BPS}.`);
+  else if (i.vatRateBps < 0n || i.vatRateBps > BigInt(MAX_RATE_BPS)) bad(v, 'vat_rate_bps', `vat_rate_bps ${i.vatRateBps} is out of range: an integer from 0 to ${MAX_RATE_BPS}.`);
   else bps = Number(i.vatRateBps);
   const rateCategory = oneOf(RATE_CATEGORIES, i.rateCategory) ? i.rateCategory : null;
-  if (rateCategory === null) bad('rate_category', `rate_category must be one of ${RATE_CATEGORIES.join(', ')}.`);
-  if ((rateCategory === 'zero' || rateCategory === 'exempt') && bps !== null && bps !== 0) bad('vat_rate_bps', `A ${rateCategory} supply has vat_rate_bps 0.`);
+  if (rateCategory === null) bad(v, 'rate_category', `rate_category must be one of ${RATE_CATEGORIES.join(', ')}.`);
+  if ((rateCategory === 'zero' || rateCategory === 'exempt') && bps !== null && bps !== 0) bad(v, 'vat_rate_bps', `A ${rateCategory} supply has vat_rate_bps 0.`);
   const classificationStatus = oneOf(CLASSIFICATION_STATUSES, i.classificationStatus) ? i.classificationStatus : null;
-  if (classificationStatus === null) bad('classification_status', `classification_status must be one of ${CLASSIFICATION_STATUSES.join(', ')}.`);
+  if (classificationStatus === null) bad(v, 'classification_status', `classification_status must be one of ${CLASSIFICATION_STATUSES.join(', ')}.`);
 
   // Sign convention: a sale is >= 0; refund, cancellation and credit note <= 0; an adjustment either way.
   if (net !== null && vat !== null && eventType !== null) {
@@ -175,54 +185,54 @@ export function validateSupplyEvent(
 
   let taxClassId: string | null = null;
   if (i.taxClassId !== undefined) {
-    if (!knownTaxClass(i.taxClassId)) bad('tax_class_id', `No tax class ${shown(i.taxClassId)}; see GET /v1/tax-classes.`, 'unknown_tax_class');
+    if (!knownTaxClass(i.taxClassId)) bad(v, 'tax_class_id', `No tax class ${shown(i.taxClassId)}; see GET /v1/tax-classes.`, 'unknown_tax_class');
     else taxClassId = i.taxClassId;
   }
-  const productReference = text('product_reference', i.productReference, 200);
-  const variantReference = text('variant_reference', i.variantReference, 200);
-  const orderReference = text('order_reference', i.orderReference, 200);
+  const productReference = text(v, 'product_reference', i.productReference, 200);
+  const variantReference = text(v, 'variant_reference', i.variantReference, 200);
+  const orderReference = text(v, 'order_reference', i.orderReference, 200);
   let integrationId: bigint | null = null;
   if (i.integrationId !== undefined) {
-    if (!isRowId(i.integrationId)) bad('integration_id', 'integration_id must be the id of one of the account\'s integrations.');
+    if (!isRowId(i.integrationId)) bad(v, 'integration_id', 'integration_id must be the id of one of the account\'s integrations.');
     else integrationId = BigInt(i.integrationId);
   }
   let sourceId: string | null = null;
   if (i.sourceId !== undefined) {
-    if (!isValidSourceId(i.sourceId)) bad('source_id', 'source_id must be 1 to 100 letters, digits, _, - or /.');
+    if (!isValidSourceId(i.sourceId)) bad(v, 'source_id', 'source_id must be 1 to 100 letters, digits, _, - or /.');
     else sourceId = i.sourceId;
   }
   let calculationId: string | null = null;
   if (i.calculationId !== undefined) {
-    if (!isUuid(i.calculationId)) bad('calculation_id', 'calculation_id must be the id of one of the account\'s calculations.');
+    if (!isUuid(i.calculationId)) bad(v, 'calculation_id', 'calculation_id must be the id of one of the account\'s calculations.');
     else calculationId = i.calculationId.toLowerCase();
   }
 
   // Import facts belong to imported goods only.
   const imported = supplyKind === 'imported_goods';
   const importOnly = (field: string, present: boolean) => {
-    if (present && supplyKind !== null && !imported) bad(field, `${field} applies to imported_goods only.`);
+    if (present && supplyKind !== null && !imported) bad(v, field, `${field} applies to imported_goods only.`);
   };
   importOnly('consignment_reference', i.consignmentReference !== undefined);
   importOnly('intrinsic_value_eur_minor', i.intrinsicValueEurMinor !== undefined);
   importOnly('third_country_origin', i.thirdCountryOrigin !== undefined);
   importOnly('excise_goods', i.exciseGoods !== undefined);
-  const consignmentReference = imported ? text('consignment_reference', i.consignmentReference, 100) : null;
+  const consignmentReference = imported ? text(v, 'consignment_reference', i.consignmentReference, 100) : null;
   let intrinsicValueEurMinor: bigint | null = null;
   if (imported && i.intrinsicValueEurMinor !== undefined) {
-    if (i.intrinsicValueEurMinor < 0n || i.intrinsicValueEurMinor > MAX_EVENT_AMOUNT_MINOR) bad('intrinsic_value_eur_minor', `intrinsic_value_eur_minor must be an integer from 0 to ${MAX_EVENT_AMOUNT_MINOR}.`);
+    if (i.intrinsicValueEurMinor < 0n || i.intrinsicValueEurMinor > MAX_EVENT_AMOUNT_MINOR) bad(v, 'intrinsic_value_eur_minor', `intrinsic_value_eur_minor must be an integer from 0 to ${MAX_EVENT_AMOUNT_MINOR}.`);
     else intrinsicValueEurMinor = i.intrinsicValueEurMinor;
   }
   let thirdCountryOrigin: string | null = null;
   if (imported && i.thirdCountryOrigin !== undefined) {
-    const c = country('third_country_origin', i.thirdCountryOrigin, false);
-    if (isEuMemberState(c)) bad('third_country_origin', 'third_country_origin must be a country outside the EU.');
+    const c = country(v, 'third_country_origin', i.thirdCountryOrigin, false);
+    if (isEuMemberState(c)) bad(v, 'third_country_origin', 'third_country_origin must be a country outside the EU.');
     else thirdCountryOrigin = c;
   }
 
   let region: string | null = null;
   if (i.region !== undefined) {
-    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(i.region)) bad('region', `${shown(i.region)} is not an ISO 3166-2 subdivision code (for example PT-30 for Madeira).`);
-    else if (countryOfConsumption !== null && !i.region.startsWith(`${countryOfConsumption}-`)) bad('region', `${i.region} is not a region of country_of_consumption ${countryOfConsumption}.`);
+    if (!/^[A-Z]{2}-[A-Z0-9]{1,3}$/.test(i.region)) bad(v, 'region', `${shown(i.region)} is not an ISO 3166-2 subdivision code (for example PT-30 for Madeira).`);
+    else if (countryOfConsumption !== null && !i.region.startsWith(`${countryOfConsumption}-`)) bad(v, 'region', `${i.region} is not a region of country_of_consumption ${countryOfConsumption}.`);
     else region = i.region;
   }
 
@@ -230,8 +240,8 @@ export function validateSupplyEvent(
   if (i.customerVatNumber !== undefined) {
     const n = normalizeVatNumber(i.customerVatNumber);
     // The number is never echoed: a refusal names the rule only.
-    if (!/^[A-Z]{2}[A-Z0-9+*]{2,38}$/.test(n)) bad('customer_vat_number', 'customer_vat_number must be a VAT number with its country prefix (EL for Greece), at most 40 letters and digits.');
-    else if (customerType !== null && customerType !== 'b2b') bad('customer_vat_number', 'customer_vat_number belongs to b2b supplies only.');
+    if (!/^[A-Z]{2}[A-Z0-9+*]{2,38}$/.test(n)) bad(v, 'customer_vat_number', 'customer_vat_number must be a VAT number with its country prefix (EL for Greece), at most 40 letters and digits.');
+    else if (customerType !== null && customerType !== 'b2b') bad(v, 'customer_vat_number', 'customer_vat_number belongs to b2b supplies only.');
     else customerVatNumber = n;
   }
 
