@@ -11,6 +11,7 @@ import { entryScript, scriptNodeFlags, freePort, NODE, ROOT, runAdmin, spawnProc
 import { supplyEvent, writeSupplyFile } from '../support/supply-files';
 import { summarizeCpuProfile } from './cpu-profile';
 import { backendCpu, backendCpuByApp, cpuSeconds, statusMb } from './process-cpu';
+import { deployedNodeOptions } from '../support/deployed-node-options';
 
 /**
  * Issue 8: supply-event ingestion in distributed mode (five services and the gateway as separate
@@ -35,8 +36,8 @@ const PROFILE_DIR = process.env.BENCH_INGEST_PROFILE_DIR;
 const NODE_FLAGS = (process.env.BENCH_INGEST_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** Node flags of one process by name (V8 flags too), e.g. BENCH_INGEST_FLAGS_THRESHOLDS='--max-semi-space-size=16'. */
 const flagsOf = (name: string) => (process.env[`BENCH_INGEST_FLAGS_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').split(' ').filter(Boolean);
-/** NODE_OPTIONS of the service processes and the gateway: by default the heap caps they are deployed with (docker-compose.yml, deploy/k8s/config.yaml). */
-const NODE_OPTIONS = process.env.BENCH_INGEST_NODE_OPTIONS ?? '--max-old-space-size=384 --max-semi-space-size=8';
+/** NODE_OPTIONS of a service process or the gateway: by default the heap caps it is deployed with (docker-compose.yml, deploy/k8s). */
+const nodeOptionsOf = (name: string) => process.env.BENCH_INGEST_NODE_OPTIONS ?? deployedNodeOptions(name);
 const PROJECTION_TABLES = ['thresholds.supply_projection_position', 'compliance_reports.supply_projection_position'];
 
 /** Peak resident set size (VmHWM) in MB; undefined once the process is gone. */
@@ -202,7 +203,7 @@ export async function ingestBench(): Promise<string> {
     // The services as `npm run start:service` runs them: the compiled bundle when it is fresh (what ships), else the sources.
     const serviceEntry = entryScript('main');
     const start = (mode: string, e: Record<string, string>, flags: string[] = []) =>
-      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flagsOf(mode), ...flags, ...serviceEntry, mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS, ...e } });
+      spawnProcess(mode, NODE, [...(mode === 'ledger' || mode === 'gateway' ? NODE_FLAGS : []), ...flagsOf(mode), ...flags, ...serviceEntry, mode], { env: { HOST: '127.0.0.1', NODE_OPTIONS: nodeOptionsOf(mode), ...e } });
     const profiling = (n: string) => (profileDir && PROFILED.includes(n) ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, n)] : []);
     for (const n of SERVICE_NAMES) procs.set(n, start(n, { ...env, SERVICE_PORT: String(ports[n]) }, profiling(n)));
     procs.set('gateway', start('gateway', { ...env, PORT: String(gatewayPort) }, profiling('gateway')));

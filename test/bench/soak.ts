@@ -5,6 +5,7 @@ import pg from 'pg';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase } from '../support/env';
 import { entryArgs, freePort, http, NODE, runAdmin, sleep, spawnProcess, startPrivateNats, stopProcess, waitReady, type Proc, serviceUrlEnv } from '../support/processes';
+import { deployedNodeOptions } from '../support/deployed-node-options';
 
 /**
  * Issue 23, point 5: a sustained mixed load against the distributed mode (five service processes and the
@@ -38,7 +39,7 @@ const P99_SLACK_MS = 25;
 const REQUEST_TIMEOUT_MS = 60_000;
 const CATCH_UP_MS = Number(process.env.BENCH_SOAK_CATCH_UP_SECONDS ?? 180) * 1000;
 /** Node options for every service and the gateway; by default the heap cap they are deployed with (deploy/k8s/config.yaml, docker-compose.yml). */
-const NODE_OPTIONS = process.env.BENCH_SOAK_NODE_OPTIONS ?? '--max-old-space-size=384 --max-semi-space-size=8';
+const nodeOptionsOf = (name: string) => process.env.BENCH_SOAK_NODE_OPTIONS ?? deployedNodeOptions(name);
 /** V8 flags NODE_OPTIONS does not take (e.g. `--heap-growing-percent=50`), put on each process's command line. */
 const NODE_FLAGS = (process.env.BENCH_SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const spawnMain = (mode: string, env: Record<string, string | undefined>) =>
@@ -265,8 +266,8 @@ async function startDistributed(databaseUrl: string, runId: string) {
     LOG_LEVEL: 'warn',
     ...serviceUrlEnv(ports),
   };
-  const procs: Proc[] = SERVICE_NAMES.map((n) => spawnMain(n, { ...env, NODE_OPTIONS, SERVICE_PORT: String(ports[n]) }));
-  procs.push(spawnMain('gateway', { ...env, NODE_OPTIONS, PORT: String(gatewayPort) }));
+  const procs: Proc[] = SERVICE_NAMES.map((n) => spawnMain(n, { ...env, NODE_OPTIONS: nodeOptionsOf(n), SERVICE_PORT: String(ports[n]) }));
+  procs.push(spawnMain('gateway', { ...env, NODE_OPTIONS: nodeOptionsOf('gateway'), PORT: String(gatewayPort) }));
   const base = `http://127.0.0.1:${gatewayPort}`;
   await waitReady(base, procs, 300_000);
   // Services serve /metrics on their health port (SERVICE_PORT + 1000), the gateway on its own port.
