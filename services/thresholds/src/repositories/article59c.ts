@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { JsonDocs, jsonDocsCte, rowsByKeys } from '@vat/platform/sql';
+import { JsonDocs, jsonDocsCte, jsonRowsSelect, rowsByKeys, type JsonRowColumn } from '@vat/platform/sql';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
@@ -111,6 +111,21 @@ function deltaSet() {
   };
   return { deltas, add };
 }
+
+/** The running-total columns an upsert writes, in the order of its rows. */
+const BUCKET_COLUMNS: JsonRowColumn[] = [
+  ['account_id', 'bigint'], ['bucket_key', 'text'], ['year', 'int'], ['occurred_on', 'text'], ['event_class', 'text'], ['link_state', 'text'],
+  ['supply_kind', 'text'], ['customer_type', 'text'], ['classification_status', 'text'], ['country_of_consumption', 'text'], ['dispatch_country', 'text'],
+  ['supplier_establishment_country', 'text'], ['currency', 'text'], ['source_id', 'text'], ['vat_number_evidence', 'text'], ['event_count', 'bigint'],
+  ['net_minor', 'numeric'], ['max_recorded_at', 'timestamptz'], ['converted_minor', 'jsonb'], ['converted_count', 'jsonb'],
+];
+/** Per-currency sums kept as exact decimal text in jsonb, added key by key. */
+const mergeConverted = (c: string) =>
+  `${c} = (select coalesce(jsonb_object_agg(k, ((coalesce(b.${c}->>k, '0'))::numeric + (coalesce(excluded.${c}->>k, '0'))::numeric)::text), '{}'::jsonb) from jsonb_object_keys(b.${c} || excluded.${c}) k)`;
+const UPSERT_BUCKETS_SQL = `insert into ${S}.article59c_bucket as b (${BUCKET_COLUMNS.map(([c]) => c).join(', ')})
+  select * from (${jsonRowsSelect('$1', BUCKET_COLUMNS)}) r
+  on conflict (account_id, bucket_key) do update set event_count = b.event_count + excluded.event_count, net_minor = b.net_minor + excluded.net_minor,
+    max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at), ${mergeConverted('converted_minor')}, ${mergeConverted('converted_count')}`;
 
 /**
  * The projection's writes to the Article 59c running totals: fresh events and reclassifications, the
@@ -323,40 +338,30 @@ export class Article59cRepository {
 
   private async upsertBuckets(db: Db, deltas: Delta[]): Promise<void> {
     if (deltas.length === 0) return;
-    const rows = deltas.map((d) => ({
-      account_id: d.accountId,
-      bucket_key: d.key,
-      year: d.facts.year,
-      occurred_on: d.occurredOn,
-      event_class: d.facts.eventClass,
-      link_state: d.facts.linkState,
-      supply_kind: d.facts.supplyKind,
-      customer_type: d.facts.customerType,
-      classification_status: d.facts.classificationStatus,
-      country_of_consumption: d.facts.countryOfConsumption,
-      dispatch_country: d.facts.dispatchCountry,
-      supplier_establishment_country: d.facts.supplierEstablishmentCountry,
-      currency: d.facts.currency,
-      source_id: d.facts.sourceId,
-      vat_number_evidence: d.facts.customerType === 'b2b' ? (d.facts.vatNumberEvidence ?? 'missing') : null,
-      event_count: d.count.toString(),
-      net_minor: d.net.toString(),
-      max_recorded_at: d.maxRecordedAt,
-      converted_minor: Object.fromEntries([...d.converted].map(([c, v]) => [c, v.net.toString()])),
-      converted_count: Object.fromEntries([...d.converted].map(([c, v]) => [c, v.count.toString()])),
-    }));
-    const cols = Object.keys(rows[0]!);
-    const types: Record<string, string> = { account_id: 'bigint', year: 'int', event_count: 'bigint', net_minor: 'numeric', max_recorded_at: 'timestamptz', converted_minor: 'jsonb', converted_count: 'jsonb' };
-    // Per-currency sums kept as exact decimal text in jsonb, added key by key.
-    const merge = (c: string) =>
-      `${c} = (select coalesce(jsonb_object_agg(k, ((coalesce(b.${c}->>k, '0'))::numeric + (coalesce(excluded.${c}->>k, '0'))::numeric)::text), '{}'::jsonb) from jsonb_object_keys(b.${c} || excluded.${c}) k)`;
-    await db.query(
-      `insert into ${S}.article59c_bucket as b (${cols.join(', ')})
-       select ${cols.join(', ')} from json_to_recordset($1::json) as r(${cols.map((c) => `${c} ${types[c] ?? 'text'}`).join(', ')})
-       on conflict (account_id, bucket_key) do update set event_count = b.event_count + excluded.event_count, net_minor = b.net_minor + excluded.net_minor,
-         max_recorded_at = greatest(b.max_recorded_at, excluded.max_recorded_at), ${merge('converted_minor')}, ${merge('converted_count')}`,
-      [JSON.stringify(rows)],
-    );
+    // Positional rows in BUCKET_COLUMNS' order (jsonRowsSelect).
+    const rows = deltas.map((d) => [
+      d.accountId,
+      d.key,
+      d.facts.year,
+      d.occurredOn,
+      d.facts.eventClass,
+      d.facts.linkState,
+      d.facts.supplyKind,
+      d.facts.customerType,
+      d.facts.classificationStatus,
+      d.facts.countryOfConsumption,
+      d.facts.dispatchCountry,
+      d.facts.supplierEstablishmentCountry,
+      d.facts.currency,
+      d.facts.sourceId,
+      d.facts.customerType === 'b2b' ? (d.facts.vatNumberEvidence ?? 'missing') : null,
+      d.count.toString(),
+      d.net.toString(),
+      d.maxRecordedAt,
+      Object.fromEntries([...d.converted].map(([c, v]) => [c, v.net.toString()])),
+      Object.fromEntries([...d.converted].map(([c, v]) => [c, v.count.toString()])),
+    ]);
+    await db.query(UPSERT_BUCKETS_SQL, [JSON.stringify(rows)]);
     await this.afterMovesOut(db, deltas.filter((d) => d.lost));
   }
 
