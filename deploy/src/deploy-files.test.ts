@@ -62,6 +62,13 @@ function composeEnv(svc: Obj): Record<string, string> {
   return Object.fromEntries(entries.map(([k, v]) => [k, interpolate(v)]));
 }
 
+/** docker-compose.yml's services (read once: the compose tests and the k8s ones compare against it). */
+let compose: Obj | undefined;
+function composeServices(): Obj {
+  compose ??= parseYamlFile(join(ROOT, 'docker-compose.yml'))[0]?.services ?? {};
+  return compose!;
+}
+
 function asArgs(command: unknown): string[] {
   if (Array.isArray(command)) return command.map(String);
   if (typeof command === 'string') return command.trim().split(/\s+/);
@@ -69,8 +76,7 @@ function asArgs(command: unknown): string[] {
 }
 
 describe('docker-compose.yml', () => {
-  const [compose] = parseYamlFile(join(ROOT, 'docker-compose.yml'));
-  const services: Obj = compose?.services ?? {};
+  const services = composeServices();
 
   it('has PostgreSQL 15 with a pg_isready healthcheck', () => {
     const pg = services.postgres;
@@ -252,7 +258,7 @@ describe('deploy/k8s', () => {
     expect(heapMb, `${p}: NODE_OPTIONS caps the heap at half of ${limitMi}Mi`).toBe(limitMi / 2);
     // And the young generation, as in docker-compose.yml (docs/operations.md, "Memory").
     expect(configData.NODE_OPTIONS).toMatch(/ --max-semi-space-size=8$/);
-    expect(nodeOptions).toBe(composeEnv(parseYamlFile(join(ROOT, 'docker-compose.yml'))[0]?.services?.[p] ?? {}).NODE_OPTIONS);
+    expect(nodeOptions).toBe(composeEnv(composeServices()[p] ?? {}).NODE_OPTIONS);
     expect(nodeOptions).toMatch(new RegExp(` --max-semi-space-size=${YOUNG_GENERATION_MIB[p]}$`));
     const envFrom: Obj[] = c.envFrom ?? [];
     const cmRef = envFrom.find((e) => e.configMapRef)?.configMapRef?.name;

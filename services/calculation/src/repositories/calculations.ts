@@ -369,10 +369,10 @@ export class CalculationRepository {
     const docs = new Map<string, string>();
     const rows = group.map(({ c }, n) => {
       // The rows go as one JSON document (positional, STORED_COLUMNS then n): the canonical request inside it, the evidence by its document's name.
-      const row = columnsOf(c, (v) => v);
       const doc = evidenceDoc(c.rateEvidence);
       docs.set(doc.digest, doc.text);
-      return [...STORED_COLUMNS.map((col) => row[col] ?? null), n];
+      // columnsOf's values are in STORED_COLUMNS' order (as INSERT_ONE_SQL binds them).
+      return [...Object.values(columnsOf(c, (v) => v)), n];
     });
     // The documents in the order of their names: two statements storing the same new documents wait for each other in one order, never crosswise.
     const names = [...docs.keys()].sort();
