@@ -22,7 +22,7 @@ const db = await freshDatabase({ prefix: 'vat_prof_calc' });
 const dir = mkdtempSync(join(tmpdir(), 'vat-prof-calc-'));
 const port = await freePort();
 const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
-const profiled = (name: string, mode: string, e: Record<string, string>) => spawnProcess(`${name} (profiled)`, NODE, ['--cpu-prof', '--cpu-prof-dir', join(dir, name), ...entryArgs('main'), mode], { env: e });
+const profiled = (name: string, mode: string, e: Record<string, string>) => spawnProcess(`${name} (profiled)`, NODE, ['--cpu-prof', '--cpu-prof-dir', join(dir, name), ...entryArgs('main', mode), mode], { env: e });
 const procs: Proc[] = [];
 const nats = distributed ? await startPrivateNats() : undefined;
 if (distributed) {

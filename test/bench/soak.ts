@@ -43,7 +43,7 @@ const nodeOptionsOf = (name: string) => process.env.BENCH_SOAK_NODE_OPTIONS ?? d
 /** V8 flags NODE_OPTIONS does not take (e.g. `--heap-growing-percent=50`), put on each process's command line. */
 const NODE_FLAGS = (process.env.BENCH_SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const spawnMain = (mode: string, env: Record<string, string | undefined>) =>
-  spawnProcess(`main ${mode}`, NODE, [...NODE_FLAGS, ...entryArgs('main'), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
+  spawnProcess(`main ${mode}`, NODE, [...NODE_FLAGS, ...entryArgs('main', mode), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
 
 type Json = Record<string, any>;
 type Account = { name: string; id: string; key: string; sent: number; acked: number; imported: number; cursor?: string };

@@ -188,10 +188,11 @@ export async function stopAll(graceMs = 8000): Promise<void> {
 /**
  * The node arguments that run an entry point as its npm script does: the compiled bundle through its launcher
  * (deploy/bin/<entry>.mjs) when deploy/dist is built from the current sources (the global setup builds it once
- * per run), else the TypeScript source through tsx. A test never runs code older than the sources.
+ * per run), else the TypeScript source through tsx. A test never runs code older than the sources. `mode` is the
+ * main entry's mode (`all`, a service, `gateway`): it picks the script, see {@link scriptNodeFlags}.
  */
-export function entryArgs(entry: Entry): string[] {
-  return [...scriptNodeFlags(entry), ...entryScript(entry)];
+export function entryArgs(entry: Entry, mode?: string): string[] {
+  return [...scriptNodeFlags(entry, mode), ...entryScript(entry)];
 }
 
 /** The entry point alone (no flags of an npm script): the bundle's launcher when it is fresh, else the source through tsx. */
@@ -199,17 +200,30 @@ export function entryScript(entry: Entry): string[] {
   return bundleProblem(entry) === undefined ? [`deploy/bin/${entry}.mjs`] : ['--import', 'tsx', ENTRIES[entry]];
 }
 
-/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 --max-semi-space-size=8 --liftoff-only deploy/bin/admin.mjs"`). */
-export function scriptNodeFlags(entry: Entry): string[] {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const script = Object.values(scripts).find((s) => s.includes(`deploy/bin/${entry}.mjs`));
-  const words = script?.split(/\s+/) ?? [];
-  return words.slice(words.indexOf('node') + 1, words.indexOf(`deploy/bin/${entry}.mjs`)).filter((w) => w.startsWith('--'));
+/**
+ * The npm script that runs an entry point: `npm start` for the one process (`main all`), `npm run start:service`
+ * for one distributed process (`main <service>`, as the image's entry point and the k8s and compose files run
+ * it: no flags of its own, NODE_OPTIONS from the deployment), `npm run admin` for the CLI.
+ */
+export function scriptOf(entry: Entry, mode?: string): string {
+  if (entry === 'admin') return 'admin';
+  if (entry === 'main') return mode === undefined || mode === 'all' ? 'start' : 'start:service';
+  throw new Error(`no npm script runs ${entry}`);
 }
 
-/** `npm start` / `npm run start:service` (`main <mode>`) on Node 24. */
+/** The node flags the npm script of an entry point passes (`"admin": "node --max-old-space-size=256 --max-semi-space-size=8 --liftoff-only deploy/bin/admin.mjs"`). */
+export function scriptNodeFlags(entry: Entry, mode?: string): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const name = scriptOf(entry, mode);
+  const words = scripts[name]?.split(/\s+/) ?? [];
+  const at = words.indexOf(`deploy/bin/${entry}.mjs`);
+  if (words[0] !== 'node' || at < 0) throw new Error(`package.json's "${name}" script does not run node deploy/bin/${entry}.mjs`);
+  return words.slice(1, at).filter((w) => w.startsWith('--'));
+}
+
+/** `npm start` (`main all`) / `npm run start:service -- <mode>` on Node 24, with that script's node flags. */
 export function spawnMain(mode: string, env: Record<string, string | undefined>): Proc {
-  return spawnProcess(`main ${mode}`, NODE, [...entryArgs('main'), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
+  return spawnProcess(`main ${mode}`, NODE, [...entryArgs('main', mode), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
 }
 
 /** Runs the admin CLI (`npm run --silent admin -- ...`) as its own process; parses its JSON output. */
