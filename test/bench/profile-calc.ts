@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { deployedNodeOptions } from '../support/deployed-node-options';
 import { freshDatabase } from '../support/env';
 import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
@@ -30,8 +31,10 @@ if (distributed) {
   for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
   const { PORT: _gatewayPort, ...serviceEnv } = env;
   const shared = { ...serviceEnv, NATS_URL: nats!.url, INTERNAL_TOKEN: `prof-internal-${Date.now()}-token`, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...serviceUrlEnv(ports) };
-  for (const n of SERVICE_NAMES) procs.push(n === 'calculation' ? profiled(n, n, { ...shared, SERVICE_PORT: String(ports[n]) }) : spawnMain(n, { ...shared, SERVICE_PORT: String(ports[n]) }));
-  procs.push(profiled('gateway', 'gateway', { ...shared, PORT: String(port) }));
+  // Each process with its deployed NODE_OPTIONS (docker-compose.yml).
+  const own = (n: string, e: Record<string, string>) => ({ ...shared, NODE_OPTIONS: deployedNodeOptions(n), ...e });
+  for (const n of SERVICE_NAMES) procs.push(n === 'calculation' ? profiled(n, n, own(n, { SERVICE_PORT: String(ports[n]) })) : spawnMain(n, own(n, { SERVICE_PORT: String(ports[n]) })));
+  procs.push(profiled('gateway', 'gateway', own('gateway', { PORT: String(port) })));
 } else {
   procs.push(profiled('main', 'all', env));
 }
