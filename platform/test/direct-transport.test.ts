@@ -177,6 +177,68 @@ describe('direct transport runs the service like the Connect router', () => {
   });
 });
 
+describe('direct transport ends a unary call like the router (its signal made only when read)', () => {
+  it('aborts the handler\'s signal once the call has answered', async () => {
+    let signal: AbortSignal | undefined;
+    const readiness = {
+      getReadiness(_: unknown, ctx: HandlerContext) {
+        signal = ctx.signal;
+        expect(signal.aborted).toBe(false);
+        return create(GetReadinessResponseSchema, { ready: true });
+      },
+    };
+    for (const [name, transport] of bothTransports({ readiness })) {
+      signal = undefined;
+      expect((await createClient(ReadinessService, transport).getReadiness({})).ready, name).toBe(true);
+      await vi.waitFor(() => expect(signal?.aborted, name).toBe(true));
+    }
+  });
+
+  it('ends a call whose handler never reads its signal: Canceled when the caller aborts, DeadlineExceeded at the deadline', async () => {
+    const readiness = { getReadiness: () => new Promise<never>(() => undefined) };
+    for (const [name, transport] of bothTransports({ readiness })) {
+      const client = createClient(ReadinessService, transport);
+      const controller = new AbortController();
+      const call = client.getReadiness({}, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 20);
+      expect((await failureOf(call)).code, name).toBe(Code.Canceled);
+      expect((await failureOf(client.getReadiness({}, { timeoutMs: 30 }))).code, name).toBe(Code.DeadlineExceeded);
+    }
+  });
+
+  it('refuses a call whose caller signal is already aborted (Canceled); the direct transport does not run the handler', async () => {
+    let ran = 0;
+    const readiness = {
+      getReadiness() {
+        ran++;
+        return create(GetReadinessResponseSchema, { ready: true });
+      },
+    };
+    for (const [name, transport] of bothTransports({ readiness })) {
+      const controller = new AbortController();
+      controller.abort();
+      expect((await failureOf(createClient(ReadinessService, transport).getReadiness({}, { signal: controller.signal }))).code, name).toBe(Code.Canceled);
+      if (name === 'direct') expect(ran).toBe(0);
+    }
+  });
+
+  it('leaves no listener on the caller\'s signal after the call', async () => {
+    const readiness = { getReadiness: () => create(GetReadinessResponseSchema, { ready: true }) };
+    const [[, direct]] = bothTransports({ readiness });
+    const controller = new AbortController();
+    const added: unknown[] = [];
+    const removed: unknown[] = [];
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((type: string, l: never, o?: never) => (added.push(l), add(type, l, o))) as never;
+    controller.signal.removeEventListener = ((type: string, l: never, o?: never) => (removed.push(l), remove(type, l, o))) as never;
+    const client = createClient(ReadinessService, direct);
+    for (let i = 0; i < 3; i++) await client.getReadiness({}, { signal: controller.signal });
+    expect(added.length).toBe(3);
+    expect(removed).toEqual(added);
+  });
+});
+
 describe('direct transport maps errors as the wire does', () => {
   async function sameFailure(services: Services, call: (t: Transport) => Promise<unknown>, interceptors?: Interceptor[]) {
     const [[, direct], [, router]] = bothTransports(services, interceptors);
