@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Account, ApiKey, Integration } from './entities';
 
@@ -23,8 +23,9 @@ export function parseKey(key: string): { publicId: string; secret: string } | un
   return m ? { publicId: m[1]!, secret: m[2]! } : undefined;
 }
 
+/** Whether a presented secret's SHA-256 is the stored one (constant time; the one-shot digest, no hex round trip: every authenticated request runs it). */
 export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), 'hex');
+  const a = hash('sha256', secret, 'buffer');
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }
