@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
-import { deployedNodeOptions } from '../support/deployed-node-options';
 import { freshDatabase, requireBackends } from '../support/env';
 import { entryArgs, freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
@@ -134,9 +133,8 @@ async function startDistributed(databaseUrl: string): Promise<{ base: string; pr
     LOG_LEVEL: 'warn',
     ...serviceUrlEnv(ports),
   };
-  // Each process with the NODE_OPTIONS it is deployed with (docker-compose.yml; deploy/k8s says the same).
-  const procs = SERVICE_NAMES.map((n) => spawnMain(n, { ...env, NODE_OPTIONS: deployedNodeOptions(n), SERVICE_PORT: String(ports[n]) }));
-  procs.push(spawnMain('gateway', { ...env, NODE_OPTIONS: deployedNodeOptions('gateway'), PORT: String(gatewayPort) }));
+  const procs = SERVICE_NAMES.map((n) => spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]) }));
+  procs.push(spawnMain('gateway', { ...env, PORT: String(gatewayPort) }));
   const base = `http://127.0.0.1:${gatewayPort}`;
   await ready(base, procs);
   return {

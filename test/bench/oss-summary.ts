@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { deployedNodeOptions } from '../support/deployed-node-options';
 import { freshDatabase } from '../support/env';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { ratesInForceOver } from './real-rates';
@@ -72,10 +71,10 @@ export async function ossSummaryBench(): Promise<OssFigures> {
     const ports = {} as Record<ServiceName, number>;
     for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
     Object.assign(env, { NATS_URL: nats.url, INTERNAL_TOKEN: `bench-oss-${Date.now().toString(36)}-internal`, ...serviceUrlEnv(ports) });
-    // Each process with its deployed NODE_OPTIONS; BENCH_OSS_NODE_OPTIONS: other Node options for the compliance-reports process (e.g. --max-old-space-size=128).
-    const optionsOf = (n: string) => (n === 'compliance-reports' && process.env.BENCH_OSS_NODE_OPTIONS) || deployedNodeOptions(n);
-    for (const n of SERVICE_NAMES) procs.push(spawnMain(n, { ...env, NODE_OPTIONS: optionsOf(n), SERVICE_PORT: String(ports[n]) }));
-    procs.push(spawnMain('gateway', { ...env, NODE_OPTIONS: optionsOf('gateway') }));
+    // Each process with its deployed NODE_OPTIONS (spawnMain); BENCH_OSS_NODE_OPTIONS: other Node options for the compliance-reports process (e.g. --max-old-space-size=128).
+    const own = process.env.BENCH_OSS_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_OSS_NODE_OPTIONS } : {};
+    for (const n of SERVICE_NAMES) procs.push(spawnMain(n, { ...env, SERVICE_PORT: String(ports[n]), ...(n === 'compliance-reports' ? own : {}) }));
+    procs.push(spawnMain('gateway', env));
   } else procs.push(spawnMain('all', env));
   /** The process whose memory the target is about: compliance-reports (distributed) or the one process. */
   const server = DISTRIBUTED ? procs[SERVICE_NAMES.indexOf('compliance-reports')]! : procs[0]!;

@@ -31,9 +31,9 @@ if (distributed) {
   for (const n of SERVICE_NAMES) ports[n] = await freePort([1000]);
   const { PORT: _gatewayPort, ...serviceEnv } = env;
   const shared = { ...serviceEnv, NATS_URL: nats!.url, INTERNAL_TOKEN: `prof-internal-${Date.now()}-token`, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...serviceUrlEnv(ports) };
-  // Each process with its deployed NODE_OPTIONS (docker-compose.yml).
+  // Each process with its deployed NODE_OPTIONS (docker-compose.yml; spawnMain gives them to the others).
   const own = (n: string, e: Record<string, string>) => ({ ...shared, NODE_OPTIONS: deployedNodeOptions(n), ...e });
-  for (const n of SERVICE_NAMES) procs.push(n === 'calculation' ? profiled(n, n, own(n, { SERVICE_PORT: String(ports[n]) })) : spawnMain(n, own(n, { SERVICE_PORT: String(ports[n]) })));
+  for (const n of SERVICE_NAMES) procs.push(n === 'calculation' ? profiled(n, n, own(n, { SERVICE_PORT: String(ports[n]) })) : spawnMain(n, { ...shared, SERVICE_PORT: String(ports[n]) }));
   procs.push(profiled('gateway', 'gateway', own('gateway', { PORT: String(port) })));
 } else {
   procs.push(profiled('main', 'all', env));

@@ -5,6 +5,7 @@ import { createServer, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleProblem, ENTRIES, type Entry } from '../../deploy/bundle.mjs';
+import { deployedNodeOptions } from './deployed-node-options';
 
 /** Repository root (every child process runs here). */
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
@@ -221,9 +222,13 @@ export function scriptNodeFlags(entry: Entry, mode?: string): string[] {
   return words.slice(1, at).filter((w) => w.startsWith('--'));
 }
 
-/** `npm start` (`main all`) / `npm run start:service -- <mode>` on Node 24, with that script's node flags. */
+/**
+ * `npm start` (`main all`) / `npm run start:service -- <mode>` on Node 24, with that script's node flags; a
+ * distributed process also with the NODE_OPTIONS it is deployed with (docker-compose.yml), unless `env` sets them.
+ */
 export function spawnMain(mode: string, env: Record<string, string | undefined>): Proc {
-  return spawnProcess(`main ${mode}`, NODE, [...entryArgs('main', mode), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env } });
+  const deployed = mode === 'all' ? {} : { NODE_OPTIONS: deployedNodeOptions(mode) };
+  return spawnProcess(`main ${mode}`, NODE, [...entryArgs('main', mode), mode], { env: { LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...deployed, ...env } });
 }
 
 /** Runs the admin CLI (`npm run --silent admin -- ...`) as its own process; parses its JSON output. */
