@@ -3,7 +3,10 @@
  * request, 64 connections), as `npm start` runs it (the bundle): `npx tsx test/bench/profile-calc.ts [seconds]`
  * prints req/s and the profile summary; PROFILE_CALC_KEEP=<dir> keeps the .cpuprofile. `--distributed` runs the
  * distributed mode instead (five services and the gateway, private NATS) and profiles the gateway and calculation;
- * PROFILE_CALC_CONNECTIONS sets the connections (64).
+ * PROFILE_CALC_CONNECTIONS sets the connections (64). PROFILE_CALC_PERF=1 runs the profiled processes with
+ * `--perf-basic-prof` instead of V8's profiler and prints their pids, for `perf record -g -p <pid>` (the real CPU view:
+ * V8's sampler counts a thread that waits for the CPU as busy in its last frame); PROFILE_CALC_FLAGS="<node flags>"
+ * runs them with those flags instead (e.g. "--trace-deopt --redirect-code-traces --redirect-code-traces-to=/tmp/deopt-{name}.txt"; `{name}` is the process's).
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +26,13 @@ const db = await freshDatabase({ prefix: 'vat_prof_calc' });
 const dir = mkdtempSync(join(tmpdir(), 'vat-prof-calc-'));
 const port = await freePort();
 const env = { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
-const profiled = (name: string, mode: string, e: Record<string, string>) => spawnProcess(`${name} (profiled)`, NODE, ['--cpu-prof', '--cpu-prof-dir', join(dir, name), ...entryArgs('main', mode), mode], { env: e });
+const perf = process.env.PROFILE_CALC_PERF === '1' || !!process.env.PROFILE_CALC_FLAGS;
+const perfFlags = process.env.PROFILE_CALC_FLAGS?.split(' ').filter(Boolean) ?? ['--perf-basic-prof'];
+const profiled = (name: string, mode: string, e: Record<string, string>) => {
+  const p = spawnProcess(`${name} (profiled)`, NODE, [...(perf ? perfFlags.map((f) => f.replaceAll('{name}', name)) : ['--cpu-prof', '--cpu-prof-dir', join(dir, name)]), ...entryArgs('main', mode), mode], { env: e });
+  if (perf) console.log(`${name} pid ${p.pid}`);
+  return p;
+};
 const procs: Proc[] = [];
 const nats = distributed ? await startPrivateNats() : undefined;
 if (distributed) {
@@ -65,7 +74,7 @@ try {
   await nats?.stop();
   await db.drop();
 }
-for (const name of readdirSync(dir)) {
+for (const name of perf ? [] : readdirSync(dir)) {
   const prof = readdirSync(join(dir, name)).find((f) => f.endsWith('.cpuprofile'));
   console.log(`\n### ${name}\n`);
   console.log(prof ? summarizeCpuProfile(join(dir, name, prof), 30) : 'no profile written');
