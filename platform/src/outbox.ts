@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { BusMessage, EventBus } from './bus';
 import { countPublished, relayErrors } from './metrics';
+import { OUTBOX_SCAN_SETTINGS } from './outbox-scan';
 import { withPublishSpans } from './tracing';
 
 export { defineInboxEntity, defineOutboxEntity } from './outbox-entities';
@@ -37,12 +38,9 @@ function uuidArray(ids: readonly string[]): string {
  * It is one simple-protocol message of three statements, run by PostgreSQL as one implicit transaction, so the
  * two `set local` settings hold for the claim alone (the ids go as literals: the simple protocol takes no
  * parameters; each is checked to be a UUID):
- * - `enable_bitmapscan = off`: the claim walks the partial index of unpublished rows in creation order, stops at
- *   `limit` and marks the entries of rows published since they were indexed dead as it passes them. The planner
- *   otherwise prefers a bitmap scan (its statistics count few unpublished rows), and a bitmap scan reads every
- *   entry the index still holds for a row published since the last vacuum, and its heap page, and marks none:
- *   after 15 s of persisted calculations (26,000 events) the claim read 46,128 entries and 1,900 heap pages to
- *   find 0 rows, 36.7 ms (docs/benchmarks.md, fifteenth session).
+ * - `enable_bitmapscan = off` (OUTBOX_SCAN_SETTINGS, ./outbox-scan): the claim walks the partial index of unpublished
+ *   rows in creation order, stops at `limit` and marks the entries of rows published since they were indexed dead
+ *   as it passes them, where a bitmap scan would read all of them on every claim.
  * - `synchronous_commit = off`: the claim and the marks do not wait for their WAL flush. Should PostgreSQL itself
  *   crash within that moment, a lost mark publishes its events again and a lost claim lets another relay take
  *   them: the bus drops a repeated event id and every consumer's inbox applies an event once. Nothing else is
@@ -53,7 +51,7 @@ export function settleAndClaimStatement(schema: string, published: readonly stri
 }
 
 /** The settings of the claim's transaction (settleAndClaimStatement). */
-export const CLAIM_SETTINGS = 'set local enable_bitmapscan = off; set local synchronous_commit = off;';
+export const CLAIM_SETTINGS = `${OUTBOX_SCAN_SETTINGS} set local synchronous_commit = off;`;
 
 /** The statement that settles and claims (settleAndClaimStatement, which runs it with CLAIM_SETTINGS). */
 export function settleAndClaimSql(schema: string, published: readonly string[], released: readonly string[], limit: number): string {

@@ -3,12 +3,14 @@
  * one-process server on a fresh PostgreSQL database under persisted `POST /v1/vat/calculate` (64 connections, fresh
  * Idempotency-Key each), then prints the calculation outbox's row counts and the claim's plan (EXPLAIN ANALYZE,
  * rolled back) with the relay's settings and with the planner's defaults (platform/src/outbox.ts,
- * settleAndClaimStatement; docs/benchmarks.md, fifteenth session).
+ * settleAndClaimStatement; docs/benchmarks.md, fifteenth session), then the time of the metrics' pending count
+ * (platform/src/outbox-scan.ts) both ways.
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { CLAIM_SETTINGS, settleAndClaimSql } from '@vat/platform/outbox';
+import { OUTBOX_SCAN_SETTINGS, outboxPendingSql } from '@vat/platform/outbox-scan';
 import { freshDatabase } from '../support/env';
 import { freePort, runAdmin, spawnMain, stopProcess, waitFor } from '../support/processes';
 import { CALCULATE_BODY } from './requests';
@@ -49,6 +51,14 @@ try {
     // The claim's own scan of unpublished rows, the page accesses of the whole statement, its time.
     const scan = lines.filter((l) => /Bitmap|outbox_unpublished_created_at_idx|outbox_published_at_index|outbox_created_at_index/.test(l));
     console.log(`\nclaim with ${label}:\n${[...scan, lines.find((l) => /Buffers: shared/.test(l)), lines.find((l) => /Execution Time/.test(l))].map((l) => `  ${l?.trim()}`).join('\n')}`);
+  }
+  for (const [label, settings] of [['the index walk', OUTBOX_SCAN_SETTINGS], ['the planner\'s defaults', '']] as const) {
+    await client.query('begin');
+    if (settings) await client.query(settings);
+    const plan = await client.query(`explain (analyze, buffers) ${outboxPendingSql('calculation')}`);
+    await client.query('rollback');
+    const lines = plan.rows.map((x) => x['QUERY PLAN'] as string);
+    console.log(`\npending count with ${label}: ${[lines.find((l) => /Buffers: shared/.test(l)), lines.find((l) => /Execution Time/.test(l))].map((l) => l?.trim()).join(', ')}`);
   }
 } finally {
   await client.end().catch(() => undefined);
