@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from '@vat/platform/uuid7';
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { CalculateGovernedResponseSchema, type CalculateGovernedRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
@@ -47,7 +47,7 @@ export async function calculateGoverned(deps: CalculationDeps, req: CalculateGov
   const components = draft.components;
   const status = aggregateStatus(components);
   const { httpStatus, error, detail } = answerOf(status, draft);
-  const id = randomUUID();
+  const id = uuidv7(now.getTime());
   const decision = {
     decision_id: id,
     schema_version: SCHEMA_VERSION,

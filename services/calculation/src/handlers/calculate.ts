@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from '@vat/platform/uuid7';
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { CalculateResponseSchema, type CalculateRequest } from '@vat/gen/vat/calculation/v1/calculation_service_pb';
@@ -63,7 +63,8 @@ export async function calculate(deps: CalculationDeps, req: CalculateRequest, ct
     });
   }
 
-  const id = randomUUID();
+  // Version 7 (time-ordered): the calculation's id index and the ledger's summary key grow at their right edge.
+  const id = uuidv7(now.getTime());
   const { record, event } = storedCalculation({ id, principal, canonical, requestDigest, window, amounts, evidence, now, idempotencyKey: req.idempotencyKey ?? null });
   const inserted = await deps.calculations.insertOnce(record, event);
   if (inserted) {

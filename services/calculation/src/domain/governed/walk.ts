@@ -3,7 +3,7 @@
  * walk asks for (`GovernedLookups`) and the rate release, the four components and how the decision is
  * answered. Nothing here reads a database or calls a service itself.
  */
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from '@vat/platform/uuid7';
 import type { ResolveTaxClassResponse } from '@vat/gen/vat/classification/v1/classification_service_pb';
 import type { RateSnapshot } from '../../reference/rate-store';
 import type { RateWindow } from '../../repositories/rate-releases';
@@ -179,7 +179,7 @@ export async function evaluateGoverned(req: GovernedCanonical, lookups: Governed
   if (window.conditional) return open(['conditional_rate_unresolved'], { rate_category: window.rateType });
   if (window.reviewStatus !== 'source_cited') return open(['rate_unreviewed'], { rate_category: window.rateType });
   const amounts = calculateVat({ amountMinor: BigInt(req.amount_minor), rateBps: window.rateBps, priceIncludesVat: req.price_includes_vat });
-  const calculationId = randomUUID();
+  const calculationId = uuidv7(now.getTime());
   const sales: Component = {
     ...openSalesVat(currency, 'incomplete', []),
     ...ruleFields,
