@@ -17,3 +17,16 @@ describe('uuidv7', () => {
     expect(ids.size).toBe(20_000);
   });
 });
+
+describe('buildEvent', () => {
+  it('gives a new event a version-7 id (the outbox and inbox keys grow at their right edge) and keeps a given one', async () => {
+    const { buildEvent } = await import('./events');
+    const { CalculationRecordedSchema } = await import('@vat/gen/vat/calculation/v1/events_pb');
+    const before = Date.now();
+    const fresh = buildEvent(CalculationRecordedSchema, { calculationId: 'c', accountId: 1n });
+    expect(fresh.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(parseInt(fresh.id.replace(/-/g, '').slice(0, 12), 16)).toBeGreaterThanOrEqual(before);
+    const given = buildEvent(CalculationRecordedSchema, { eventId: 'f47ac10b-58cc-4372-a567-0e02b2c3d479', calculationId: 'c', accountId: 1n });
+    expect(given.id).toBe('f47ac10b-58cc-4372-a567-0e02b2c3d479');
+  });
+});

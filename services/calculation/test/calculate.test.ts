@@ -92,7 +92,9 @@ describe.skipIf(!backends.ok)('POST /v1/vat/calculate (REST, PostgreSQL)', () =>
 
   describe('success shape', () => {
     it('returns every field of the v1 calculation result with the registered provenance', async () => {
+      const before = Date.now();
       const res = await calc(full, body());
+      const after = Date.now();
       expect(res.statusCode).toBe(200);
       const r = res.json();
       expect(Object.keys(r).sort()).toEqual(
@@ -108,6 +110,11 @@ describe.skipIf(!backends.ok)('POST /v1/vat/calculate (REST, PostgreSQL)', () =>
         transaction_date: '2024-06-01T00:00:00.000Z',
       });
       expect(r.calculation_id).toMatch(UUID_RE);
+      // A UUID version 7 (docs/calculation.md): its first 48 bits are the milliseconds it was made at.
+      expect(r.calculation_id[14]).toBe('7');
+      const madeAt = parseInt(r.calculation_id.replace(/-/g, '').slice(0, 12), 16);
+      expect(madeAt).toBeGreaterThanOrEqual(before);
+      expect(madeAt).toBeLessThanOrEqual(after);
 
       const rp = r.rate_provenance;
       expect(rp.schema_version).toBe('rate-evidence/v1');
