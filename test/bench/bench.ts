@@ -14,7 +14,7 @@ import { ingestBench } from './ingest';
 import { ossSummaryBench } from './oss-summary';
 import { soakBench } from './soak';
 import { seedExportRows, streamExport } from './export-seed';
-import { CALCULATE_BODY } from './requests';
+import { persistedCalculation } from './requests';
 import { statusMb } from './process-cpu';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -71,20 +71,11 @@ async function createKey(env: Record<string, string>): Promise<string> {
 }
 
 const runId = Date.now().toString(36);
-let seq = 0;
 /** Persisted calculate with a fresh Idempotency-Key per request. */
 function calculate(base: string, key: string): autocannon.Options {
   return {
     url: base,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/vat/calculate',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify(CALCULATE_BODY),
-        setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${runId}-${seq++}` } }),
-      },
-    ],
+    requests: [persistedCalculation(key, `bench-${runId}`)],
   };
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { backendCpu, cpuSeconds } from './process-cpu';
 import { freePort, NODE, runAdmin, spawnMain, spawnProcess, stopProcess, waitReady } from '../support/processes';
-import { CALCULATE_BODY } from './requests';
+import { persistedCalculation } from './requests';
 
 /**
  * Issue 25: persisted `POST /v1/vat/calculate` (fresh Idempotency-Key per request), one process (`all`)
@@ -61,7 +61,6 @@ async function otlpSink(): Promise<{ url: string; exports: () => number; close()
 const db = await freshDatabase({ prefix: 'vat_bench_calc' });
 const sink = await otlpSink();
 const runId = Date.now().toString(36);
-let seq = 0;
 const runs: Run[] = [];
 const sql = new pg.Client({ connectionString: db.url });
 await sql.connect();
@@ -88,13 +87,7 @@ try {
         url: base,
         duration: SECONDS,
         connections: CONNECTIONS,
-        requests: ROUTE === 'sources' ? [{ method: 'GET', path: '/v1/sources', headers: { 'x-api-key': key } }] : [{
-          method: 'POST',
-          path: '/v1/vat/calculate',
-          headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify(CALCULATE_BODY),
-          setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `calc-${runId}-${seq++}` } }),
-        }],
+        requests: ROUTE === 'sources' ? [{ method: 'GET', path: '/v1/sources', headers: { 'x-api-key': key } }] : [persistedCalculation(key, `calc-${runId}`)],
       });
       const pg1 = await backendCpu(sql);
       const served = r.requests.total;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { entryArgs, freePort, NODE, runAdmin, spawnProcess, stopProcess, waitReady } from '../support/processes';
 import { cpuSeconds, statusMb } from './process-cpu';
-import { CALCULATE_BODY } from './requests';
+import { persistedCalculation } from './requests';
 
 const runs = Number(process.argv[2] ?? 1);
 const variants = (process.env.EMBEDDED_LOAD_FLAGS ?? '').split('|').map((v) => v.split(' ').filter(Boolean));
@@ -24,21 +24,12 @@ for (let i = 0; i < runs; i++) {
       await waitReady(base, [proc], 120_000);
       const atReady = statusMb(proc.pid, 'VmHWM');
       const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'load', '--scope', 'full'], { DATA_DIR: dataDir })).json.key;
-      let seq = 0;
       const cpuBefore = cpuSeconds(proc.pid);
       const r = await autocannon({
         url: base,
         duration: 10,
         connections: 64,
-        requests: [
-          {
-            method: 'POST',
-            path: '/v1/vat/calculate',
-            headers: { 'x-api-key': key, 'content-type': 'application/json' },
-            body: JSON.stringify(CALCULATE_BODY),
-            setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `load-${Date.now()}-${seq++}` } }),
-          },
-        ],
+        requests: [persistedCalculation(key, `load-${Date.now()}`)],
       });
       const cpuMs = (1000 * (cpuSeconds(proc.pid) - cpuBefore)) / r.requests.total;
       console.log(`[${flags.join(' ') || 'as npm start'}] ${r.requests.average.toFixed(0)} req/s, ${cpuMs.toFixed(2)} CPU ms/request, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; peak at ready ${atReady.toFixed(0)} MB, under load ${statusMb(proc.pid, 'VmHWM').toFixed(0)} MB, RSS after ${statusMb(proc.pid, 'VmRSS').toFixed(0)} MB`);

@@ -13,7 +13,7 @@ import { CLAIM_SETTINGS, settleAndClaimSql } from '@vat/platform/outbox';
 import { OUTBOX_SCAN_SETTINGS, outboxPendingSql } from '@vat/platform/outbox-scan';
 import { freshDatabase } from '../support/env';
 import { freePort, runAdmin, spawnMain, stopProcess, waitFor } from '../support/processes';
-import { CALCULATE_BODY } from './requests';
+import { persistedCalculation } from './requests';
 
 const seconds = Number(process.argv[2] ?? 15);
 const db = await freshDatabase({ prefix: 'vat_outbox_claim' });
@@ -25,18 +25,11 @@ try {
   await waitFor('/ready', async () => (await fetch(`${base}/ready`).catch(() => undefined))?.ok, { timeoutMs: 180_000, intervalMs: 100 });
   const key = (await runAdmin<{ key: string }>(['keys', 'create', '--account', 'claim', '--scope', 'full'], { DATABASE_URL: db.url })).json.key;
   const run = randomBytes(6).toString('hex');
-  let seq = 0;
   const r = await autocannon({
     url: base,
     duration: seconds,
     connections: 64,
-    requests: [{
-      method: 'POST',
-      path: '/v1/vat/calculate',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify(CALCULATE_BODY),
-      setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `claim-${run}-${seq++}` } }),
-    }],
+    requests: [persistedCalculation(key, `claim-${run}`)],
   });
   console.log(`persisted calculation: ${r.requests.average.toFixed(0)} req/s for ${seconds} s, non-2xx ${r.non2xx}`);
   await client.connect();

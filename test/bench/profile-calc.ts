@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { entryArgs, freePort, NODE, runAdmin, serviceUrlEnv, spawnMain, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
-import { CALCULATE_BODY } from './requests';
+import { persistedCalculation } from './requests';
 
 const distributed = process.argv.includes('--distributed');
 const seconds = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 10);
@@ -48,7 +48,6 @@ if (distributed) {
   procs.push(profiled('main', 'all', env));
 }
 const runId = Date.now().toString(36);
-let seq = 0;
 try {
   const base = `http://127.0.0.1:${port}`;
   await waitFor('/ready', async () => (await fetch(`${base}/ready`).catch(() => undefined))?.ok, { timeoutMs: 180_000, intervalMs: 100 });
@@ -58,13 +57,7 @@ try {
       url: base,
       duration,
       connections: Number(process.env.PROFILE_CALC_CONNECTIONS ?? 64),
-      requests: [{
-        method: 'POST',
-        path: '/v1/vat/calculate',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify(CALCULATE_BODY),
-        setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `prof-${runId}-${seq++}` } }),
-      }],
+      requests: [persistedCalculation(key, `prof-${runId}`)],
     });
   await load(2);
   const r = await load(seconds);
