@@ -2,7 +2,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { CallMetrics } from './call-metrics';
 import type pg from 'pg';
 import { withDeadline } from './deadline';
-import { OUTBOX_SCAN_SETTINGS, outboxPendingSql } from './outbox-scan';
+import { lastResult, OUTBOX_SCAN_SETTINGS, outboxPendingSql } from './outbox-scan';
 import { supplyEventsIn } from './supply-committed';
 
 /**
@@ -94,8 +94,7 @@ async function eachSource(sources: Source[], sql: (schema: string) => string, se
     sources.map(async (s) => {
       try {
         const res: pg.QueryResult | pg.QueryResult[] = await withDeadline(s.pool.query(sql(s.schema)), SCRAPE_QUERY_MS, `${s.label} metrics`);
-        // A statement led by `set local` settings answers one result per statement: the rows are the last one's.
-        set(s, (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] ?? {});
+        set(s, lastResult(res).rows[0] ?? {});
       } catch {
         // A database that does not answer: the gauge keeps no value for this source in this scrape.
       }

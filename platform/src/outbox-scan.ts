@@ -1,3 +1,5 @@
+import type pg from 'pg';
+
 /**
  * How statements read an outbox's unpublished rows. Both the relay's claim (./outbox) and the metrics' pending
  * count (./metrics) walk the partial index of unpublished rows (`outbox_unpublished_created_at_idx`) with a plain
@@ -9,6 +11,11 @@
 
 /** `set local` for the statement that follows in the same simple-protocol message (one implicit transaction). */
 export const OUTBOX_SCAN_SETTINGS = 'set local enable_bitmapscan = off;';
+
+/** The last statement's result of a message led by `set local` settings (node-postgres answers one per statement). */
+export function lastResult<R extends pg.QueryResultRow>(res: pg.QueryResult<R> | pg.QueryResult<R>[]): pg.QueryResult<R> {
+  return Array.isArray(res) ? res[res.length - 1]! : res;
+}
 
 /** How many rows of `schema`'s outbox are unpublished, and the oldest one's age in seconds (0 when none). */
 export function outboxPendingSql(schema: string): string {

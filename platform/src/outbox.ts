@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { BusMessage, EventBus } from './bus';
 import { countPublished, relayErrors } from './metrics';
-import { OUTBOX_SCAN_SETTINGS } from './outbox-scan';
+import { lastResult, OUTBOX_SCAN_SETTINGS } from './outbox-scan';
 import { withPublishSpans } from './tracing';
 
 export { defineInboxEntity, defineOutboxEntity } from './outbox-entities';
@@ -21,6 +21,9 @@ export async function writeOutbox(db: Pick<pg.PoolClient, 'query'>, schema: stri
 }
 
 type OutboxRow = { id: string; subject: string; payload: Buffer; trace_context: string | null };
+
+/** The settings of the claim's transaction (settleAndClaimStatement). */
+export const CLAIM_SETTINGS = `${OUTBOX_SCAN_SETTINGS} set local synchronous_commit = off;`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -46,12 +49,9 @@ function uuidArray(ids: readonly string[]): string {
  *   them: the bus drops a repeated event id and every consumer's inbox applies an event once. Nothing else is
  *   written in this transaction.
  */
-export function settleAndClaimStatement(schema: string, published: readonly string[], released: readonly string[], limit: number): string {
+function settleAndClaimStatement(schema: string, published: readonly string[], released: readonly string[], limit: number): string {
   return `${CLAIM_SETTINGS} ${settleAndClaimSql(schema, published, released, limit)}`;
 }
-
-/** The settings of the claim's transaction (settleAndClaimStatement). */
-export const CLAIM_SETTINGS = `${OUTBOX_SCAN_SETTINGS} set local synchronous_commit = off;`;
 
 /** The statement that settles and claims (settleAndClaimStatement, which runs it with CLAIM_SETTINGS). */
 export function settleAndClaimSql(schema: string, published: readonly string[], released: readonly string[], limit: number): string {
@@ -224,9 +224,7 @@ export class OutboxRelay {
     let released: string[] = [];
     for (;;) {
       const limit = released.length || this.stopping ? 0 : this.batchSize;
-      // Three results: the two settings', then the claim's rows.
-      const results = (await this.pool.query(settleAndClaimStatement(this.schema, published, released, limit))) as unknown as pg.QueryResult<OutboxRow>[];
-      const rows = results[results.length - 1]!.rows;
+      const { rows } = lastResult((await this.pool.query(settleAndClaimStatement(this.schema, published, released, limit))) as unknown as pg.QueryResult<OutboxRow>[]);
       total += published.length;
       if (rows.length === 0) return total;
       ({ published, released } = await this.publish(rows));
