@@ -172,22 +172,36 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
     const waiting = await write(3, walk);
     type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; 'Shared Hit Blocks'?: number; 'Shared Read Blocks'?: number; Plans?: PlanNode[] };
     const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await client.query(CLAIM_SETTINGS);
-      const { rows } = await client.query(`explain (analyze, buffers, format json) ${settleAndClaimSql(walk, [], [], 200)}`);
-      await client.query('rollback');
-      const plan = nodes((rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
-      expect(plan.map((n) => n['Node Type'])).not.toContain('Bitmap Heap Scan');
-      // ... so the next claim's scan (under LockRows) reads the index's leaf pages (about 85 for 30,000 entries, until a
-      // vacuum removes the dead ones) and the 3 waiting rows, not the published rows' heap pages again: a bitmap claim
-      // reads those too, about 550 page accesses here (PostgreSQL 15).
-      const claim = plan.find((n) => n['Node Type'] === 'LockRows')!;
-      expect((claim['Shared Hit Blocks'] ?? 0) + (claim['Shared Read Blocks'] ?? 0)).toBeLessThan(150);
-    } finally {
-      client.release();
+    /** The claim's plan, run (EXPLAIN ANALYZE) and rolled back. */
+    const explainClaim = async (): Promise<PlanNode[]> => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(CLAIM_SETTINGS);
+        const { rows } = await client.query(`explain (analyze, buffers, format json) ${settleAndClaimSql(walk, [], [], 200)}`);
+        await client.query('rollback');
+        return nodes((rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
+      } finally {
+        client.release();
+      }
+    };
+    const pages = (n: PlanNode) => (n['Shared Hit Blocks'] ?? 0) + (n['Shared Read Blocks'] ?? 0);
+    let plan = await explainClaim();
+    // An index scan marks an entry dead only once its row is dead to every transaction of the database: while an older
+    // snapshot lives (here an autovacuum worker's ANALYZE of another table can hold one for a moment), the walk reads
+    // every published row again, about 650 page accesses. So the claim is explained again (its walk marks the entries too) until no such snapshot is left
+    // (bounded); a bitmap scan marks nothing dead and would read about 550 pages every time.
+    for (let attempt = 0; attempt < 40 && pages(plan.find((n) => n['Node Type'] === 'LockRows')!) >= 150; attempt++) {
+      await new Promise((r) => setTimeout(r, 250));
+      plan = await explainClaim();
     }
+    expect(plan.map((n) => n['Node Type'])).not.toContain('Bitmap Heap Scan');
+    // The rows are locked as the partial index of unpublished rows yields them in order: no sort before the limit.
+    const claim = plan.find((n) => n['Node Type'] === 'LockRows')!;
+    expect(claim.Plans?.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Scan', 'outbox_unpublished_created_at_idx']]);
+    // ... so the next claim's scan reads the index's leaf pages (about 85 for 30,000 entries, until a vacuum removes the
+    // dead ones) and the 3 waiting rows, not the published rows' heap pages again.
+    expect(pages(claim)).toBeLessThan(150);
     expect(await relay.drain()).toBe(3);
     expect(await count('walk')).toBe(63);
     expect(waiting).toHaveLength(3);
