@@ -37,6 +37,9 @@ const FORMAT = 5;
 export const ENTRIES = {
   main: 'deploy/src/main.ts',
   admin: 'deploy/src/admin.ts',
+  // The key commands alone (`keys …`, `integrations …`): a small bundle, so `admin keys create` reads and compiles
+  // none of the other commands' code (deploy/bin/admin.mjs chooses; adminEntry below).
+  'admin-keys': 'deploy/src/admin-keys-main.ts',
   'embedded-template': 'deploy/src/embedded-template.ts',
   // The embedded database's thread (platform/src/embedded-pg.ts finds it through BUNDLE_DIST).
   'embedded-pg-worker': 'platform/src/embedded-pg-worker.ts',
@@ -316,6 +319,15 @@ async function prestart() {
   } catch {
     /* main starts the database itself */
   }
+}
+
+/**
+ * The bundle `npm run admin` runs for its arguments: the key commands' own bundle when the command line starts with
+ * their group (`keys …`, `integrations …`), else the whole CLI (which runs those commands as well).
+ * @param {string[]} argv the arguments after the script
+ */
+export function adminEntry(argv) {
+  return argv[0] === 'keys' || argv[0] === 'integrations' ? 'admin-keys' : 'admin';
 }
 
 /**

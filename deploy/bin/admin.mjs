@@ -1,4 +1,5 @@
-// `npm run admin`: runs deploy/src/admin.ts compiled (see deploy/bundle.mjs).
-import { launch } from '../bundle.mjs';
+// `npm run admin`: runs deploy/src/admin.ts compiled (see deploy/bundle.mjs), or for `keys …` and `integrations …`
+// the key commands' own smaller bundle (deploy/src/admin-keys-main.ts).
+import { adminEntry, launch } from '../bundle.mjs';
 
-await launch('admin');
+await launch(adminEntry(process.argv.slice(2)));

@@ -1,50 +1,15 @@
 import { readFileSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import type { Config, ServiceName } from '@vat/platform/config';
+import type { ServiceName } from '@vat/platform/config';
 import type { CsvDelimiter } from '@vat/platform/csv-reader';
-import type { KeyStore } from '@vat/gateway/keys';
+import { adminArgs, config, database, need, out, runCli } from './admin-cli';
+import { keyCommand } from './admin-keys';
 import { UsageError } from './usage';
 
 /*
- * The admin CLI. Each command imports what it runs when it runs (`keys create` loads the configuration, the
- * gateway's ORM and key store, not the services or the HTTP gateway): a command costs its own modules only.
+ * The admin CLI. Each command imports what it runs when it runs (`ecb import` loads the calculation service's ORM and
+ * importer, not the services or the HTTP gateway): a command costs its own modules only. The key commands are also a
+ * bundle of their own (./admin-keys-main; ./admin-cli says which runs).
  */
-
-const USAGE = `usage: npm run --silent admin -- <command>
-  keys create --account <name> --scope <full|read-only|calculate-only|classification-resolve|classification-write> [--label <text>]
-  keys create --account <name> --legacy
-  keys list --account <name>
-  keys revoke --id <id>
-  integrations create --account <name> --name <name>
-  ecb import <file.csv|file.xml>
-  rates approve --reviewer <name>        (marks the loaded VAT rate release as reviewed)
-  supply import --account <name> [--format csv|ndjson] [--delimiter ','|';'|tab|'|'] [--concurrency <1-16>] [--retry-seconds <n>] <file.csv|file.ndjson>
-                                         (commits supply events in batches; a re-run skips what is committed;
-                                          the CSV separator is the one the header uses unless --delimiter is given)
-  migrations create <service|gateway>    (developer tool; needs a PostgreSQL server, DATABASE_URL or 127.0.0.1:5432)
-  operators create --name <name>          (enrols a catalog operator; prints the TOTP otpauth URI once)
-  catalogs import --scheme cn|cpa --edition <2021…2026|2.1|2.2> --file <path> --legal-from <date> [--legal-to <date>]
-                  --act "<legal act>" --source-url <https url> --operator <name>   (a candidate under review)
-  catalogs approve --id <candidate> --operator <another operator> --totp <current code>
-  catalogs list [--scheme cn|cpa]
-  coverage import --file <classification_coverage_v1.json> --operator <name>
-  coverage publish --id <manifest> --operator <another operator> --totp <current code>
-  coverage list
-  treatments import --file <governed-treatment/v2 json> --operator <name>   (a candidate; never active by itself)
-  treatments activate --id <candidate> --operator <another operator> --totp <current code>
-  treatments list
-  audit list [--action <action>] [--limit <1-10000>]
-  backup <file> [--include-key]          (npm start's DATA_DIR, also while it runs; the key only with --include-key)
-  restore <file> [--key-file <path>]     (into an empty DATA_DIR; the key from --key-file, the backup or DATA_ENCRYPTION_KEY)`;
-
-function out(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-function need(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`missing --${flag}`);
-  return value;
-}
 
 /** `--delimiter`: one of the CSV separators (`tab` or `\t` for a tab). */
 async function delimiterFlag(value: string | undefined): Promise<CsvDelimiter | undefined> {
@@ -53,14 +18,6 @@ async function delimiterFlag(value: string | undefined): Promise<CsvDelimiter | 
   const d = value === 'tab' ? '\t' : value;
   if (!(CSV_DELIMITERS as readonly string[]).includes(d)) throw new UsageError(`--delimiter must be one of , ; tab |`);
   return d as CsvDelimiter;
-}
-
-async function config(): Promise<Config> {
-  return (await import('@vat/platform/config')).loadConfig();
-}
-
-async function database(cfg: Config) {
-  return (await import('./database-for-cli')).databaseForCli(cfg);
 }
 
 /** The calculation service's ORM on the command's database (migrated first when `migrated`). */
@@ -84,78 +41,12 @@ function intFlag(value: string | undefined, flag: string, min: number, max: numb
   return Number(value);
 }
 
-async function withKeys<T>(fn: (keys: KeyStore) => Promise<T>): Promise<T> {
-  const db = await database(await config());
-  const [{ openGatewayOrm }, { KeyStore }] = await Promise.all([import('@vat/gateway/orm'), import('@vat/gateway/keys')]);
-  const orm = await openGatewayOrm(db.url, 2);
-  try {
-    return await fn(new KeyStore(orm));
-  } finally {
-    await orm.close();
-    await db.close();
-  }
-}
-
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      account: { type: 'string' },
-      scope: { type: 'string' },
-      legacy: { type: 'boolean' },
-      label: { type: 'string' },
-      id: { type: 'string' },
-      name: { type: 'string' },
-      reviewer: { type: 'string' },
-      format: { type: 'string' },
-      concurrency: { type: 'string' },
-      delimiter: { type: 'string' },
-      'retry-seconds': { type: 'string' },
-      scheme: { type: 'string' },
-      edition: { type: 'string' },
-      file: { type: 'string' },
-      'legal-from': { type: 'string' },
-      'legal-to': { type: 'string' },
-      act: { type: 'string' },
-      'source-url': { type: 'string' },
-      operator: { type: 'string' },
-      totp: { type: 'string' },
-      action: { type: 'string' },
-      limit: { type: 'string' },
-      'include-key': { type: 'boolean' },
-      'key-file': { type: 'string' },
-    },
-  });
+  const args = adminArgs(argv);
+  const { values, positionals } = args;
   const [group, action, arg] = positionals;
-  if (group === 'keys' && action === 'create') {
-    const account = need(values.account, 'account');
-    if (!values.legacy) need(values.scope, 'scope');
-    out(await withKeys((k) => k.create(account, values.scope ?? '', values.legacy ?? false, values.label)));
-    return 0;
-  }
-  if (group === 'keys' && action === 'list') {
-    const account = need(values.account, 'account');
-    out(await withKeys((k) => k.list(account)));
-    return 0;
-  }
-  if (group === 'keys' && action === 'revoke') {
-    const id = need(values.id, 'id');
-    if (!/^\d{1,18}$/.test(id)) throw new UsageError('--id must be a key id');
-    const ok = await withKeys((k) => k.revoke(BigInt(id)));
-    if (!ok) {
-      process.stderr.write(`no key with id ${id}\n`);
-      return 1;
-    }
-    out({ id, revoked: true });
-    return 0;
-  }
-  if (group === 'integrations' && action === 'create') {
-    const account = need(values.account, 'account');
-    const name = need(values.name, 'name');
-    out(await withKeys((k) => k.createIntegration(account, name)));
-    return 0;
-  }
+  const keys = await keyCommand(args, async (url) => (await import('@vat/gateway/orm')).migrateGateway(url));
+  if (keys !== undefined) return keys;
   if (group === 'ecb' && action === 'import') {
     if (!arg) throw new UsageError('missing <file>');
     statSync(arg);
@@ -223,14 +114,4 @@ async function main(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (err) {
-  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
-    process.exitCode = 2;
-  } else {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
+await runCli(main);

@@ -9,8 +9,8 @@ import { internalTokenInterceptor } from '@vat/platform/clients';
 import type { Config, ServiceName } from '@vat/platform/config';
 import { createLogger } from '@vat/platform/logger';
 import { principalHeaders } from '@vat/platform/principal';
-import { openGatewayOrm } from '@vat/gateway/orm';
-import { KeyStore } from '@vat/gateway/keys';
+import { openKeyAdmin } from '@vat/gateway/key-admin';
+import { migrateGateway } from '@vat/gateway/orm';
 import { databaseForCli } from './database-for-cli';
 import { inProcessTransports, serviceInterceptors, startService, type RunningService } from './compose';
 import { MODULES } from './modules';
@@ -136,11 +136,10 @@ function summaryOf(args: SupplyImportArgs, where: string, stats: ImportStats, re
 export async function runSupplyImport(args: SupplyImportArgs, config: Config, ledgerUrl: string | undefined): Promise<SupplyImportSummary> {
   const db = await databaseForCli(config);
   const embedded = !config.databaseUrl;
-  const orm = await openGatewayOrm(db.url, 2);
+  const keyAdmin = await openKeyAdmin(db.url, migrateGateway);
   let ledger: LedgerAccess | undefined;
   try {
-    const keys = new KeyStore(orm);
-    const account = await keys.findAccount(args.account);
+    const account = await keyAdmin.keys.findAccount(args.account);
     if (!account) throw new Error(`no account named "${args.account}" (create it with: admin keys create --account ${args.account} --scope full)`);
     // The in-process ledger seals customers' VAT numbers: DATA_ENCRYPTION_KEY, or the embedded mode's key file in DATA_DIR.
     const ledgerConfig = config.dataEncryptionKey || !embedded ? config : { ...config, dataEncryptionKey: readOrCreateKeyFile(config.dataDir).key };
@@ -158,14 +157,14 @@ export async function runSupplyImport(args: SupplyImportArgs, config: Config, le
       validate: async (events) => {
         await client.commitSupplyEvents({ events, validateOnly: true }, call);
       },
-      integrationOwned: (id) => keys.integrationOwnedBy(id, account.id),
+      integrationOwned: (id) => keyAdmin.keys.integrationOwnedBy(id, account.id),
       onProgress: (s) => progress.update(s),
     });
     progress.done(result.stats);
     return summaryOf(args, ledger.where, result.stats, result.rejections, result.error);
   } finally {
     await ledger?.close();
-    await orm.close();
+    await keyAdmin.close();
     await db.close();
   }
 }

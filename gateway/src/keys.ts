@@ -1,6 +1,8 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { Account, ApiKey, Integration } from './entities';
+import type pg from 'pg';
+
+/** The gateway's PostgreSQL schema (accounts, keys, integrations, usage, sessions). */
+export const GATEWAY_SCHEMA = 'gateway';
 
 export const V2_SCOPES = ['full', 'read-only', 'calculate-only', 'classification-resolve', 'classification-write', 'vat-number-check'] as const;
 const LEGACY_SCOPE = 'legacy';
@@ -32,91 +34,109 @@ export function secretMatches(secret: string, storedHash: string): boolean {
 
 export type KeyRecord = { id: bigint; accountId: bigint; kind: 'v2' | 'legacy'; scope: string; revoked: boolean; secretHash: string };
 
-/** Key administration; used by the admin CLI in both run modes. */
+type KeyRow = { id: string; account_id: string; public_id: string; secret_hash: string; kind: string; scope: string; created_at: string; revoked_at: string | null; calculation_count: string; last_calculation_at: string | null };
+
+/** A timestamp column as the API's ISO-8601 text in UTC, milliseconds (pools differ in how they parse timestamps). */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
+
+const record = (r: Pick<KeyRow, 'id' | 'account_id' | 'kind' | 'scope' | 'secret_hash'> & { revoked: boolean }): KeyRecord => ({
+  id: BigInt(r.id),
+  accountId: BigInt(r.account_id),
+  kind: r.kind === 'legacy' ? 'legacy' : 'v2',
+  scope: r.scope,
+  revoked: r.revoked,
+  secretHash: r.secret_hash,
+});
+
+const RECORD_COLUMNS = 'id::text, account_id::text, kind, scope, revoked_at is not null as revoked, secret_hash';
+
+/**
+ * Key administration (the admin CLI in both run modes) and the gateway's key lookups, as SQL on the gateway's pool
+ * (the tables of ./entities, migrated by ./orm). No ORM: `admin keys create` then runs without MikroORM's metadata
+ * discovery, about a third of the command's time (docs/benchmarks.md).
+ */
 export class KeyStore {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   async ensureAccount(name: string): Promise<{ id: bigint; name: string }> {
-    const em = this.orm.em.fork();
-    await em.getConnection().execute('insert into "gateway".account (name, created_at) values (?, now()) on conflict (name) do nothing', [name]);
-    const acc = await em.findOneOrFail(Account, { name });
-    return { id: acc.id, name: acc.name };
+    const added = await this.pool.query<{ id: string; name: string }>(
+      'insert into "gateway".account (name, created_at) values ($1, now()) on conflict (name) do nothing returning id::text, name',
+      [name],
+    );
+    // An existing account: read in a statement of its own, which sees an insert that a concurrent call committed meanwhile.
+    const row = added.rows[0] ?? (await this.findAccount(name));
+    if (!row) throw new Error(`account ${name} was neither created nor found`);
+    return { id: BigInt(row.id), name: row.name };
   }
 
   /** The account of this name, if there is one (the admin CLI acts for an account by name). */
   async findAccount(name: string): Promise<{ id: bigint; name: string } | undefined> {
-    const acc = await this.orm.em.fork().findOne(Account, { name });
-    return acc ? { id: acc.id, name: acc.name } : undefined;
+    const { rows } = await this.pool.query<{ id: string; name: string }>('select id::text, name from "gateway".account where name = $1', [name]);
+    return rows[0] ? { id: BigInt(rows[0].id), name: rows[0].name } : undefined;
   }
 
   async create(accountName: string, scope: string, legacy: boolean, label?: string) {
     if (!legacy && !(V2_SCOPES as readonly string[]).includes(scope)) throw new Error(`unknown scope ${scope}; one of ${V2_SCOPES.join(', ')}`);
     const account = await this.ensureAccount(accountName);
     const k = generateKey();
-    const em = this.orm.em.fork();
-    const row = em.create(ApiKey, {
-      accountId: account.id,
-      publicId: k.publicId,
-      secretHash: k.secretHash,
-      kind: legacy ? 'legacy' : 'v2',
-      scope: legacy ? LEGACY_SCOPE : scope,
-      label: label ?? null,
-      createdAt: new Date(),
-      calculationCount: 0n,
-    });
-    await em.flush();
-    return { id: row.id.toString(), account: account.name, account_id: account.id.toString(), kind: row.kind, scope: row.scope, key: k.key, created_at: row.createdAt.toISOString() };
+    const { rows } = await this.pool.query<Pick<KeyRow, 'id' | 'kind' | 'scope' | 'created_at'>>(
+      `insert into "gateway".api_key (account_id, public_id, secret_hash, kind, scope, label, created_at, calculation_count)
+       values ($1, $2, $3, $4, $5, $6, $7, 0) returning id::text, kind, scope, ${iso('created_at')}`,
+      [account.id.toString(), k.publicId, k.secretHash, legacy ? 'legacy' : 'v2', legacy ? LEGACY_SCOPE : scope, label ?? null, new Date()],
+    );
+    const row = rows[0]!;
+    return { id: row.id, account: account.name, account_id: account.id.toString(), kind: row.kind, scope: row.scope, key: k.key, created_at: row.created_at };
   }
 
   async list(accountName: string) {
-    const em = this.orm.em.fork();
-    const acc = await em.findOne(Account, { name: accountName });
-    if (!acc) return [];
-    const rows = await em.find(ApiKey, { accountId: acc.id }, { orderBy: { id: 'asc' } });
+    const account = await this.findAccount(accountName);
+    if (!account) return [];
+    const { rows } = await this.pool.query<KeyRow>(
+      `select id::text, public_id, kind, scope, ${iso('created_at')}, ${iso('revoked_at')}, calculation_count::text, ${iso('last_calculation_at')}
+       from "gateway".api_key where account_id = $1 order by id`,
+      [account.id.toString()],
+    );
     return rows.map((r) => ({
-      id: r.id.toString(),
-      account: acc.name,
+      id: r.id,
+      account: account.name,
       kind: r.kind,
       scope: r.scope,
-      key_prefix: `vat_${r.publicId}_…`,
-      created_at: r.createdAt.toISOString(),
-      revoked_at: r.revokedAt?.toISOString() ?? null,
-      calculation_count: r.calculationCount.toString(),
-      last_calculation_at: r.lastCalculationAt?.toISOString() ?? null,
+      key_prefix: `vat_${r.public_id}_…`,
+      created_at: r.created_at,
+      revoked_at: r.revoked_at,
+      calculation_count: r.calculation_count,
+      last_calculation_at: r.last_calculation_at,
     }));
   }
 
+  /** Revokes the key (its first revocation time stays); false when there is no such key. */
   async revoke(id: bigint): Promise<boolean> {
-    const em = this.orm.em.fork();
-    const row = await em.findOne(ApiKey, { id });
-    if (!row) return false;
-    row.revokedAt ??= new Date();
-    await em.flush();
-    return true;
+    const { rowCount } = await this.pool.query('update "gateway".api_key set revoked_at = coalesce(revoked_at, $2) where id = $1', [id.toString(), new Date()]);
+    return (rowCount ?? 0) > 0;
   }
 
   async createIntegration(accountName: string, name: string) {
     const account = await this.ensureAccount(accountName);
-    const em = this.orm.em.fork();
-    const row = em.create(Integration, { accountId: account.id, name, createdAt: new Date() });
-    await em.flush();
-    return { id: row.id.toString(), account: account.name, name: row.name, created_at: row.createdAt.toISOString() };
+    const { rows } = await this.pool.query<{ id: string; name: string; created_at: string }>(
+      `insert into "gateway".integration (account_id, name, created_at) values ($1, $2, $3) returning id::text, name, ${iso('created_at')}`,
+      [account.id.toString(), name, new Date()],
+    );
+    const row = rows[0]!;
+    return { id: row.id, account: account.name, name: row.name, created_at: row.created_at };
   }
 
   async findByPublicId(publicId: string): Promise<KeyRecord | undefined> {
-    const row = await this.orm.em.fork().findOne(ApiKey, { publicId });
-    if (!row) return undefined;
-    return { id: row.id, accountId: row.accountId, kind: row.kind === 'legacy' ? 'legacy' : 'v2', scope: row.scope, revoked: row.revokedAt !== null, secretHash: row.secretHash };
+    const { rows } = await this.pool.query<KeyRow & { revoked: boolean }>(`select ${RECORD_COLUMNS} from "gateway".api_key where public_id = $1`, [publicId]);
+    return rows[0] ? record(rows[0]) : undefined;
   }
 
   async findById(id: bigint): Promise<KeyRecord | undefined> {
-    const row = await this.orm.em.fork().findOne(ApiKey, { id });
-    if (!row) return undefined;
-    return { id: row.id, accountId: row.accountId, kind: row.kind === 'legacy' ? 'legacy' : 'v2', scope: row.scope, revoked: row.revokedAt !== null, secretHash: row.secretHash };
+    const { rows } = await this.pool.query<KeyRow & { revoked: boolean }>(`select ${RECORD_COLUMNS} from "gateway".api_key where id = $1`, [id.toString()]);
+    return rows[0] ? record(rows[0]) : undefined;
   }
 
   async integrationOwnedBy(integrationId: bigint, accountId: bigint): Promise<boolean> {
-    const row = await this.orm.em.fork().findOne(Integration, { id: integrationId, accountId });
-    return row !== null;
+    const { rowCount } = await this.pool.query('select 1 from "gateway".integration where id = $1 and account_id = $2', [integrationId.toString(), accountId.toString()]);
+    return (rowCount ?? 0) > 0;
   }
 }

@@ -1,8 +1,7 @@
 import { createOrm, migrate } from '@vat/platform/db';
 import { gatewayEntities } from './entities';
+import { GATEWAY_SCHEMA } from './keys';
 import { migrations as gatewayMigrations, MIGRATIONS_PATH as GATEWAY_MIGRATIONS_PATH } from './migrations/index';
-
-export const GATEWAY_SCHEMA = 'gateway';
 
 /**
  * The gateway's ORM on its own schema (accounts, keys, integrations, usage, sessions), migrated. A module of
@@ -12,4 +11,9 @@ export async function openGatewayOrm(databaseUrl: string, poolMax: number, lockW
   const orm = await createOrm({ clientUrl: databaseUrl, schema: GATEWAY_SCHEMA, entities: gatewayEntities, migrations: gatewayMigrations, migrationsPath: GATEWAY_MIGRATIONS_PATH, poolMax, lockWaitMs, idleMs });
   await migrate(orm, databaseUrl, GATEWAY_SCHEMA);
   return orm;
+}
+
+/** Applies the gateway's pending migrations (the ORM is made for that and closed). */
+export async function migrateGateway(databaseUrl: string): Promise<void> {
+  await (await openGatewayOrm(databaseUrl, 1)).close();
 }

@@ -25,7 +25,7 @@ export async function startGateway(o: { config: Config; databaseUrl: string; bus
   const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
   observePool('gateway', pool);
   await o.bus.subscribe(usageConsumer(pool));
-  const keys = new KeyStore(orm);
+  const keys = new KeyStore(pool);
   const limiter: Limiter = o.config.redisUrl ? await RedisLimiter.connect(o.config.redisUrl) : new MemoryLimiter();
   const readiness = async (): Promise<ReadinessReport> => {
     // The gateway's own probes and every service's run side by side: `/ready` takes one probe timeout at most.

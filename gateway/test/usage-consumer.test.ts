@@ -21,7 +21,7 @@ describe.skipIf(!backends.ok)('gateway usage consumer applies a batch of Calcula
     db = await freshDatabase({ empty: true });
     orm = await openGatewayOrm(db.url, 2);
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    keys = new KeyStore(orm);
+    keys = new KeyStore(pool);
   });
   afterAll(async () => {
     await pool?.end();

@@ -6,7 +6,8 @@ import { releaseDeadClients } from './dead-clients';
 import { guardPool } from './transaction';
 import { allowNamedStatements } from './prepared';
 import { DeadlineExceeded, READINESS_PROBE_MS, withDeadline } from './deadline';
-import { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
+import { CONNECT_TIMEOUT_MS, IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
+import { MIGRATIONS_TABLE, pendingMigrationNames } from './migration-state';
 
 export type ServiceOrm = MikroORM;
 
@@ -26,12 +27,7 @@ type OrmOptions = {
   idleMs?: number;
 };
 
-/**
- * How long a call waits for a database connection (a new one, or a free one from the pool) before it
- * fails, and answers 503, instead of hanging while the database host does not answer at all.
- */
-export const CONNECT_TIMEOUT_MS = 10_000;
-export { IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
+export { CONNECT_TIMEOUT_MS, IDLE_IN_TRANSACTION_MS, LOCK_WAIT_MS } from './db-limits';
 
 /** One ORM per service, its default schema being the service's own PostgreSQL schema. */
 export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
@@ -59,7 +55,7 @@ export async function createOrm(o: OrmOptions): Promise<ServiceOrm> {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     migrations: {
-      tableName: 'mikro_orm_migrations',
+      tableName: MIGRATIONS_TABLE,
       schema: o.schema,
       migrationsList: o.migrations,
       path: o.migrationsPath,
@@ -121,23 +117,11 @@ const atCodeVersion = new WeakSet<ServiceOrm>();
 /** Names of committed migrations that are not yet applied (one query on the schema's migrations table, until none is). */
 export async function pendingMigrations(orm: ServiceOrm): Promise<string[]> {
   if (atCodeVersion.has(orm)) return [];
-  const options = orm.config.get('migrations');
-  const committed = (options.migrationsList ?? []).map((m) => m.name);
-  let applied: Set<string>;
-  try {
-    const res = await (await ormPool(orm)).query<{ name: string }>(`select name from "${orm.config.get('schema')}"."${options.tableName}"`);
-    applied = new Set(res.rows.map((r) => r.name));
-  } catch (err) {
-    if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
-    applied = new Set();
-  }
-  const pending = committed.filter((name) => !applied.has(name));
+  const committed = (orm.config.get('migrations').migrationsList ?? []).map((m) => m.name);
+  const pending = await pendingMigrationNames(await ormPool(orm), orm.config.get('schema'), committed);
   if (pending.length === 0) atCodeVersion.add(orm);
   return pending;
 }
-
-/** SQLSTATE of a missing table: no migration has run in the schema yet. */
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * The readiness probes of one ORM's database (`<name>.database`, `<name>.migrations`), each answered within
