@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { adminEntry, bundleProblem, DIST, ROOT } from '../bundle.mjs';
 import { MIGRATION_NAMES } from '@vat/gateway/migrations/names';
+import { startEmbeddedPostgres } from '@vat/platform/embedded-pg';
 import { freshDatabase, requireBackends } from '../../test/support/env';
 import { entryScript, runAdmin } from '../../test/support/processes';
 
@@ -71,4 +73,42 @@ describe('the key commands of the admin CLI', () => {
       }
     });
   });
+
+  it('on an embedded DATA_DIR of an older version (no server running), the hand-over migrates it and the key is made', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vat-keys-older-'));
+    /** Runs statements on the DATA_DIR's database, opened in this process and closed again. */
+    const onDatabase = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const db = await startEmbeddedPostgres(dataDir);
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        return await fn(client);
+      } finally {
+        await client.end();
+        await db.stop();
+      }
+    };
+    try {
+      const env = { DATA_DIR: dataDir };
+      const first = await runAdmin<{ id: string }>(['keys', 'create', '--account', 'older', '--scope', 'full'], env);
+      // As the DATA_DIR was before the gateway's newest migration (it made the dashboard's session table).
+      const newest = MIGRATION_NAMES.at(-1)!;
+      expect(newest).toBe('Migration20261128080647');
+      await onDatabase(async (c) => {
+        await c.query('drop table gateway.web_session');
+        await c.query('delete from gateway.mikro_orm_migrations where name = $1', [newest]);
+      });
+      const second = await runAdmin<{ id: string; kind: string }>(['keys', 'create', '--account', 'older', '--legacy'], env);
+      expect(second.json.kind).toBe('legacy');
+      await onDatabase(async (c) => {
+        const applied = await c.query<{ name: string }>('select name from gateway.mikro_orm_migrations order by name');
+        expect(applied.rows.map((r) => r.name)).toEqual([...MIGRATION_NAMES]);
+        expect((await c.query(`select to_regclass('gateway.web_session')::text as t`)).rows[0].t).toBe('gateway.web_session');
+        const keys = await c.query<{ id: string }>('select id::text from gateway.api_key order by id');
+        expect(keys.rows.map((r) => r.id)).toEqual([first.json.id, second.json.id]);
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
