@@ -1,5 +1,6 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import { insertStatement } from '@vat/platform/sql';
 
 /** The gateway's PostgreSQL schema (accounts, keys, integrations, usage, sessions). */
 export const GATEWAY_SCHEMA = 'gateway';
@@ -79,11 +80,17 @@ export class KeyStore {
     if (!legacy && !(V2_SCOPES as readonly string[]).includes(scope)) throw new Error(`unknown scope ${scope}; one of ${V2_SCOPES.join(', ')}`);
     const account = await this.ensureAccount(accountName);
     const k = generateKey();
-    const { rows } = await this.pool.query<Pick<KeyRow, 'id' | 'kind' | 'scope' | 'created_at'>>(
-      `insert into "gateway".api_key (account_id, public_id, secret_hash, kind, scope, label, created_at, calculation_count)
-       values ($1, $2, $3, $4, $5, $6, $7, 0) returning id::text, kind, scope, ${iso('created_at')}`,
-      [account.id.toString(), k.publicId, k.secretHash, legacy ? 'legacy' : 'v2', legacy ? LEGACY_SCOPE : scope, label ?? null, new Date()],
-    );
+    const insert = insertStatement('"gateway".api_key', {
+      account_id: account.id.toString(),
+      public_id: k.publicId,
+      secret_hash: k.secretHash,
+      kind: legacy ? 'legacy' : 'v2',
+      scope: legacy ? LEGACY_SCOPE : scope,
+      label: label ?? null,
+      created_at: new Date(),
+      calculation_count: 0,
+    });
+    const { rows } = await this.pool.query<Pick<KeyRow, 'id' | 'kind' | 'scope' | 'created_at'>>(`${insert.text} returning id::text, kind, scope, ${iso('created_at')}`, insert.values);
     const row = rows[0]!;
     return { id: row.id, account: account.name, account_id: account.id.toString(), kind: row.kind, scope: row.scope, key: k.key, created_at: row.created_at };
   }
@@ -117,10 +124,8 @@ export class KeyStore {
 
   async createIntegration(accountName: string, name: string) {
     const account = await this.ensureAccount(accountName);
-    const { rows } = await this.pool.query<{ id: string; name: string; created_at: string }>(
-      `insert into "gateway".integration (account_id, name, created_at) values ($1, $2, $3) returning id::text, name, ${iso('created_at')}`,
-      [account.id.toString(), name, new Date()],
-    );
+    const insert = insertStatement('"gateway".integration', { account_id: account.id.toString(), name, created_at: new Date() });
+    const { rows } = await this.pool.query<{ id: string; name: string; created_at: string }>(`${insert.text} returning id::text, name, ${iso('created_at')}`, insert.values);
     const row = rows[0]!;
     return { id: row.id, account: account.name, name: row.name, created_at: row.created_at };
   }
