@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { migrations as gatewayMigrations } from '@vat/gateway/migrations/index';
 import { MIGRATION_NAMES as gatewayNames } from '@vat/gateway/migrations/names';
-import { migrationNamesModule } from '../src/migrations-tool';
+import { committedMigrationNames, migrationNamesModule } from '../src/migrations-tool';
 import { MODULES } from '../src/modules';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,7 +15,7 @@ describe('the generated lists of committed migrations', () => {
     const folders: [string, string[]][] = [['gateway/src/migrations', gatewayMigrations.map((m) => m.name)]];
     for (const [service, mod] of Object.entries(MODULES)) folders.push([`services/${service}/src/migrations`, mod.migrations.map((m) => m.name)]);
     for (const [folder, indexed] of folders) {
-      const files = readdirSync(`${ROOT}${folder}`).filter((f) => /^Migration\d+.*\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, '')).sort();
+      const files = committedMigrationNames(`${ROOT}${folder}`);
       expect(indexed, folder).toEqual(files);
       const { MIGRATION_NAMES } = (await import(`${ROOT}${folder}/names.ts`)) as { MIGRATION_NAMES: readonly string[] };
       expect([...MIGRATION_NAMES], folder).toEqual(files);
