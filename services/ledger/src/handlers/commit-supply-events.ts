@@ -15,7 +15,7 @@ import { lateNotice } from '../domain/late-events';
 import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in-force';
 import { isEuMemberState } from '@vat/platform/countries';
 import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
-import { supplyEventMessage } from '../messages';
+import { evidenceMessages, supplyEventMessage } from '../messages';
 import { sealCustomerVatNumber } from '../domain/customer-vat-number';
 import type { EcbRateEvidence, SupplyEventRecord } from '../repositories/supply-events';
 import type { OutboxEvent } from '@vat/platform/outbox';
@@ -134,10 +134,13 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
     throw refused(Code.InvalidArgument, 'invalid_supply_events', `${new Set(rejections.map((r) => r.index)).size} of ${req.events.length} events are invalid; nothing was stored.`, rejections);
   }
   if (req.validateOnly) return create(CommitSupplyEventsResponseSchema, { items: [] });
-  // Each new record's message is built once: the SupplyCommitted events and the answer carry the same.
+  // Each record's message is built once, without its ECB evidence (the answer leaves it out); the SupplyCommitted
+  // events carry each with its evidence, one message per distinct evidence object of the batch.
   const messages = new Map<SupplyEventRecord, SupplyEvent>();
-  const messageOf = (r: SupplyEventRecord) => messages.get(r) ?? messages.set(r, supplyEventMessage(r)).get(r)!;
-  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, messageOf));
+  const messageOf = (r: SupplyEventRecord) => messages.get(r) ?? messages.set(r, supplyEventMessage(r, null)).get(r)!;
+  const evidenceOf = evidenceMessages();
+  const committedOf = (r: SupplyEventRecord): SupplyEvent => (r.ecbRateEvidence ? { ...messageOf(r), ecbRateEvidence: evidenceOf(r.ecbRateEvidence) } : messageOf(r));
+  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, committedOf));
   if (!outcome.ok) {
     const items = outcome.conflicts.map((c) => ({ index: c.index, eventId: c.eventId, field: 'event_id', error: 'supply_event_conflict', detail: 'This event_id is already committed with different content; events are immutable (send a correction event instead).' }));
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);

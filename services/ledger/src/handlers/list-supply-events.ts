@@ -47,5 +47,5 @@ export async function listSupplyEvents(deps: LedgerDeps, req: ListSupplyEventsRe
   const after = req.cursor === undefined ? undefined : decodeCursor(req.cursor);
   const page = await deps.supplyEvents.page(accountId, query, limit, after);
   const last = page.rows[page.rows.length - 1];
-  return create(ListSupplyEventsResponseSchema, { items: page.rows.map(supplyEventMessage), nextCursor: page.more && last ? encodeCursor(last.sequence) : undefined });
+  return create(ListSupplyEventsResponseSchema, { items: page.rows.map((r) => supplyEventMessage(r)), nextCursor: page.more && last ? encodeCursor(last.sequence) : undefined });
 }

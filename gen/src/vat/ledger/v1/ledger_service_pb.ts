@@ -44,6 +44,9 @@ export const CommitSupplyEventsRequestSchema: GenMessage<CommitSupplyEventsReque
  */
 export type CommittedSupplyEvent = Message<"vat.ledger.v1.CommittedSupplyEvent"> & {
   /**
+   * The event as stored, without its ecb_rate_evidence (the SupplyCommitted event, GetSupplyEvent and
+   * ListSupplyEvents carry it).
+   *
    * @generated from field: vat.ledger.v1.SupplyEvent event = 1;
    */
   event?: SupplyEvent | undefined;
