@@ -5,7 +5,8 @@ import pino from 'pino';
 import { defineEntity, p, type MikroORM } from '@mikro-orm/postgresql';
 import { createOrm, migrate } from '../src/db';
 import { freshEvents } from '../src/inbox';
-import { CLAIM_SETTINGS, defineInboxEntity, defineOutboxEntity, OutboxRelay, settleAndClaimSql } from '../src/outbox';
+import fc from 'fast-check';
+import { CLAIM_SETTINGS, defineInboxEntity, defineOutboxEntity, OutboxRelay, settleAndClaimSql, writeOutbox } from '../src/outbox';
 import { InProcessBus, type BusMessage, type EventBus, type Subscription } from '../src/bus';
 import { freshDatabase, requireBackends } from '../../test/support/env';
 import { Migration } from '@mikro-orm/migrations';
@@ -108,6 +109,27 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
   const count = async (name: string) => ((await pool.query(`select n from "${SCHEMA}".counter where id = $1`, [name])).rows[0]?.n as number | undefined) ?? 0;
   const unpublished = async () => (await pool.query(`select count(*)::int as n from "${SCHEMA}".outbox where published_at is null`)).rows[0].n as number;
   const clear = () => pool.query(`update "${SCHEMA}".outbox set published_at = now() where published_at is null`);
+
+  it('writeOutbox stores each payload byte for byte (all of them sent in one binary parameter, cut in SQL)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 3000 }), { minLength: 1, maxLength: 12 }), async (payloads) => {
+        const events = payloads.map((payload) => ({ id: randomUUID(), subject: 'vat.test.v1.bytes_written', payload }));
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          await writeOutbox(client, SCHEMA, events, new Date());
+          const rows = (await client.query(`select id::text as id, payload from "${SCHEMA}".outbox where id = any($1::uuid[])`, [events.map((e) => e.id)])).rows as { id: string; payload: Buffer }[];
+          const stored = new Map(rows.map((r) => [r.id, r.payload]));
+          expect(stored.size).toBe(events.length);
+          for (const e of events) expect(Buffer.compare(stored.get(e.id)!, Buffer.from(e.payload))).toBe(0);
+        } finally {
+          await client.query('rollback');
+          client.release();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
 
   it('publishes every event once, also across a bus outage, and the consumer applies each once', async () => {
     const bus = new FlakyBus();

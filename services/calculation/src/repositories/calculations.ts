@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { OutboxEvent } from '@vat/platform/outbox';
+import { payloadAt, payloadParams, type OutboxEvent } from '@vat/platform/outbox';
 import { sha256Hex } from '@vat/platform/canonical-json';
 import { insertStatement, jsonRowsSelect, keysetBatches, pgTimestamp, Where, type JsonRowColumn, type Statement } from '@vat/platform/sql';
 import { preparedStatement } from '@vat/platform/prepared';
@@ -223,7 +223,7 @@ for (const c of STORED_COLUMNS) if (!COLUMN_TYPE[c]) throw new Error(`no SQL typ
 /**
  * Several calculations and their outbox events in ONE statement (group commit): the rows as JSON (`$1`, each
  * naming its rate evidence document), the group's documents once each (`$5` names, `$7` texts; stored unless
- * they are already), the outbox events as arrays naming their calculation. A row whose idempotency key the
+ * they are already), the outbox events as arrays naming their calculation (their payloads in one binary parameter, `$4`, cut by `$8` and `$9`). A row whose idempotency key the
  * account already used (before, or by an earlier row of the same group) is skipped with its event; the statement
  * answers the id and position of every row it stored.
  */
@@ -235,7 +235,7 @@ const INSERT_GROUP_SQL = `with docs as (insert into ${DOCS} (digest, doc, create
         order by r.n
         on conflict (account_id, idempotency_key) do nothing returning id, seq),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
-        select e.id, e.subject, e.payload, now(), 0 from unnest($2::uuid[], $3::text[], $4::bytea[], $6::uuid[]) as e(id, subject, payload, calculation_id)
+        select e.id, e.subject, ${payloadAt('$4', 'e.start', 'e.len')}, now(), 0 from unnest($2::uuid[], $3::text[], $8::int[], $9::int[], $6::uuid[]) as e(id, subject, start, len, calculation_id)
           join c on c.id = e.calculation_id)
     select id::text as id, seq::text as seq from c`;
 
@@ -376,16 +376,19 @@ export class CalculationRepository {
     });
     // The documents in the order of their names: two statements storing the same new documents wait for each other in one order, never crosswise.
     const names = [...docs.keys()].sort();
+    const payloads = payloadParams(group.map((p) => p.event));
     const values = [
       JSON.stringify(rows),
       group.map((p) => p.event.id),
       group.map((p) => p.event.subject),
-      group.map((p) => Buffer.from(p.event.payload)),
+      payloads.bytes,
       names,
       group.map((p) => p.c.id),
       names.map((n) => docs.get(n)!),
+      payloads.starts,
+      payloads.lengths,
     ];
-    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v2', INSERT_GROUP_SQL, values));
+    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v3', INSERT_GROUP_SQL, values));
     return new Map(res.rows.map((r) => [r.id, BigInt(r.seq)]));
   }
 
