@@ -110,7 +110,13 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
   const unpublished = async () => (await pool.query(`select count(*)::int as n from "${SCHEMA}".outbox where published_at is null`)).rows[0].n as number;
   const clear = () => pool.query(`update "${SCHEMA}".outbox set published_at = now() where published_at is null`);
 
-  it('writeOutbox stores each payload byte for byte (all of them sent in one binary parameter, cut in SQL)', async () => {
+  it('a payload reaches the bus byte for byte: written in one binary parameter cut in SQL, claimed as base64', async () => {
+    await clear();
+    const bus = new InProcessBus();
+    const got = new Map<string, Uint8Array>();
+    await bus.subscribe({ durable: 'bytes', subjects: ['vat.test.>'], handler: async (batch) => { for (const m of batch) got.set(m.id, m.data); } });
+    bus.open();
+    const relay = new OutboxRelay(pool, SCHEMA, bus, silent, 20);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 3000 }), { minLength: 1, maxLength: 12 }), async (payloads) => {
         const events = payloads.map((payload) => ({ id: randomUUID(), subject: 'vat.test.v1.bytes_written', payload }));
@@ -118,16 +124,18 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
         try {
           await client.query('begin');
           await writeOutbox(client, SCHEMA, events, new Date());
-          const rows = (await client.query(`select id::text as id, payload from "${SCHEMA}".outbox where id = any($1::uuid[])`, [events.map((e) => e.id)])).rows as { id: string; payload: Buffer }[];
-          const stored = new Map(rows.map((r) => [r.id, r.payload]));
-          expect(stored.size).toBe(events.length);
-          for (const e of events) expect(Buffer.compare(stored.get(e.id)!, Buffer.from(e.payload))).toBe(0);
+          await client.query('commit');
         } finally {
-          await client.query('rollback');
           client.release();
         }
+        const stored = new Map(((await pool.query(`select id::text as id, payload from "${SCHEMA}".outbox where id = any($1::uuid[])`, [events.map((e) => e.id)])).rows as { id: string; payload: Buffer }[]).map((r) => [r.id, r.payload]));
+        expect(await relay.drain()).toBe(events.length);
+        for (const e of events) {
+          expect(Buffer.compare(stored.get(e.id)!, Buffer.from(e.payload))).toBe(0);
+          expect(Buffer.compare(Buffer.from(got.get(e.id)!), Buffer.from(e.payload))).toBe(0);
+        }
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   });
 
