@@ -119,9 +119,10 @@ const START_DRAIN_MS = 60_000;
 export async function startRelays(bus: EventBus, services: RunningService[], opts: { soleRelay?: boolean } = {}): Promise<void> {
   bus.open();
   // With the embedded database this process is the only relay of each outbox (the data directory's
-  // socket is exclusive): claims still held are a killed predecessor's, so they are taken back now
-  // instead of after their lease (every outbox's at once). Elsewhere other replicas may hold live claims; leases expire.
-  if (opts.soleRelay) await Promise.all(services.map((s) => s.deps.relay.releaseClaims()));
+  // socket is exclusive): its relays read rows without claiming them, and claims still held are a killed
+  // predecessor's, so they are taken back now instead of after their lease (every outbox's at once).
+  // Elsewhere other replicas may hold live claims; leases expire.
+  if (opts.soleRelay) await Promise.all(services.map((s) => s.deps.relay.takeSole()));
   for (const s of services) s.deps.relay.start();
   // Background work writes to the outboxes: it starts once their relays run.
   for (const s of services) for (const t of s.background) t.start();

@@ -303,10 +303,35 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
     const relay = new OutboxRelay(pool, SCHEMA, bus, silent, 1000);
     expect(await relay.drain()).toBe(2); // a relay that is not alone leaves live claims alone
     expect(await unpublished()).toBe(5);
-    expect(await relay.releaseClaims()).toBe(5);
+    expect(await relay.takeSole()).toBe(5);
     expect(await relay.drain()).toBe(5);
     expect(await unpublished()).toBe(0);
     expect(await count('takeover')).toBe(7);
+  });
+
+  it('a sole relay reads rows without claiming them: each event published once, one update each (the mark), the bus\'s refusals left for the next drain', async () => {
+    await clear();
+    const bus = new FlakyBus();
+    const seen: string[][] = [];
+    await bus.subscribe(counter('sole', seen));
+    bus.open();
+    const c = counting(pool);
+    const relay = new OutboxRelay(c.pool, SCHEMA, bus, silent, 1000, 4);
+    expect(await relay.takeSole()).toBe(0);
+    const ids = await write(10);
+    bus.refuse = new Set(ids.slice(2, 3));
+    c.statements = 0;
+    // Batches of 4: the third event is refused; the drain stops after that batch (its mark rides on one more statement).
+    expect(await relay.drain()).toBe(3);
+    expect(c.statements).toBe(2);
+    bus.refuse = new Set();
+    expect(await relay.drain()).toBe(7);
+    expect(await unpublished()).toBe(0);
+    expect(new Set(seen.flat())).toEqual(new Set(ids));
+    expect(await count('sole')).toBe(10);
+    // Nothing was claimed: no lease was ever written, and no attempt counted.
+    const rows = (await pool.query(`select count(*)::int as n from "${SCHEMA}".outbox where id = any($1::uuid[]) and (claimed_until is not null or attempts <> 0)`, [ids])).rows[0].n;
+    expect(rows).toBe(0);
   });
 
   it('deletes published rows past the retention in bounded statements, never an unpublished or a younger one', async () => {
