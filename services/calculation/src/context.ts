@@ -2,7 +2,7 @@ import { PgChangeListener, SoleWriterFeed } from '@vat/platform/change-listener'
 import type { ServiceDeps } from '@vat/platform/service-module';
 import { FxStore } from './reference/fx-store';
 import { RateStore } from './reference/rate-store';
-import { CalculationRepository } from './repositories/calculations';
+import { CalculationRepository, GROUPS_IN_FLIGHT_ON_SERVER } from './repositories/calculations';
 import { DecisionRepository } from './repositories/decisions';
 import { TreatmentReleaseRepository } from './repositories/treatment-releases';
 import { SourceProfileRepository } from './repositories/source-profiles';
@@ -29,7 +29,8 @@ export type CalculationDeps = ServiceDeps<Uses> & {
 export function calculationContext(deps: ServiceDeps<Uses>): CalculationDeps {
   return {
     ...deps,
-    calculations: new CalculationRepository(deps.pool),
+    // The embedded database runs one statement at a time: one group insert in flight (GROUPS_IN_FLIGHT_ON_SERVER).
+    calculations: new CalculationRepository(deps.pool, deps.config.databaseUrl === undefined ? 1 : GROUPS_IN_FLIGHT_ON_SERVER),
     sourceProfiles: new SourceProfileRepository(deps.pool, sourceProfileChangedEvent, (cache) =>
       // On the embedded database this process is the only writer (DATA_DIR is exclusive); on a PostgreSQL server
       // other replicas write too, and tell this one through LISTEN/NOTIFY.

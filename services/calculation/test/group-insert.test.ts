@@ -113,6 +113,25 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     expect(new Set(outbox.map((r) => r.subject))).toEqual(new Set([events[0]!.subject]));
   });
 
+  it('statements in flight: three on a PostgreSQL server (the first three calls alone), one on the embedded database (one alone, then one group)', async () => {
+    const counted = (repository: CalculationRepository, account: bigint, tag: string) =>
+      Promise.all(Array.from({ length: 40 }, (_, i) => calculation(account, `${tag}-${i}`, i)).map((c) => repository.insertOnce(c, calculationRecordedEvent(c))));
+    statements.length = 0;
+    expect((await counted(repo, 7111n, 'three')).every((a) => a !== undefined)).toBe(true);
+    expect(statements).toEqual(['other', 'other', 'other', 'group']);
+    const pool = h.deps.pool;
+    const single = Object.create(pool) as pg.Pool;
+    single.query = ((config: unknown, values?: unknown) => {
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      statements.push(text.includes('jsonb_array_elements($1::jsonb)') ? 'group' : 'other');
+      return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
+    }) as pg.Pool['query'];
+    statements.length = 0;
+    expect((await counted(new CalculationRepository(single, 1), 7112n, 'one')).every((a) => a !== undefined)).toBe(true);
+    expect(statements).toEqual(['other', 'group']);
+    expect(await q(`select count(*)::int as n from calculation.calculation where account_id in (7111, 7112)`)).toEqual([{ n: 80 }]);
+  });
+
   it('a key used twice in one group stores the first row only, and only its event; the other answers undefined (the handler then replays the winner)', async () => {
     statements.length = 0;
     const rows = Array.from({ length: 30 }, (_, i) => calculation(7103n, i % 10 === 9 ? 'same-key' : `dup-${i}`, i));
