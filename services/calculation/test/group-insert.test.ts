@@ -59,11 +59,8 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
   let repo: CalculationRepository;
   const q = async (sql: string, params: unknown[] = []) => (await h.deps.pool.query(sql, params)).rows;
 
-  beforeAll(async () => {
-    h = await startServiceHarness<CalculationDeps>('calculation');
-    // A pool that records which statement it runs, the group insert or another (the repository's only way to the database).
-    statements = [];
-    const pool = h.deps.pool;
+  /** A pool that records which statement it runs, the group insert or another (the repository's only way to the database). */
+  const recording = (pool: pg.Pool): pg.Pool => {
     const counting = Object.create(pool) as pg.Pool;
     counting.query = ((config: unknown, values?: unknown) => {
       // The group insert is the one statement reading its rows from a JSON array parameter.
@@ -71,7 +68,14 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
       statements.push(text.includes('jsonb_array_elements($1::jsonb)') ? 'group' : 'other');
       return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
     }) as pg.Pool['query'];
-    repo = new CalculationRepository(counting);
+    return counting;
+  };
+
+  beforeAll(async () => {
+    h = await startServiceHarness<CalculationDeps>('calculation');
+    // A pool that records which statement it runs, the group insert or another (the repository's only way to the database).
+    statements = [];
+    repo = new CalculationRepository(recording(h.deps.pool));
   });
   afterAll(async () => {
     await h?.close();
@@ -119,15 +123,8 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     statements.length = 0;
     expect((await counted(repo, 7111n, 'three')).every((a) => a !== undefined)).toBe(true);
     expect(statements).toEqual(['other', 'other', 'other', 'group']);
-    const pool = h.deps.pool;
-    const single = Object.create(pool) as pg.Pool;
-    single.query = ((config: unknown, values?: unknown) => {
-      const text = typeof config === 'string' ? config : (config as { text: string }).text;
-      statements.push(text.includes('jsonb_array_elements($1::jsonb)') ? 'group' : 'other');
-      return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
-    }) as pg.Pool['query'];
     statements.length = 0;
-    expect((await counted(new CalculationRepository(single, 1), 7112n, 'one')).every((a) => a !== undefined)).toBe(true);
+    expect((await counted(new CalculationRepository(recording(h.deps.pool), 1), 7112n, 'one')).every((a) => a !== undefined)).toBe(true);
     expect(statements).toEqual(['other', 'group']);
     expect(await q(`select count(*)::int as n from calculation.calculation where account_id in (7111, 7112)`)).toEqual([{ n: 80 }]);
   });

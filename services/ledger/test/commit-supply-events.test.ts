@@ -1,23 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, ConnectError } from '@connectrpc/connect';
 import pg from 'pg';
+import { fromBinary, toJson } from '@bufbuild/protobuf';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
-import type { SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
+import { EcbRateEvidenceSchema, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
 import { requireBackends } from '../../../test/support/env';
 import { startServiceHarness, type ServiceHarness } from '../../../test/support/service-harness';
 import { outboxSupplyEvents } from '../../../test/support/ledger-outbox';
 
 const backends = await requireBackends(['postgres']);
 
-function sale(id: string, net = 10_000n): SupplyEventInput {
+function sale(id: string, net = 10_000n, more: Partial<SupplyEventInput> = {}): SupplyEventInput {
   return {
     eventId: id, eventType: 'sale', occurredAt: '2026-02-10', supplyKind: 'services', customerType: 'b2c', countryOfConsumption: 'DE',
     currency: 'EUR', netAmountMinor: net, vatAmountMinor: (net * 19n) / 100n, vatRateBps: 1900n, rateCategory: 'standard', classificationStatus: 'classified',
+    ...more,
   } as SupplyEventInput;
 }
 
-/** Concurrent commits of one account (what a bulk import with several batches in flight does). */
-describe.skipIf(!backends.ok)('CommitSupplyEvents under concurrency (PostgreSQL)', () => {
+/** Concurrent commits of one account (what a bulk import with several batches in flight does), and what a commit answers. */
+describe.skipIf(!backends.ok)('CommitSupplyEvents (PostgreSQL)', () => {
   let h: ServiceHarness;
   let db: pg.Pool;
   beforeAll(async () => {
@@ -58,5 +61,36 @@ describe.skipIf(!backends.ok)('CommitSupplyEvents under concurrency (PostgreSQL)
     for (const o of outcomes) if (o.status === 'rejected') expect(ConnectError.from(o.reason).code).toBe(Code.AlreadyExists);
     const { rows } = await db.query<{ n: number; max: string }>('select count(*)::int as n, max(sequence)::text as max from ledger.supply_event where account_id = 502');
     expect(rows[0]).toEqual({ n: 2, max: '2' });
+  });
+
+  // The answer leaves each event's ECB evidence out (the gateway never shows it; about nine rates per event); the
+  // SupplyCommitted events, which the projections convert with, and GetSupplyEvent carry it as stored.
+  it('the answer without ECB evidence; SupplyCommitted and GetSupplyEvent with each event\'s stored evidence, days sharing theirs', async () => {
+    const ledger = h.client(SupplyLedgerService);
+    const as = h.as({ accountId: 701n });
+    const events = [sale('ev-1', 10_000n, { occurredAt: '2026-02-27' }), sale('ev-2', 10_000n, { occurredAt: '2026-02-28', currency: 'USD' }), sale('ev-3', 10_000n, { occurredAt: '2026-03-03' }), sale('ev-4', 10_000n, { occurredAt: '2026-02-28T23:59:59Z', currency: 'SEK' })];
+    const res = await ledger.commitSupplyEvents({ events }, as);
+    expect(res.items.map((i) => [i.event!.eventId, i.created])).toEqual(events.map((e) => [e.eventId, true]));
+    expect(res.items.map((i) => i.event!.ecbRateEvidence)).toEqual([undefined, undefined, undefined, undefined]);
+
+    const stored = new Map(
+      (await db.query(`select event_id, ecb_rate_evidence from ledger.supply_event where account_id = 701`)).rows.map((r) => [r.event_id as string, r.ecb_rate_evidence as { rateDate: string; ratesPerEur: Record<string, string> }]),
+    );
+    expect(stored.size).toBe(4);
+    for (const e of stored.values()) expect(Object.keys(e.ratesPerEur).length).toBeGreaterThanOrEqual(6);
+    // Both events of 2026-02-28 carry the day's evidence, USD included (one event of that day is in USD).
+    expect(stored.get('ev-2')).toEqual(stored.get('ev-4'));
+    expect(Object.keys(stored.get('ev-2')!.ratesPerEur)).toContain('USD');
+    expect(Object.keys(stored.get('ev-1')!.ratesPerEur)).not.toContain('USD');
+
+    const payloads = (await db.query(`select payload from ledger.outbox where subject = 'vat.ledger.v1.supply_committed'`)).rows.map((r) => fromBinary(SupplyCommittedSchema, r.payload as Buffer));
+    const carried = payloads.flatMap((m) => m.supplyEvents).filter((e) => e.accountId === 701n);
+    expect(carried.map((e) => e.eventId).sort()).toEqual(['ev-1', 'ev-2', 'ev-3', 'ev-4']);
+    for (const e of carried) expect(toJson(EcbRateEvidenceSchema, e.ecbRateEvidence!)).toEqual(stored.get(e.eventId));
+
+    for (const item of res.items) {
+      const got = await ledger.getSupplyEvent({ id: item.event!.id }, as);
+      expect(toJson(EcbRateEvidenceSchema, got.event!.ecbRateEvidence!)).toEqual(stored.get(item.event!.eventId));
+    }
   });
 });
