@@ -7,7 +7,7 @@
  * one replica (two replicas starting together may both publish: the projections are idempotent).
  */
 import type pg from 'pg';
-import { writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
+import { payloadAt, payloadParams, writeOutbox, type OutboxEvent } from '@vat/platform/outbox';
 import { inTransaction } from '@vat/platform/transaction';
 import type { EcbDay } from '../reference/ecb-days';
 import { exchangeRatesPublishedEvents, rateReleasePublishedEvent, type ReleaseContent } from '../events';
@@ -63,13 +63,14 @@ export async function recordEcbImport(client: Db, release: { digest: string; ver
   // The days held with this import's written (its transaction holds the table lock imports take).
   const held = await client.query<{ n: number }>(`select count(*)::int as n from ${DAYS}`);
   const events = exchangeRatesPublishedEvents(publicationOrder(now), changed, held.rows[0]!.n);
+  const payloads = payloadParams(events);
   await client.query(
     `with r as (
        insert into ${RELEASES} (kind, digest, version, row_count, loaded_at) values ('ecb', $1, $2, $3, now()) on conflict (kind, digest) do nothing returning id),
      p as (insert into ${PUBLICATION} (kind, release_id, published_at) select 'ecb', id, $7 from r)
      insert into "calculation".outbox (id, subject, payload, created_at, attempts)
-     select e.id, e.subject, e.payload, $7, 0 from unnest($4::uuid[], $5::text[], $6::bytea[]) as e(id, subject, payload) where exists (select 1 from r)`,
-    [release.digest, release.version, release.rowCount, events.map((e) => e.id), events.map((e) => e.subject), events.map((e) => Buffer.from(e.payload)), now],
+     select e.id, e.subject, ${payloadAt('$6', 'e.start', 'e.len')}, $7, 0 from unnest($4::uuid[], $5::text[], $8::int[], $9::int[]) as e(id, subject, start, len) where exists (select 1 from r)`,
+    [release.digest, release.version, release.rowCount, events.map((e) => e.id), events.map((e) => e.subject), payloads.bytes, now, payloads.starts, payloads.lengths],
   );
 }
 

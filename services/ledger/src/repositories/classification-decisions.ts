@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { OutboxEvent } from '@vat/platform/outbox';
+import { payloadAt, payloadParams, type OutboxEvent } from '@vat/platform/outbox';
 import { insertRowsStatement, pgTimestamp, type Queryable } from '@vat/platform/sql';
 import { uuidv7 } from '@vat/platform/uuid7';
 import { HEAD, underHeadLock } from './ledger-head';
@@ -93,10 +93,11 @@ export async function writeDecisions(client: pg.PoolClient, accountId: bigint, d
   );
   await client.query(text, values);
   const outbox = stored.map(outboxOf);
+  const payloads = payloadParams(outbox);
   await client.query(
-    `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, payload, now(), 0 from unnest($1::uuid[], $2::text[], $3::bytea[]) as o(id, subject, payload))
+    `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, ${payloadAt('$3', 'o.start', 'o.len')}, now(), 0 from unnest($1::uuid[], $2::text[], $6::int[], $7::int[]) as o(id, subject, start, len))
      update ${HEAD} set decision_count = decision_count + $4 where account_id = $5`,
-    [outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), stored.length, account],
+    [outbox.map((o) => o.id), outbox.map((o) => o.subject), payloads.bytes, stored.length, account, payloads.starts, payloads.lengths],
   );
   return stored;
 }
@@ -182,10 +183,11 @@ export class ClassificationDecisionRepository {
     for (const [account, decisions] of byAccount) {
       published += await underHeadLock(this.pool, BigInt(account), async (client) => {
         const outbox = decisions.map(outboxOf);
+        const payloads = payloadParams(outbox);
         const r = await client.query(
-          `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, payload, $5, 0 from unnest($1::uuid[], $2::text[], $3::bytea[]) as o(id, subject, payload) on conflict (id) do nothing returning id)
+          `with o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts) select id, subject, ${payloadAt('$3', 'o.start', 'o.len')}, $5, 0 from unnest($1::uuid[], $2::text[], $6::int[], $7::int[]) as o(id, subject, start, len) on conflict (id) do nothing returning id)
            update ${HEAD} set decision_count = decision_count + (select count(*) from o) where account_id = $4 returning (select count(*) from o)::int as n`,
-          [outbox.map((o) => o.id), outbox.map((o) => o.subject), outbox.map((o) => Buffer.from(o.payload)), account, now],
+          [outbox.map((o) => o.id), outbox.map((o) => o.subject), payloads.bytes, account, now, payloads.starts, payloads.lengths],
         );
         return (r.rows[0]?.n as number | undefined) ?? 0;
       });
