@@ -139,6 +139,33 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('property: the output is the plain reference serialisation (keys compared by code units, strings through JSON.stringify)', () => {
+    // The written-out rules, without the serialiser's shortcuts (plain-ASCII strings, sort() without a comparator).
+    const reference = (v: unknown): string => {
+      if (Array.isArray(v)) return `[${v.map(reference).join(',')}]`;
+      if (v !== null && typeof v === 'object') {
+        const keys = Object.keys(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        return `{${keys.map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`).join(',')}}`;
+      }
+      return JSON.stringify(v);
+    };
+    const text = fc.oneof(fc.string({ unit: 'binary' }).filter((t) => !/\p{Cs}/u.test(t)), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\u007f', '\u001f', ' ', '~', 'é', '\u2028') }));
+    const value = fc.letrec((tie) => ({
+      json: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(tie('json')), fc.dictionary(text, tie('json'))),
+    })).json;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(reference(v));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('names the path of a rejected value however deep (the second pass that tracks paths)', () => {
+    expect(() => canonicalJson({ b: 1, a: { list: [0, { 'k"ey': [1, 2n] }] } })).toThrow('canonicalJson: bigint is not allowed (convert it to a string first) at $["a"]["list"][1]["k\\"ey"][1]');
+    expect(() => canonicalJson([{ ok: 'fine' }, { bad: '\ud800' }])).toThrow('canonicalJson: string contains a lone surrogate at $[1]["bad"]');
+  });
+
   it('property: output is a fixed point (canonicalising canonical output changes nothing)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
