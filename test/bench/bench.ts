@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { freshDatabase, requireBackends } from '../support/env';
-import { entryArgs, freePort, NODE, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
+import { entryArgs, freePort, NODE, ROOT, runAdmin, spawnMain, spawnProcess, startPrivateNats, stopAll, stopProcess, waitFor, type Proc, serviceUrlEnv } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
+import { ensureBundles } from '../../deploy/bundle.mjs';
 import { measureAdmin, startAndCliBench } from './cli';
 import { measureEmbeddedStart } from './embedded-start';
 import { filingPrepBench } from './filing-prep';
@@ -152,6 +153,11 @@ async function exportBench(databaseUrl: string, base: string, key: string, serve
 
 const backends = await requireBackends(['postgres']);
 if (!backends.ok) process.exit(0);
+// Every section measures the bundles of the sources as they are, as `npm start` and the images run them: built here
+// when stale. (A copy of another build's deploy/dist is stale by its stamps: without this, the servers would run the
+// sources through tsx, and an A/B of copied bundles would compare the current sources with themselves.)
+await ensureBundles();
+console.log(`bench: deploy/dist/main.js sha256 ${createHash('sha256').update(readFileSync(join(ROOT, 'deploy', 'dist', 'main.js'))).digest('hex').slice(0, 16)} (the build measured)`);
 // `npm run bench -- oss` (issue 9), `-- thresholds` and `-- filing-prep` (issue 10), `-- governed` (issue 12), `-- calculation` (issue 25)
 // and `-- start` (issue 24: npm start to /ready and the admin CLI) run those sections alone.
 // `-- soak` (issue 23) is the sustained-load run (10 minutes by default); it is not part of the full run and exits 1 when a criterion fails.
