@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +77,9 @@ describe('seeded embedded template', () => {
     const installed = embeddedTemplateDir();
     for (const dir of [withSeeded, initdbOnly]) {
       mkdirSync(join(dir, '..'), { recursive: true });
-      if (existsSync(join(installed, 'template.json'))) cpSync(installed, dir, { recursive: true });
+      // The cluster and its manifest only: the installed template's spare copies (`spare`, `spare.partial-*`) are
+      // taken and remade by the other test files' starts meanwhile.
+      if (existsSync(join(installed, 'template.json'))) cpSync(installed, dir, { recursive: true, filter: (src) => !/^spare/.test(relative(installed, src)) });
       else await buildEmbeddedTemplate(dir);
     }
   }, 120_000);

@@ -56,20 +56,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** Longest path segment the router matches; a longer one answers 414 `uri_too_long`. */
 const MAX_PARAM_LENGTH = 500;
 
-/**
- * Loads what the API docs' plugins load when they are first registered (@fastify/swagger's static mode and its
- * YAML writer, @fastify/swagger-ui with @fastify/static: ≈ 25 ms of code) by registering them once on a
- * throwaway instance. `npm start` calls it while the embedded database is still opening on its own thread, so
- * that the gateway's start does not load them after the services' (deploy/src/build.ts, `preloadModules`).
- */
-export async function preloadDocsPlugins(): Promise<void> {
-  const app = Fastify({ logger: false });
-  await app.register(swagger, { mode: 'static', specification: { document: { openapi: '3.0.3', info: { title: 'preload', version: '0' }, paths: {} } as never } });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
-  await app.ready();
-  await app.close();
-}
-
 /** The REST gateway: keys and scopes, the route table, REST <-> RPC, OpenAPI. */
 export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
   const log = deps.log.child({ component: 'gateway' }, { serializers: { req: requestLogView } });

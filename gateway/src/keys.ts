@@ -57,7 +57,7 @@ const RECORD_COLUMNS = 'id::text, account_id::text, kind, scope, revoked_at is n
  * discovery, about a third of the command's time (docs/benchmarks.md).
  */
 export class KeyStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
   async ensureAccount(name: string): Promise<{ id: bigint; name: string }> {
     const added = await this.pool.query<{ id: string; name: string }>(
