@@ -76,6 +76,15 @@ function settleAndClaimStatement(schema: string, published: readonly string[], r
   return `${CLAIM_SETTINGS} ${sole ? settleAndReadSql(schema, published, limit) : settleAndClaimSql(schema, published, released, limit)}`;
 }
 
+/** What both settle statements open with: the batch size checked, the table, the published ids and the CTE marking them. */
+function settleParts(schema: string, published: readonly string[], limit: number): { t: string; done: string; markPublished: string } {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`outbox relay: bad batch size ${limit}`);
+  const t = `"${schema}".outbox`;
+  const done = uuidArray(published);
+  return { t, done, markPublished: `published as (
+      update ${t} set published_at = now(), claimed_until = null where id = any(${done}))` };
+}
+
 /**
  * What a sole relay (OutboxRelay.takeSole) runs instead of settleAndClaimSql: it marks the ids `published`
  * published and reads the next `limit` unpublished rows without claiming them. No other relay works on its outbox,
@@ -84,12 +93,9 @@ function settleAndClaimStatement(schema: string, published: readonly string[], r
  * its busy time under persisted calculations. Rows the bus refused simply stay unpublished for the next drain.
  */
 export function settleAndReadSql(schema: string, published: readonly string[], limit: number): string {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`outbox relay: bad batch size ${limit}`);
-  const t = `"${schema}".outbox`;
-  const done = uuidArray(published);
+  const { t, done, markPublished } = settleParts(schema, published, limit);
   // The select sees the table as it was before the mark (one statement, one snapshot): the marked ids are left out.
-  return `with published as (
-      update ${t} set published_at = now(), claimed_until = null where id = any(${done}))
+  return `with ${markPublished}
     select id, subject, encode(payload, 'base64') as payload, trace_context from ${t}
      where published_at is null and id <> all(${done})
      order by created_at limit ${limit}`;
@@ -97,15 +103,12 @@ export function settleAndReadSql(schema: string, published: readonly string[], l
 
 /** The statement that settles and claims (settleAndClaimStatement, which runs it with CLAIM_SETTINGS). */
 export function settleAndClaimSql(schema: string, published: readonly string[], released: readonly string[], limit: number): string {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`outbox relay: bad batch size ${limit}`);
-  const t = `"${schema}".outbox`;
-  const done = uuidArray(published);
+  const { t, done, markPublished } = settleParts(schema, published, limit);
   const back = uuidArray(released);
   // A data-modifying CTE returns rows in no set order: the outer select restores outbox order. The payload comes as
   // base64 (a third fewer bytes than bytea's hex text; the relay of a batch of 1,000 supply events reads 350 kB
   // of payload, and a base64 string is decoded in half the time of a hex one).
-  return `with published as (
-      update ${t} set published_at = now(), claimed_until = null where id = any(${done})),
+  return `with ${markPublished},
     released as (
       update ${t} set claimed_until = null where id = any(${back})),
     claimed as (

@@ -106,6 +106,17 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
       },
     };
   }
+
+  /** An empty outbox, `bus` open with a counting consumer `name` (the batches it saw in `seen`), and a relay of `batchSize` through a counting pool. */
+  async function countedRelay(bus: EventBus, name: string, batchSize: number) {
+    await clear();
+    const seen: string[][] = [];
+    await bus.subscribe(counter(name, seen));
+    bus.open();
+    const c = counting(pool);
+    return { seen, c, relay: new OutboxRelay(c.pool, SCHEMA, bus, silent, 1000, batchSize) };
+  }
+
   const count = async (name: string) => ((await pool.query(`select n from "${SCHEMA}".counter where id = $1`, [name])).rows[0]?.n as number | undefined) ?? 0;
   const unpublished = async () => (await pool.query(`select count(*)::int as n from "${SCHEMA}".outbox where published_at is null`)).rows[0].n as number;
   const clear = () => pool.query(`update "${SCHEMA}".outbox set published_at = now() where published_at is null`);
@@ -165,13 +176,7 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
   });
 
   it('claims and marks in batches: one statement per batch, the mark riding on the next claim', async () => {
-    await clear();
-    const bus = new InProcessBus();
-    const seen: string[][] = [];
-    await bus.subscribe(counter('batches', seen));
-    bus.open();
-    const c = counting(pool);
-    const relay = new OutboxRelay(c.pool, SCHEMA, bus, silent, 1000, 200);
+    const { seen, c, relay } = await countedRelay(new InProcessBus(), 'batches', 200);
     const ids = await write(450);
     expect(await relay.drain()).toBe(450);
     // claim 200 | mark 200 + claim 200 | mark 200 + claim 50 | mark 50 + claim none
@@ -310,13 +315,8 @@ describe.skipIf(!backends.ok)('transactional outbox on PostgreSQL', () => {
   });
 
   it('a sole relay reads rows without claiming them: each event published once, one update each (the mark), the bus\'s refusals left for the next drain', async () => {
-    await clear();
     const bus = new FlakyBus();
-    const seen: string[][] = [];
-    await bus.subscribe(counter('sole', seen));
-    bus.open();
-    const c = counting(pool);
-    const relay = new OutboxRelay(c.pool, SCHEMA, bus, silent, 1000, 4);
+    const { seen, c, relay } = await countedRelay(bus, 'sole', 4);
     expect(await relay.takeSole()).toBe(0);
     const ids = await write(10);
     bus.refuse = new Set(ids.slice(2, 3));
