@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import type { Logger } from 'pino';
 import { DEFAULT_SERVICE_PORTS, SERVICE_NAMES, type Config, type ServiceName } from '@vat/platform/config';
 import { readOrCreateKeyFile } from '@vat/platform/crypto';
@@ -12,7 +11,7 @@ import { loadModule } from './module-loader';
 import { stopwatch } from '@vat/platform/stopwatch';
 import { serveMetrics } from '@vat/platform/http-telemetry';
 import { startProcessMetrics } from '@vat/platform/metrics';
-import { createBus, directTransports, networkTransports, serviceInterceptors, serviceOrm, startRelays, startService, type RunningService } from './compose';
+import { createBus, directTransports, networkTransports, rpcServer, serviceInterceptors, serviceOrm, startRelays, startService, type RunningService } from './compose';
 import { embeddedUrlFor } from '@vat/platform/embedded-pg-runtime';
 import type { ServiceOrm } from '@vat/platform/db';
 import type { Mode } from './mode';
@@ -156,8 +155,7 @@ export async function build(mode: Mode, config: Config, log: Logger, database?: 
     } else {
       const svc = await startService(await loadModule(mode), config, databaseUrl, bus, log, poolMax, networkTransports(config));
       services.push(svc);
-      const rpc = Fastify({ http2: true, logger: false });
-      await rpc.register(fastifyConnectPlugin, { routes: svc.routes, interceptors: serviceInterceptors(config) });
+      const rpc = await rpcServer(svc.routes, serviceInterceptors(config));
       const health = Fastify({ logger: false });
       health.get('/health', async () => ({ status: 'ok' }));
       health.get('/ready', async (_req, reply) => {
@@ -167,7 +165,7 @@ export async function build(mode: Mode, config: Config, log: Logger, database?: 
       });
       // The health port is not the public API: its /metrics is open to whoever reaches the port.
       serveMetrics(health);
-      servers.push(rpc as unknown as FastifyInstance, health);
+      servers.push(rpc, health);
     }
     await startRelays(bus, services, { soleRelay: embedded !== undefined });
     if (embedded && services[0]) {

@@ -1,5 +1,8 @@
 import type { ConnectRouter, Interceptor, Transport } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
+import { createServer } from 'node:http2';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
+import { createH2Transport, unaryFastPath } from '@vat/platform/h2-transport';
 import { create } from '@bufbuild/protobuf';
 import type { Logger } from 'pino';
 import { ReadinessService, GetReadinessResponseSchema } from '@vat/gen/vat/platform/v1/readiness_service_pb';
@@ -163,15 +166,35 @@ export function inProcessTransports(running: RunningService[], make: (routes: Ru
   };
 }
 
+/**
+ * A service process's RPC server (HTTP/2): unary calls in the Connect protocol's binary form served by
+ * `unaryFastPath`, everything else (streams, JSON, deadlines, compression, unknown paths) by Connect's
+ * Fastify plugin with the same routes and interceptors.
+ */
+export async function rpcServer(routes: (router: ConnectRouter) => void, interceptors: Interceptor[]): Promise<FastifyInstance> {
+  const fast = unaryFastPath(routes, interceptors);
+  const app = Fastify({
+    http2: true,
+    logger: false,
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!fast(req, res)) handler(req as never, res as never);
+      }),
+  });
+  await app.register(fastifyConnectPlugin, { routes, interceptors });
+  return app as unknown as FastifyInstance;
+}
+
 /** HTTP/2 Connect transports to service processes (distributed). */
 export function networkTransports(config: Config): (name: ServiceName) => Transport {
   const cache = new Map<ServiceName, Transport>();
   return (name) => {
     let t = cache.get(name);
     if (!t) {
-      // acceptCompression []: responses between the processes are not gzipped (they stay inside the deployment's
-      // network; compressing the calculation's answer cost each side 5-6 % of its CPU: docs/benchmarks.md).
-      t = createConnectTransport({ baseUrl: config.serviceUrls[name], httpVersion: '2', acceptCompression: [], interceptors: [rpcClientTelemetryInterceptor(), peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
+      // createH2Transport: unary calls written out on node:http2 (connect-node's client spent twice the CPU per
+      // call), streams through connect-node; neither offers compression (the calls stay inside the deployment's
+      // network; compressing the calculation's answer cost each side 5-6 % of its CPU). docs/benchmarks.md.
+      t = createH2Transport({ baseUrl: config.serviceUrls[name], interceptors: [rpcClientTelemetryInterceptor(), peerFaultInterceptor(), internalTokenInterceptor(config.internalToken)] });
       cache.set(name, t);
     }
     return t;

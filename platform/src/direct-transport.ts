@@ -1,4 +1,4 @@
-import { create, toBinary, toJson, type DescMessage, type DescMethod, type DescService, type MessageShape } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, toJson, type DescMessage, type DescMethod, type DescService, type MessageShape } from '@bufbuild/protobuf';
 import {
   Code,
   ConnectError,
@@ -23,6 +23,7 @@ import {
   runStreamingCall,
   transformInvokeImplementation,
 } from '@connectrpc/connect/protocol';
+import { codeToHttpStatus, errorToJsonBytes, trailerMux } from '@connectrpc/connect/protocol-connect';
 import { copyMessage } from './message-copy';
 
 type Context = ReturnType<typeof createHandlerContext>;
@@ -101,20 +102,64 @@ async function directUnary<I extends DescMessage, O extends DescMessage>(
   const req = new DirectUnaryRequest(spec.method, header, copyMessage(spec.method.input, input), call);
   const context = new DirectHandlerContext(req, call);
   try {
-    const implementation: UnaryFn = async (req) => {
-      const output = await spec.impl(req.message as MessageShape<I>, context.forRequest(req));
-      return { stream: false, service: spec.method.parent, method: spec.method, header: context.responseHeader, trailer: context.responseTrailer, message: create(spec.method.output, output) } as UnaryResponse;
-    };
-    let next = implementation;
-    for (let i = interceptors.length - 1; i >= 0; i--) next = interceptors[i]!(next as never) as UnaryFn;
-    const res = await call.race(next(req as unknown as UnaryRequest));
-    // An interceptor may answer with other headers than the context's (as `invokeUnaryImplementation` copies them).
-    if (res.header !== context.responseHeader) context.replaceHeader(res.header);
-    if (res.trailer !== context.responseTrailer) context.replaceTrailer(res.trailer);
-    return { stream: false, service: spec.method.parent, method: spec.method, header: context.answerHeader(), trailer: context.answerTrailer(), message: copyMessage(spec.method.output, res.message as MessageShape<O>) };
+    const message = await runUnary(spec, req, context, call, interceptors);
+    return { stream: false, service: spec.method.parent, method: spec.method, header: context.answerHeader(), trailer: context.answerTrailer(), message: copyMessage(spec.method.output, message as MessageShape<O>) };
   } catch (e) {
     if (call.cut) throw call.failure();
     throw wireError(e, context);
+  } finally {
+    call.finish();
+  }
+}
+
+/** The server interceptors around the implementation, as `invokeUnaryImplementation` runs them; the output message. */
+async function runUnary(spec: MethodImplSpec & { kind: 'unary' }, req: DirectUnaryRequest, context: DirectHandlerContext, call: UnaryCall, interceptors: Interceptor[]): Promise<MessageShape<DescMessage>> {
+  const implementation: UnaryFn = async (req) => {
+    const output = await spec.impl(req.message as never, context.forRequest(req));
+    return { stream: false, service: spec.method.parent, method: spec.method, header: context.responseHeader, trailer: context.responseTrailer, message: create(spec.method.output, output as never) } as UnaryResponse;
+  };
+  let next = implementation;
+  for (let i = interceptors.length - 1; i >= 0; i--) next = interceptors[i]!(next as never) as UnaryFn;
+  const res = await call.race(next(req as unknown as UnaryRequest));
+  // An interceptor may answer with other headers than the context's (as `invokeUnaryImplementation` copies them).
+  if (res.header !== context.responseHeader) context.replaceHeader(res.header);
+  if (res.trailer !== context.responseTrailer) context.replaceTrailer(res.trailer);
+  return res.message as MessageShape<DescMessage>;
+}
+
+/** A unary call's HTTP answer in the Connect protocol: status, headers (trailers as `trailer-` headers) and body. */
+export type ServedUnary = { status: number; header: Headers; body: Uint8Array };
+
+/**
+ * One unary call served from its request bytes, as Connect's unary handler for the Connect protocol
+ * (binary, uncompressed) serves it: the input parsed (`parse binary: …` Internal when it is not the
+ * method's message), the server interceptors around the implementation, the answer encoded with the
+ * context's headers and trailers, or the error as Connect's JSON with its HTTP status and metadata.
+ * `call` ends with the client's reset stream (cancel) and aborts the handler's signal when the call ends.
+ */
+export async function serveUnary(spec: MethodImplSpec & { kind: 'unary' }, call: UnaryCall, header: Headers, url: string, body: Uint8Array, interceptors: Interceptor[]): Promise<ServedUnary> {
+  const req = new DirectUnaryRequest(spec.method, header, undefined, call, url);
+  const context = new DirectHandlerContext(req, call, 'connect');
+  try {
+    let input: MessageShape<DescMessage>;
+    try {
+      input = fromBinary(spec.method.input, body);
+    } catch (e) {
+      throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
+    }
+    (req as { message: unknown }).message = input;
+    const output = await runUnary(spec, req, context, call, interceptors);
+    const answer = trailerMux(context.answerHeader(), context.answerTrailer());
+    answer.set('content-type', 'application/proto');
+    return { status: 200, header: answer, body: toBinary(spec.method.output, output) };
+  } catch (e) {
+    context.abort(e);
+    const error = e instanceof ConnectError ? e : new ConnectError('internal error', Code.Internal, undefined, undefined, e);
+    const responseHeader = context.answerHeader();
+    responseHeader.set('content-type', 'application/json');
+    // As Connect's handler: an error parsed from the wire relays only its payload, not its metadata.
+    if (!error.isWireError) mergeNonProtocolHeaders(responseHeader, error.metadata);
+    return { status: codeToHttpStatus(error.code), header: trailerMux(responseHeader, context.answerTrailer()), body: errorToJsonBytes(error, undefined) };
   } finally {
     call.finish();
   }
@@ -126,7 +171,7 @@ type UnaryFn = (req: UnaryRequest) => Promise<UnaryResponse>;
  * The life of one unary call: its end by the caller's signal or the deadline (`race`), and the
  * handler's signal, made on first read and aborted when the call ends.
  */
-class UnaryCall {
+export class UnaryCall {
   private controller: AbortController | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private reject: ((reason: unknown) => void) | undefined;
@@ -181,6 +226,11 @@ class UnaryCall {
     });
   }
 
+  /** Cuts the call short from outside (a server's stream reset by its client). */
+  cancel(reason: unknown): void {
+    this.stop(reason);
+  }
+
   /** Aborts the handler's signal with the reason the work failed (as the router's handler context does). */
   abortHandler(reason: unknown): void {
     if (this.controller && !this.controller.signal.aborted) this.controller.abort(reason);
@@ -223,9 +273,10 @@ class DirectUnaryRequest {
     readonly header: Headers,
     readonly message: unknown,
     private readonly call: UnaryCall,
+    url?: string,
   ) {
     this.service = method.parent;
-    this.url = createMethodUrl(BASE_URL, method);
+    this.url = url ?? createMethodUrl(BASE_URL, method);
   }
 
   get signal(): AbortSignal {
@@ -241,7 +292,6 @@ class DirectHandlerContext implements HandlerContext {
   readonly method: DescMethod;
   readonly service: DescService;
   readonly requestMethod = 'POST';
-  readonly protocolName = 'direct';
   readonly url: string;
   requestHeader: Headers;
   values: HandlerContext['values'];
@@ -251,6 +301,7 @@ class DirectHandlerContext implements HandlerContext {
   constructor(
     req: DirectUnaryRequest,
     private readonly call: UnaryCall,
+    readonly protocolName = 'direct',
   ) {
     this.method = req.method;
     this.service = req.service;
@@ -306,7 +357,7 @@ class DirectHandlerContext implements HandlerContext {
 }
 
 /** Runs `routes` against a router that records implementations instead of building HTTP handlers. */
-function collectImplementations(routes: (router: ConnectRouter) => void): Map<string, MethodImplSpec> {
+export function collectImplementations(routes: (router: ConnectRouter) => void): Map<string, MethodImplSpec> {
   const specs = new Map<string, MethodImplSpec>();
   const noOptions = (options: object | undefined) => {
     if (options !== undefined) throw new Error('the direct transport runs every service with the transport interceptors; per-service handler options are not supported');

@@ -18,6 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { entryArgs, freePort, NODE, runAdmin, serviceUrlEnv, spawnMain, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
+import { backendCpuByApp, cpuSeconds } from './process-cpu';
+import pg from 'pg';
 import { persistedCalculation } from './requests';
 
 const distributed = process.argv.includes('--distributed');
@@ -60,8 +62,20 @@ try {
       requests: [persistedCalculation(key, `prof-${runId}`)],
     });
   await load(2);
+  // CPU per request of each process, PostgreSQL's backends by pool and NATS, from /proc over the measured load.
+  const sql = new pg.Client({ connectionString: db.url });
+  await sql.connect();
+  const owners: [string, number][] = [...procs.map((p): [string, number] => [p.name.replace(' (profiled)', ''), p.pid]), ...(nats ? [['nats', nats.proc.pid] as [string, number]] : [])];
+  const before = owners.map(([, pid]) => cpuSeconds(pid));
+  const pgBefore = await backendCpuByApp(sql);
   const r = await load(seconds);
+  const pgAfter = await backendCpuByApp(sql);
+  const perRequest = (s: number) => ((1000 * s) / r.requests.total).toFixed(3);
+  const byApp = new Map<string, number>();
+  for (const [pid, b] of pgAfter) byApp.set(b.app, (byApp.get(b.app) ?? 0) + b.cpu - (pgBefore.get(pid)?.cpu ?? 0));
+  await sql.end();
   console.log(`persisted calculation: ${r.requests.average.toFixed(0)} req/s, ${r.requests.total} requests, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+  console.log(`CPU ms per request: ${owners.map(([name, pid], i) => `${name} ${perRequest(cpuSeconds(pid) - before[i]!)}`).join(', ')}; PostgreSQL ${[...byApp].map(([app, s]) => `${app} ${perRequest(s)}`).join(', ')}`);
 } finally {
   for (const p of procs) await stopProcess(p);
   await nats?.stop();
