@@ -168,7 +168,7 @@ export function inProcessTransports(running: RunningService[], make: (routes: Ru
 
 /**
  * A service process's RPC server (HTTP/2): unary calls in the Connect protocol's binary form served by
- * `unaryFastPath`, everything else (streams, JSON, deadlines, compression, unknown paths) by Connect's
+ * `unaryFastPath`, everything else (streams, JSON, compression, malformed deadlines, unknown paths) by Connect's
  * Fastify plugin with the same routes and interceptors.
  */
 export async function rpcServer(routes: (router: ConnectRouter) => void, interceptors: Interceptor[]): Promise<FastifyInstance> {

@@ -2,7 +2,8 @@ import { readOrCreateKeyFile } from '@vat/platform/crypto';
 import pino from 'pino';
 import type { CsvDelimiter } from '@vat/platform/csv-reader';
 import { createClient, createRouterTransport, type Client } from '@connectrpc/connect';
-import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { Http2SessionManager } from '@connectrpc/connect-node';
+import { createH2Transport } from '@vat/platform/h2-transport';
 import { SupplyLedgerService } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { InProcessBus } from '@vat/platform/bus';
 import { internalTokenInterceptor } from '@vat/platform/clients';
@@ -41,10 +42,14 @@ type SupplyImportSummary = {
 
 type LedgerAccess = { client: Client<typeof SupplyLedgerService>; where: string; close(): Promise<void> };
 
-/** The ledger process over HTTP/2 Connect with the internal token (distributed mode). */
+/**
+ * The ledger process over HTTP/2 Connect with the internal token (distributed mode), through the deployed
+ * processes' transport (no compression offered: connect-node's default offered gzip, and the ledger compressed
+ * every batch's answer).
+ */
 function networkLedger(url: string, config: Config): LedgerAccess {
   const sessions = new Http2SessionManager(url);
-  const transport = createConnectTransport({ baseUrl: url, httpVersion: '2', sessionManager: sessions, interceptors: [internalTokenInterceptor(config.internalToken)] });
+  const transport = createH2Transport({ baseUrl: url, sessionManager: sessions, interceptors: [internalTokenInterceptor(config.internalToken)] });
   return { client: createClient(SupplyLedgerService, transport), where: url, close: async () => sessions.abort() };
 }
 

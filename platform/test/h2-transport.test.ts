@@ -102,16 +102,17 @@ async function sameFailure(services: Services, call: (t: Transport) => Promise<u
 const never = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
 
 describe('unary calls over HTTP/2: createH2Transport and the fast path answer as connect-node does', () => {
-  it('serves binary unary calls on the fast path, and the rest (JSON, deadlines, streams) through Connect', async () => {
+  it('serves binary unary calls on the fast path (with or without a deadline), and the rest (JSON, streams) through Connect', async () => {
     const { fast } = await pairs({ readiness: { getReadiness: () => ({ ready: true }) }, calculation: { async *exportTransactions() {} } });
     const lean = createClient(ReadinessService, client('lean', fast.url));
     expect((await lean.getReadiness({})).ready).toBe(true);
     expect(fast.fastCalls()).toBe(1);
     await lean.getReadiness({}, { timeoutMs: 5000 });
+    expect(fast.fastCalls()).toBe(2);
     const json = createClient(ReadinessService, createConnectTransport({ baseUrl: fast.url, httpVersion: '2', useBinaryFormat: false }));
     expect((await json.getReadiness({})).ready).toBe(true);
     for await (const _ of createClient(CalculationService, client('lean', fast.url)).exportTransactions({})) expect.fail('no chunk');
-    expect(fast.fastCalls()).toBe(1);
+    expect(fast.fastCalls()).toBe(2);
   });
 
   it('runs the server interceptors around the handler in order, with the context values they set', async () => {
@@ -192,13 +193,13 @@ describe('unary calls over HTTP/2: createH2Transport and the fast path answer as
     expect(await sameFailure({ calculation: {} }, (t) => createClient(ReadinessService, t).getReadiness({}))).toMatchObject({ code: Code.Unimplemented });
   });
 
-  it('answers a body that is not the method\'s message as Connect\'s handler does (status and JSON)', async () => {
+  it('answers a body that is not the method\'s message, and a malformed deadline, as Connect\'s handler does (status and JSON)', async () => {
     const { plain, fast } = await pairs({ readiness: { getReadiness: () => ({}) } });
-    const raw = async (url: string) => {
+    const raw = async (url: string, extra: Record<string, string> = {}) => {
       const session = http2.connect(url);
       try {
         return await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
-          const req = session.request({ ':method': 'POST', ':path': '/vat.platform.v1.ReadinessService/GetReadiness', 'content-type': 'application/proto' });
+          const req = session.request({ ':method': 'POST', ':path': '/vat.platform.v1.ReadinessService/GetReadiness', 'content-type': 'application/proto', ...extra });
           let status = 0;
           let type = '';
           let body = '';
@@ -216,6 +217,12 @@ describe('unary calls over HTTP/2: createH2Transport and the fast path answer as
     expect(reference.status).toBe(500);
     expect(JSON.parse(reference.body)).toMatchObject({ code: 'internal' });
     expect(await raw(fast.url)).toEqual(reference);
+    expect(fast.fastCalls()).toBe(1);
+    // A malformed deadline is left to Connect's handler (InvalidArgument), on either server.
+    const badDeadline = await raw(fast.url, { 'connect-timeout-ms': 'soon' });
+    expect(badDeadline.status).toBe(400);
+    expect(JSON.parse(badDeadline.body)).toMatchObject({ code: 'invalid_argument' });
+    expect(await raw(plain.url, { 'connect-timeout-ms': 'soon' })).toEqual(badDeadline);
     expect(fast.fastCalls()).toBe(1);
   });
 
@@ -241,13 +248,26 @@ describe('unary calls over HTTP/2: createH2Transport and the fast path answer as
     }
   });
 
-  it('ends a call at its deadline (DeadlineExceeded) and refuses a call whose signal is already aborted (Canceled)', async () => {
-    const readiness = { getReadiness: () => new Promise<never>(() => undefined) };
-    for (const [name, t] of (await pairs({ readiness })).list) {
+  it('hands the deadline to the handler, ends the call at it (DeadlineExceeded), and refuses a call whose signal is already aborted (Canceled)', async () => {
+    let seen: { timeoutMs?: number; reason?: unknown } = {};
+    const readiness = {
+      getReadiness(_: unknown, ctx: HandlerContext) {
+        seen.timeoutMs = ctx.timeoutMs();
+        ctx.signal.addEventListener('abort', () => (seen.reason = ctx.signal.reason));
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const { list, fast } = await pairs({ readiness });
+    for (const [name, t] of list) {
+      seen = {};
       const c = createClient(ReadinessService, t);
       expect((await failureOf(c.getReadiness({}, { timeoutMs: 40 }))).code, name).toBe(Code.DeadlineExceeded);
+      expect(seen.timeoutMs, name).toBeGreaterThan(0);
+      expect(seen.timeoutMs, name).toBeLessThanOrEqual(40);
+      await vi.waitFor(() => expect((seen.reason as ConnectError | undefined)?.code, name).toBeOneOf([Code.DeadlineExceeded, Code.Canceled]));
       expect((await failureOf(c.getReadiness({}, { signal: AbortSignal.abort() }))).code, name).toBe(Code.Canceled);
     }
+    expect(fast.fastCalls()).toBe(2);
   });
 });
 
