@@ -56,10 +56,12 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
       contextValues?: ContextValues,
     ): Promise<UnaryResponse<I, O>> {
       const timeout = timeoutMs === undefined || timeoutMs <= 0 ? undefined : timeoutMs;
-      // As connect's runUnaryCall: the caller's signal and the deadline abort one controller, whose reason the call rejects with.
-      let callSignal = NEVER;
+      // As connect's runUnaryCall: the caller's signal and the deadline abort one controller, whose reason the call
+      // rejects with. Without a deadline the caller's signal is that signal itself (the gateway passes one with
+      // every call: no controller, no listeners to link and unlink, no abort event when the call ends).
+      let callSignal = signal ?? NEVER;
       let finish = () => {};
-      if (signal !== undefined || timeout !== undefined) {
+      if (timeout !== undefined) {
         const deadline = createDeadlineSignal(timeout);
         const controller = createLinkedAbortController(signal, deadline.signal);
         callSignal = controller.signal;
