@@ -144,8 +144,15 @@ async function sendUnary(sessions: Http2SessionManager, origin: string, readMaxB
       }
       chunks.push(chunk);
     });
+    let endedWithoutAnswer = false;
     stream.on('end', () => {
       if (settled) return;
+      // A stream reset before its response (RST_STREAM CANCEL emits no error) ends first and closes next with its
+      // code: as connect-node, the code decides (on 'close').
+      if (status === 0) {
+        endedWithoutAnswer = true;
+        return;
+      }
       try {
         const answer = answerOf(req, status, responseHeaders, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
         settled = true;
@@ -162,7 +169,9 @@ async function sendUnary(sessions: Http2SessionManager, origin: string, readMaxB
     });
     stream.on('close', () => {
       if (settled) return;
-      fail(fromResetCode(stream.rstCode) ?? new ConnectError('http/2 stream closed before an answer', Code.Internal));
+      const reset = fromResetCode(stream.rstCode);
+      if (reset) fail(reset);
+      else fail(new ConnectError(endedWithoutAnswer ? 'http/2 stream ended without a response' : 'http/2 stream closed before an answer', Code.Internal));
     });
     stream.end(body);
   });
@@ -170,14 +179,7 @@ async function sendUnary(sessions: Http2SessionManager, origin: string, readMaxB
 
 /** The call's answer from a complete HTTP/2 response, as connect's Connect-protocol transport reads it. */
 function answerOf(req: AnyUnaryRequest, status: number, nodeHeaders: IncomingHttpHeaders, bytes: Uint8Array): AnyUnaryResponse {
-  const all = new Headers();
-  for (const key in nodeHeaders) {
-    if (key.charCodeAt(0) === 58 /* ':' */) continue;
-    const v = nodeHeaders[key];
-    if (v === undefined) continue;
-    if (typeof v === 'string') all.append(key, v);
-    else for (const e of v) all.append(key, e);
-  }
+  const all = webHeaders(nodeHeaders);
   const { isUnaryError, unaryError } = validateResponseWithCompression('unary', [], true, status, all);
   const [header, trailer] = trailerDemux(all);
   if (isUnaryError) throw errorFromJsonBytes(bytes, appendHeaders(header, trailer), unaryError!);
@@ -188,6 +190,19 @@ function answerOf(req: AnyUnaryRequest, status: number, nodeHeaders: IncomingHtt
     throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
   }
   return { stream: false, service: req.service, method: req.method, header, message, trailer };
+}
+
+/** Node's headers as fetch `Headers`, without HTTP/2's pseudo-headers (as connect-node's `nodeHeaderToWebHeader`). */
+function webHeaders(nodeHeaders: IncomingHttpHeaders): Headers {
+  const header = new Headers();
+  for (const key in nodeHeaders) {
+    if (key.charCodeAt(0) === 58 /* ':' */) continue;
+    const v = nodeHeaders[key];
+    if (v === undefined) continue;
+    if (typeof v === 'string') header.append(key, v);
+    else for (const e of v) header.append(key, e);
+  }
+  return header;
 }
 
 /** As connect-node's `connectErrorFromNodeReason`: a refused or unreachable peer is Unavailable, a reset one Aborted. */
@@ -207,42 +222,19 @@ function fromNodeReason(reason: unknown): ConnectError {
   return ce;
 }
 
-const RESET_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(h2)
-    .filter(([k]) => /^NGHTTP2_(NO_ERROR|PROTOCOL_ERROR|INTERNAL_ERROR|FLOW_CONTROL_ERROR|SETTINGS_TIMEOUT|STREAM_CLOSED|FRAME_SIZE_ERROR|REFUSED_STREAM|CANCEL|COMPRESSION_ERROR|CONNECT_ERROR|ENHANCE_YOUR_CALM|INADEQUATE_SECURITY|HTTP_1_1_REQUIRED)$/.test(k))
-    .map(([k, v]) => [v as number, k.slice('NGHTTP2_'.length)]),
-);
+/** As connect-node's `connectErrorFromH2ResetCode`: the RST_STREAM codes that say why a stream ended early (STREAM_CLOSED and NO_ERROR say nothing). */
+const RESET_CODES = new Map<number, [name: string, code: Code]>([
+  ...['PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT', 'FRAME_SIZE_ERROR', 'COMPRESSION_ERROR', 'CONNECT_ERROR'].map((n): [number, [string, Code]] => [(h2 as unknown as Record<string, number>)[`NGHTTP2_${n}`]!, [n, Code.Internal]]),
+  [h2.NGHTTP2_REFUSED_STREAM, ['REFUSED_STREAM', Code.Unavailable]],
+  [h2.NGHTTP2_CANCEL, ['CANCEL', Code.Canceled]],
+  [h2.NGHTTP2_ENHANCE_YOUR_CALM, ['ENHANCE_YOUR_CALM', Code.ResourceExhausted]],
+  [h2.NGHTTP2_INADEQUATE_SECURITY, ['INADEQUATE_SECURITY', Code.PermissionDenied]],
+  [h2.NGHTTP2_HTTP_1_1_REQUIRED, ['HTTP_1_1_REQUIRED', Code.PermissionDenied]],
+]);
 
-/** As connect-node's `connectErrorFromH2ResetCode`: the codes of RST_STREAM that say why a stream ended early. */
 function fromResetCode(rstCode: number | undefined): ConnectError | undefined {
-  let code: Code | undefined;
-  switch (rstCode) {
-    case h2.NGHTTP2_PROTOCOL_ERROR:
-    case h2.NGHTTP2_INTERNAL_ERROR:
-    case h2.NGHTTP2_FLOW_CONTROL_ERROR:
-    case h2.NGHTTP2_SETTINGS_TIMEOUT:
-    case h2.NGHTTP2_FRAME_SIZE_ERROR:
-    case h2.NGHTTP2_COMPRESSION_ERROR:
-    case h2.NGHTTP2_CONNECT_ERROR:
-      code = Code.Internal;
-      break;
-    case h2.NGHTTP2_REFUSED_STREAM:
-      code = Code.Unavailable;
-      break;
-    case h2.NGHTTP2_CANCEL:
-      code = Code.Canceled;
-      break;
-    case h2.NGHTTP2_ENHANCE_YOUR_CALM:
-      code = Code.ResourceExhausted;
-      break;
-    case h2.NGHTTP2_INADEQUATE_SECURITY:
-    case h2.NGHTTP2_HTTP_1_1_REQUIRED:
-      code = Code.PermissionDenied;
-      break;
-    default:
-      return undefined;
-  }
-  return new ConnectError(`http/2 stream closed with error code ${RESET_NAMES[rstCode!]} (0x${rstCode!.toString(16)})`, code);
+  const known = rstCode === undefined ? undefined : RESET_CODES.get(rstCode);
+  return known && new ConnectError(`http/2 stream closed with error code ${known[0]} (0x${rstCode!.toString(16)})`, known[1]);
 }
 
 /**
@@ -293,15 +285,7 @@ function serveRequest(spec: MethodImplSpec & { kind: 'unary' }, req: Http2Server
     size += chunk.length;
   });
   req.once('end', () => {
-    const header = new Headers();
-    const nodeHeaders = req.headers;
-    for (const key in nodeHeaders) {
-      if (key.charCodeAt(0) === 58 /* ':' */) continue;
-      const v = nodeHeaders[key];
-      if (v === undefined) continue;
-      if (typeof v === 'string') header.append(key, v);
-      else for (const e of v) header.append(key, e);
-    }
+    const header = webHeaders(req.headers);
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     void serveUnary(spec, call, header, `http://${req.authority}${req.url}`, body, interceptors).then((answer) => {
       answered = true;
