@@ -138,16 +138,17 @@ export type ServedUnary = { status: number; header: Headers; body: Uint8Array };
  * `call` ends with the client's reset stream (cancel) and aborts the handler's signal when the call ends.
  */
 export async function serveUnary(spec: MethodImplSpec & { kind: 'unary' }, call: UnaryCall, header: Headers, url: string, body: Uint8Array, interceptors: Interceptor[]): Promise<ServedUnary> {
-  const req = new DirectUnaryRequest(spec.method, header, undefined, call, url);
+  let input: MessageShape<DescMessage> | undefined;
+  let unreadable: ConnectError | undefined;
+  try {
+    input = fromBinary(spec.method.input, body);
+  } catch (e) {
+    unreadable = new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
+  }
+  const req = new DirectUnaryRequest(spec.method, header, input, call, url);
   const context = new DirectHandlerContext(req, call, 'connect');
   try {
-    let input: MessageShape<DescMessage>;
-    try {
-      input = fromBinary(spec.method.input, body);
-    } catch (e) {
-      throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
-    }
-    (req as { message: unknown }).message = input;
+    if (unreadable) throw unreadable;
     const output = await runUnary(spec, req, context, call, interceptors);
     const answer = trailerMux(context.answerHeader(), context.answerTrailer());
     answer.set('content-type', 'application/proto');

@@ -1,24 +1,12 @@
 import { constants as h2, type Http2ServerRequest, type Http2ServerResponse, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethodUnary, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
-import { Code, ConnectError, appendHeaders, createContextValues, type ContextValues, type Interceptor, type Transport, type UnaryRequest, type UnaryResponse } from '@connectrpc/connect';
+import { Code, ConnectError, appendHeaders, createContextValues, type ConnectRouter, type ContextValues, type Interceptor, type MethodImplSpec, type Transport, type UnaryRequest, type UnaryResponse } from '@connectrpc/connect';
 import { createDeadlineSignal, createLinkedAbortController, getAbortSignalReason } from '@connectrpc/connect/protocol';
 import { errorFromJsonBytes, parseTimeout, requestHeader, trailerDemux, validateResponseWithCompression } from '@connectrpc/connect/protocol-connect';
 import { createConnectTransport, Http2SessionManager } from '@connectrpc/connect-node';
-import type { ConnectRouter, MethodImplSpec } from '@connectrpc/connect';
 import { collectImplementations, serveUnary, UnaryCall } from './direct-transport';
 
-/**
- * The Connect protocol's unary call over HTTP/2 between the deployment's processes, written out:
- * connect-node's transport costs ≈ 180 µs of the caller's CPU per call against ≈ 30 µs for the same
- * request on `node:http2` (test/bench/h2-hop.ts; docs/benchmarks.md): its universal client runs a
- * unary call through async iterables, a sentinel that makes an error object to settle every call, and
- * an abort controller that is aborted (another error) when the call ends. This transport sends the
- * same request (Connect protocol version 1, binary, uncompressed; the same headers), reads the same
- * answer and refuses what connect-node refuses, with connect's own protocol functions (`requestHeader`,
- * `validateResponseWithCompression`, `trailerDemux`, `errorFromJsonBytes`), its interceptors in the
- * same order and its session manager (connection, GOAWAY, reconnect). Streaming calls go through
- * connect-node's transport on the same session manager.
- */
+/** Options of `createH2Transport`. */
 export type H2TransportOptions = {
   baseUrl: string;
   interceptors?: Interceptor[];
@@ -34,6 +22,18 @@ type AnyUnaryResponse = UnaryResponse<DescMessage, DescMessage>;
 /** A signal that never aborts: a call without a deadline and without the caller's signal makes no controller. */
 const NEVER: AbortSignal = new AbortController().signal;
 
+/**
+ * The Connect protocol's unary call over HTTP/2 between the deployment's processes, written out:
+ * connect-node's transport costs ≈ 180 µs of the caller's CPU per call against ≈ 30 µs for the same
+ * request on `node:http2` (test/bench/h2-hop.ts; docs/benchmarks.md): its universal client runs a
+ * unary call through async iterables, a sentinel that makes an error object to settle every call, and
+ * an abort controller that is aborted (another error) when the call ends. This transport sends the
+ * same request (Connect protocol version 1, binary, uncompressed; the same headers), reads the same
+ * answer and refuses what connect-node refuses, with connect's own protocol functions (`requestHeader`,
+ * `validateResponseWithCompression`, `trailerDemux`, `errorFromJsonBytes`), its interceptors in the
+ * same order and its session manager (connection, GOAWAY, reconnect). Streaming calls go through
+ * connect-node's transport on the same session manager.
+ */
 export function createH2Transport(opts: H2TransportOptions): Transport {
   const base = new URL(opts.baseUrl);
   const origin = base.origin;
@@ -277,6 +277,10 @@ function serveRequest(spec: MethodImplSpec & { kind: 'unary' }, req: Http2Server
   // As connect-node's adapter: a stream the client reset (or that closed) before the answer cancels the call.
   req.once('close', () => {
     if (!answered) call.cancel(fromResetCode(req.stream.rstCode) ?? new ConnectError('the client closed the stream', Code.Canceled));
+  });
+  // Node's compatibility layer does not forward stream errors to the request; a listener all the same, so none is unhandled.
+  req.on('error', (err: Error) => {
+    if (!answered) call.cancel(fromNodeReason(err));
   });
   const chunks: Buffer[] = [];
   let size = 0;
