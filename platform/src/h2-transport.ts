@@ -153,6 +153,18 @@ async function sendUnary(sessions: Http2SessionManager, origin: string, readMaxB
         endedWithoutAnswer = true;
         return;
       }
+      // A connection lost mid-answer (the peer killed) ends the stream with what arrived and a reset code already set
+      // (CANCEL, no error event): the reset decides, as in connect-node, where it wins over the short body.
+      const reset = fromResetCode(stream.rstCode);
+      if (reset) {
+        fail(reset);
+        return;
+      }
+      const promised = responseHeaders['content-length'];
+      if (promised !== undefined && /^\d+$/.test(promised) && Number(promised) !== size) {
+        fail(new ConnectError(`protocol error: promised ${promised} bytes, received ${size}`, Code.InvalidArgument));
+        return;
+      }
       try {
         const answer = answerOf(req, status, responseHeaders, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
         settled = true;
@@ -289,6 +301,9 @@ function serveRequest(spec: MethodImplSpec & { kind: 'unary' }, req: Http2Server
     size += chunk.length;
   });
   req.once('end', () => {
+    // A request whose client went away mid-body still ends here (after 'aborted' and 'close', with what arrived): its
+    // bytes may even decode; it is never run.
+    if (req.aborted || call.ended) return;
     const header = webHeaders(req.headers);
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     void serveUnary(spec, call, header, `http://${req.authority}${req.url}`, body, interceptors).then((answer) => {

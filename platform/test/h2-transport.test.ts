@@ -226,6 +226,27 @@ describe('unary calls over HTTP/2: createH2Transport and the fast path answer as
     expect(fast.fastCalls()).toBe(1);
   });
 
+  it('never runs a call whose client went away before the request ended (its bytes decode, but the request is cut)', async () => {
+    let ran = 0;
+    const calculation = { listTransactions: () => (ran++, {}) };
+    const { plain, fast } = await pairs({ calculation });
+    for (const url of [fast.url, plain.url]) {
+      const session = http2.connect(url);
+      session.on('error', () => undefined);
+      const req = session.request({ ':method': 'POST', ':path': '/vat.calculation.v1.CalculationService/ListTransactions', 'content-type': 'application/proto' });
+      req.on('error', () => undefined);
+      const closed = new Promise((r) => req.on('close', r));
+      // A whole message, but no END_STREAM: the client dies before it ends the request.
+      req.write(toBinary(ListTransactionsRequestSchema, create(ListTransactionsRequestSchema, { limit: 5 })), () => setTimeout(() => session.destroy(), 20));
+      await closed;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ran).toBe(0);
+    // The same request ended properly runs (the check can fail).
+    await createClient(CalculationService, client('lean', fast.url)).listTransactions({ limit: 5 });
+    expect(ran).toBe(1);
+  });
+
   it('cancels the handler when the caller aborts (Canceled), and aborts its signal once it has answered', async () => {
     let handlerSignal: AbortSignal | undefined;
     const readiness = {
@@ -319,6 +340,25 @@ describe('createH2Transport: a peer that is down or goes away is a peer fault (5
     const fromConnect = await failureOf(createClient(ReadinessService, client('connect', url)).getReadiness({}));
     expect(fromLean).toEqual(fromConnect);
     expect(fromLean.code).toBe(Code.Unknown);
+  });
+
+  it('an answer cut short by a lost connection (the peer killed mid-body) is a peer fault, not a message to parse', async () => {
+    const cutting = http2.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/proto', 'content-length': '100000' });
+      res.write(Buffer.alloc(30000, 0x0a), () => setTimeout(() => req.stream.session?.destroy(), 20));
+    });
+    await new Promise<void>((r) => cutting.listen(0, '127.0.0.1', r));
+    open.push(() => new Promise((r) => cutting.close(() => r())));
+    const url = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}`;
+    const call = (kind: 'lean' | 'connect') => createClient(ReadinessService, client(kind, url)).getReadiness({}).then(
+      () => expect.fail('the call succeeded'),
+      (e: unknown) => e,
+    );
+    const fromConnect = await call('connect');
+    const fromLean = await call('lean');
+    expect(isPeerFault(fromConnect)).toBe(true);
+    expect(isPeerFault(fromLean)).toBe(true);
+    expect({ code: (fromLean as ConnectError).code, message: (fromLean as ConnectError).rawMessage }).toEqual({ code: (fromConnect as ConnectError).code, message: (fromConnect as ConnectError).rawMessage });
   });
 
   it('reads a stream the server resets as connect-node does (the code and message of each RST_STREAM code)', async () => {
