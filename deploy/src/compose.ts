@@ -176,10 +176,16 @@ export async function rpcServer(routes: (router: ConnectRouter) => void, interce
   const app = Fastify({
     http2: true,
     logger: false,
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    // The server Fastify would make for `http2: true` (its session and connection timeouts), with the fast path in front.
+    serverFactory: (handler, options) => {
+      const server = createServer((req, res) => {
         if (!fast(req, res)) handler(req as never, res as never);
-      }),
+      });
+      const timeouts = options as { http2SessionTimeout?: number; connectionTimeout?: number };
+      server.on('session', (session) => session.setTimeout(timeouts.http2SessionTimeout ?? 72_000, () => session.close()));
+      server.setTimeout(timeouts.connectionTimeout ?? 0);
+      return server;
+    },
   });
   await app.register(fastifyConnectPlugin, { routes, interceptors });
   return app as unknown as FastifyInstance;
