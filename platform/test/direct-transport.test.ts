@@ -18,6 +18,7 @@ import { CalculationService, ListTransactionsRequestSchema } from '@vat/gen/vat/
 import { GetReadinessResponseSchema, ReadinessCheckSchema, ReadinessService } from '@vat/gen/vat/platform/v1/readiness_service_pb';
 import { createDirectTransport } from '../src/direct-transport';
 import { rpcError } from '../src/rpc-errors';
+import { failureOf } from './rpc-failure';
 
 const CALLER = createContextKey<string>('nobody', { description: 'set by the test interceptor' });
 
@@ -51,16 +52,6 @@ function bothTransports(services: Services, interceptors: Interceptor[] = [calle
   ];
 }
 
-/** What a caller can observe of a failed call. */
-async function failureOf(call: Promise<unknown>) {
-  const err = await call.then(
-    () => expect.fail('the call succeeded'),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ConnectError);
-  const e = err as ConnectError;
-  return { code: e.code, rawMessage: e.rawMessage, details: e.details, info: e.findDetails(ErrorInfoSchema), retry: e.metadata.get('x-retry'), wire: e.isWireError, cause: e.cause };
-}
 
 const never = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
 
