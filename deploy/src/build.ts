@@ -115,7 +115,7 @@ export async function build(mode: Mode, config: Config, log: Logger, database?: 
   }
   if (mode !== 'all' && !config.natsUrl) throw new Error(`NATS_URL is required to run "${mode}" as its own process`);
   const poolMax = embedded ? EMBEDDED_POOL_MAX : 10;
-  const bus = createBus(config, log, `vat-${mode}`);
+  const bus = await createBus(config, log, `vat-${mode}`);
   const servers: FastifyInstance[] = [];
   let gateway: RunningGateway | undefined;
   let statistics: EmbeddedStatistics | undefined;
@@ -131,11 +131,20 @@ export async function build(mode: Mode, config: Config, log: Logger, database?: 
   };
   try {
     if (mode === 'all') {
-      for (const name of SERVICE_NAMES) {
-        const orm = prepared.get(name);
-        prepared.delete(name);
-        services.push(await startService(await loadModule(name), config, databaseUrl, bus, log, poolMax, transports, orm));
-      }
+      // The five start side by side: their start is mostly statements on the database, and a service's own
+      // work (the calculation's reference data decoded into memory) runs on this thread while the database's
+      // thread answers another's. No service calls another while it starts. `services` keeps SERVICE_NAMES'
+      // order (the relays', the stop's); one that failed stops the others that started.
+      const results = await Promise.allSettled(
+        SERVICE_NAMES.map(async (name) => {
+          const orm = prepared.get(name);
+          prepared.delete(name);
+          return startService(await loadModule(name), config, databaseUrl, bus, log, poolMax, transports, orm);
+        }),
+      );
+      for (const r of results) if (r.status === 'fulfilled') services.push(r.value);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
       const elapsed = stopwatch();
       const early = preparedGateway !== undefined;
       if (preparedGateway) {

@@ -5,9 +5,6 @@ import { startEmbeddedDatabase } from './embedded-database';
 import { takePrestarted } from './prestart';
 import { boundHeapGrowth } from '@vat/platform/heap-growth';
 
-// Before the process allocates much: V8's heap growing factor bounded (platform/src/heap-growth.ts).
-boundHeapGrowth();
-
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long after the port opens the start's garbage is collected (see below). */
 const START_GARBAGE_DELAY_MS = 500;
@@ -35,6 +32,10 @@ try {
   const built = await build(mode, config, log, database);
   const address = await built.listen();
   log.info({ mode, address }, 'listening');
+  // V8's heap growth is bounded from here on (platform/src/heap-growth.ts), not during the start: its one-off
+  // allocations (the code, the ORMs, the reference data) then cost two or three fewer full collections on each
+  // thread (≈ 30-50 ms of a restart), and the start's garbage is collected just below anyway.
+  boundHeapGrowth();
   // The start's garbage is collected a moment after the port opens, not before nor right at it: the first
   // requests (a supervisor's /ready, clients that waited for the port) are answered without waiting for the one
   // collection (30-40 ms of a ≈ 1 s restart); a request that comes in during it waits as it would for any other.
