@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
-import type { Subscription } from '@vat/platform/bus';
+import { PER_REQUEST_EVENT_LINGER_MS, type Subscription } from '@vat/platform/bus';
 import { freshEvents } from '@vat/platform/inbox';
 import { decodeEvent, subjectOf } from '@vat/platform/events';
 
@@ -23,6 +23,7 @@ export function usageConsumer(pool: pg.Pool): Subscription {
   return {
     durable: USAGE_CONSUMER,
     subjects: [subjectOf(CalculationRecordedSchema)],
+    lingerMs: PER_REQUEST_EVENT_LINGER_MS,
     handler: async (batch) => {
       const events = batch.map((msg) => ({ msg, ev: decodeEvent(CalculationRecordedSchema, msg.data) }));
       await pool.query(APPLY_USAGE_SQL, [

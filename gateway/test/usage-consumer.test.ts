@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
-import type { BusMessage } from '@vat/platform/bus';
+import { PER_REQUEST_EVENT_LINGER_MS, type BusMessage } from '@vat/platform/bus';
 import { buildEvent } from '@vat/platform/events';
 import { freshDatabase, requireBackends } from '../../test/support/env';
 import { KeyStore } from '../src/keys';
@@ -35,6 +35,11 @@ describe.skipIf(!backends.ok)('gateway usage consumer applies a batch of Calcula
   };
   const usage = async (account: string) =>
     Object.fromEntries((await keys.list(account)).map((k) => [k.id, { n: Number(k.calculation_count), last: k.last_calculation_at }]));
+
+  it('lets a batch of a few events wait for more (one per stored calculation: fewer statements under load)', () => {
+    expect(usageConsumer(pool).lingerMs).toBe(PER_REQUEST_EVENT_LINGER_MS);
+    expect(PER_REQUEST_EVENT_LINGER_MS).toBeGreaterThan(0);
+  });
 
   it('counts per key, once per event id: repeats inside a batch and across batches have no second effect', async () => {
     const a = await keys.create('usage-batch', 'full', false);

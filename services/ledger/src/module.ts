@@ -1,5 +1,6 @@
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { subjectOf } from '@vat/platform/events';
+import { PER_REQUEST_EVENT_LINGER_MS } from '@vat/platform/bus';
 import { referenceDataConsumer } from '@vat/platform/reference-projection';
 import { serviceModule } from '@vat/platform/service-module';
 import { ledgerContext } from './context';
@@ -26,7 +27,7 @@ export const ledgerModule = serviceModule({
   },
   consumers: (deps) => [
     referenceDataConsumer(deps.pool, 'ledger', 'ledger-reference-data', deps.now),
-    { durable: 'ledger-calculation-summaries', subjects: [subjectOf(CalculationRecordedSchema)], handler: (batch) => deps.calculationSummaries.apply(batch) },
+    { durable: 'ledger-calculation-summaries', subjects: [subjectOf(CalculationRecordedSchema)], handler: (batch) => deps.calculationSummaries.apply(batch), lingerMs: PER_REQUEST_EVENT_LINGER_MS },
   ],
   readiness: (deps) => deps.reference.probes('ledger'),
   // A projection still incomplete once the bus is open (a fresh or recreated NATS stream) asks calculation for it.
