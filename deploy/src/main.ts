@@ -5,6 +5,12 @@ import { startEmbeddedDatabase } from './embedded-database';
 import { takePrestarted } from './prestart';
 import { boundHeapGrowth } from '@vat/platform/heap-growth';
 
+// Before the process allocates much: V8's heap growing factor bounded (platform/src/heap-growth.ts). Not later: a start
+// with V8's own factor has three fewer full collections (≈ 30-50 ms of a restart), but the server it leaves spends
+// about half as much CPU again per persisted calculation for the rest of its life, the bound set at `listen` or not
+// (0.36-0.40 against 0.24-0.27 ms; docs/benchmarks.md, twentieth session).
+boundHeapGrowth();
+
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long after the port opens the start's garbage is collected (see below). */
 const START_GARBAGE_DELAY_MS = 500;
@@ -32,10 +38,6 @@ try {
   const built = await build(mode, config, log, database);
   const address = await built.listen();
   log.info({ mode, address }, 'listening');
-  // V8's heap growth is bounded from here on (platform/src/heap-growth.ts), not during the start: its one-off
-  // allocations (the code, the ORMs, the reference data) then cost two or three fewer full collections on each
-  // thread (≈ 30-50 ms of a restart), and the start's garbage is collected just below anyway.
-  boundHeapGrowth();
   // The start's garbage is collected a moment after the port opens, not before nor right at it: the first
   // requests (a supervisor's /ready, clients that waited for the port) are answered without waiting for the one
   // collection (30-40 ms of a ≈ 1 s restart); a request that comes in during it waits as it would for any other.

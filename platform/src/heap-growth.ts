@@ -2,8 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what survived the last full collection before it runs the next one,
- * in percent, for the servers (`npm start` and each service process; deploy/src/main.ts sets it once the process listens: during the
- * start the heap only grows, and the bound then cost more full collections).
+ * in percent, for the servers (`npm start` and each service process; deploy/src/main.ts sets it first thing).
  * V8's own factor adapts to the collector's speed and reaches 4× for a process that allocates fast and spends
  * little time collecting: under the 1,000,000-row CSV export the one-process server's heap grew to 357 MB around
  * 97 MB of live objects before its first full collection (peak RSS 361-520 MB over five runs); under the

@@ -4,28 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../src/heap-growth';
 
 const SOURCE = fileURLToPath(new URL('../src/heap-growth.ts', import.meta.url));
-const START_GARBAGE = fileURLToPath(new URL('../src/start-garbage.ts', import.meta.url));
 
 /**
  * A process that holds ≈ 40 MB and promotes garbage fast (batches that live through a few scavenges, then die, as
  * an export's batches do): the largest heap it reaches, in MB, and whether boundHeapGrowth set the factor.
  */
-function largestHeap(bound: boolean | 'after a start', flags: string[] = []): { maxHeapMb: number; set: boolean } {
-  // 'after a start': as deploy/src/main.ts does it, the factor is bounded only once a start (here 300 MB allocated
-  // with V8's own factor, a third of it kept until the end of the start) is over, then the start's garbage collected.
+function largestHeap(bound: boolean, flags: string[] = []): { maxHeapMb: number; set: boolean } {
   const script = `
     import { getHeapStatistics } from 'node:v8';
     const { boundHeapGrowth } = await import(${JSON.stringify(SOURCE)});
-    const { collectStartGarbage } = await import(${JSON.stringify(START_GARBAGE)});
-    if (${JSON.stringify(bound)} === 'after a start') {
-      let start = [];
-      for (let i = 0; i < 300; i++) start.push(new Array(131072).fill(i + 0.5).map((x, j) => (j % 3 ? x : { x })));
-      start = start.filter((_, i) => i % 3 === 0);
-      await new Promise((r) => setImmediate(r));
-      start = undefined;
-    }
-    const set = ${JSON.stringify(bound)} === false ? false : boundHeapGrowth();
-    if (${JSON.stringify(bound)} === 'after a start') collectStartGarbage();
+    const set = ${bound} ? boundHeapGrowth() : false;
     const live = Array.from({ length: 40 }, (_, i) => new Array(131072).fill(i + 0.5));
     let held = [], max = 0;
     for (let round = 0; round < 300; round++) {
@@ -50,12 +38,6 @@ describe('V8 heap growth bounded in the servers', () => {
     expect(bounded.maxHeapMb).toBeLessThan(150);
     // Not a vacuous bound: V8's own factor lets the same process grow well past it.
     expect(left.maxHeapMb).toBeGreaterThan(bounded.maxHeapMb + 30);
-  }, 60_000);
-
-  it('bounds it as well when set only once a start is over (deploy/src/main.ts sets it when the process listens)', () => {
-    const late = largestHeap('after a start');
-    expect(late.set).toBe(true);
-    expect(late.maxHeapMb).toBeLessThan(150);
   }, 60_000);
 
   it('leaves a factor chosen on the command line alone', () => {
