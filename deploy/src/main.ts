@@ -7,8 +7,8 @@ import { boundHeapGrowth } from '@vat/platform/heap-growth';
 
 // Before the process allocates much: V8's heap growing factor bounded (platform/src/heap-growth.ts). Not later: a start
 // with V8's own factor has three fewer full collections (≈ 30-50 ms of a restart), but the server it leaves spends
-// about half as much CPU again per persisted calculation for the rest of its life, the bound set at `listen` or not
-// (0.36-0.40 against 0.24-0.27 ms; docs/benchmarks.md, twentieth session).
+// about half as much CPU again per persisted calculation for the rest of its life, even with the bound set once it
+// listens (0.36-0.40 against 0.20-0.28 ms per request; docs/benchmarks.md, twentieth session).
 boundHeapGrowth();
 
 const SHUTDOWN_GRACE_MS = 10_000;
