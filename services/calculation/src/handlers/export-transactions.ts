@@ -11,7 +11,13 @@ import type { ExportRow } from '../repositories/calculations';
 
 const MAX_EXPORT_DAYS = 367;
 const MAX_EXPORT_ROWS = 1_000_000;
-const BATCH_ROWS = 5_000;
+/**
+ * Rows per keyset statement. The batch is held while it is formatted and streamed, long enough for V8 to promote it:
+ * at 5,000 rows the one-process server peaked at 225-256 MB over the two 1,000,000-row exports on a fresh server
+ * (235-264 MB in the full bench), at 1,000 at 198-220 MB, at the same speed within the machine's noise
+ * (`test/bench/export-memory.ts`, interleaved runs; docs/benchmarks.md).
+ */
+const BATCH_ROWS = 1_000;
 const DAY_MS = 86_400_000;
 
 type Column = CsvColumn & { value: (r: ExportRow) => CsvValue };
