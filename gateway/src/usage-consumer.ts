@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { PER_REQUEST_EVENT_LINGER_MS, type Subscription } from '@vat/platform/bus';
 import { freshEvents } from '@vat/platform/inbox';
-import { decodeEvent, subjectOf } from '@vat/platform/events';
+import { subjectOf } from '@vat/platform/events';
+import { calculationsRecorded } from '@vat/platform/calculation-recorded';
 
 const USAGE_CONSUMER = 'gateway-key-usage';
 
@@ -25,12 +26,13 @@ export function usageConsumer(pool: pg.Pool): Subscription {
     subjects: [subjectOf(CalculationRecordedSchema)],
     lingerMs: PER_REQUEST_EVENT_LINGER_MS,
     handler: async (batch) => {
-      const events = batch.map((msg) => ({ msg, ev: decodeEvent(CalculationRecordedSchema, msg.data) }));
+      // A group message counts each of its calculations, each under its own event id.
+      const events = calculationsRecorded(batch);
       await pool.query(APPLY_USAGE_SQL, [
-        events.map(({ msg, ev }) => ev.eventId || msg.id),
+        events.map(({ id }) => id),
         USAGE_CONSUMER,
-        events.map(({ ev }) => ev.apiKeyId.toString()),
-        events.map(({ ev }) => ev.recordedAt || null),
+        events.map(({ event }) => event.apiKeyId.toString()),
+        events.map(({ event }) => event.recordedAt || null),
       ]);
     },
   };

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { withDeadline } from './deadline';
 import { lastResult, OUTBOX_SCAN_SETTINGS, outboxPendingSql } from './outbox-scan';
 import { supplyEventsIn } from './supply-committed';
+import { calculationsIn } from './calculation-recorded';
 
 /**
  * The process's Prometheus metrics (prom-client), named by the Prometheus conventions: base units,
@@ -48,7 +49,7 @@ export const imports = new Counter({ name: 'vat_imports_total', help: 'Imports: 
 
 /** Domain counters driven by the events leaving an outbox, counted once each is published. */
 const DOMAIN_BY_SUBJECT: Record<string, (payload: Uint8Array) => void> = {
-  'vat.calculation.v1.calculation_recorded': () => calculationsStored.inc(),
+  'vat.calculation.v1.calculation_recorded': (payload) => calculationsStored.inc(calculationsIn(payload)),
   'vat.ledger.v1.supply_committed': (payload) => supplyEventsCommitted.inc(supplyEventsIn(payload)),
   'vat.compliance_reports.v1.return_period_locked': () => returnsLocked.inc(),
   'vat.thresholds.v1.threshold_crossed': () => thresholdCrossings.inc(),

@@ -16,7 +16,7 @@ export type OutboxEvent = { id: string; subject: string; payload: Uint8Array };
  * 1,000 supply events carries about 350 kB of payload), and each one's start (1-based) and length in it.
  * {@link payloadAt} takes an event's payload back out in SQL.
  */
-export function payloadParams(events: readonly OutboxEvent[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
+export function payloadParams(events: readonly Pick<OutboxEvent, 'payload'>[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
   const starts: number[] = [];
   const lengths: number[] = [];
   let at = 1;

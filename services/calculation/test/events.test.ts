@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { decodeEvent, subjectOf } from '@vat/platform/events';
+import { calculationsRecorded } from '@vat/platform/calculation-recorded';
 import { requireBackends } from '../../../test/support/env';
 import { startHarness, type Harness } from '../../../test/support/harness';
 
@@ -33,9 +34,11 @@ describe.skipIf(!backends.ok)('CalculationRecorded events (outbox -> bus -> gate
       payload: { country: 'DE', currency: 'EUR', tax_class_id: 'standard', gross_amount_minor: 10000, price_includes_vat: false, transaction_date: '2024-06-01', ...over },
     });
   const outbox = async () => (await db.query('select id, subject, payload, published_at from "calculation".outbox order by created_at, id')).rows as OutboxRow[];
-  const eventsFor = async (calculationId: string) =>
+  /** Every calculation's event in the outbox with its row (a group row holds several: platform/src/calculation-recorded.ts). */
+  const recorded = async () =>
     // The outbox also holds calculation's other events (its reference data for the projections): only CalculationRecorded rows are decoded.
-    (await outbox()).filter((r) => r.subject === subjectOf(CalculationRecordedSchema) && decodeEvent(CalculationRecordedSchema, new Uint8Array(r.payload)).calculationId === calculationId);
+    (await outbox()).filter((r) => r.subject === subjectOf(CalculationRecordedSchema)).flatMap((row) => calculationsRecorded([{ id: row.id, subject: row.subject, data: new Uint8Array(row.payload) }]).map((e) => ({ row, ...e })));
+  const eventsFor = async (calculationId: string) => (await recorded()).filter((e) => e.event.calculationId === calculationId).map((e) => e.row);
   const usage = async (account: string, keyId: string) => (await h.built.gateway!.keys.list(account)).find((x) => x.id === keyId)!;
   const countFor = async (account: string, keyId: string) => Number((await usage(account, keyId)).calculation_count);
 
@@ -109,6 +112,37 @@ describe.skipIf(!backends.ok)('CalculationRecorded events (outbox -> bus -> gate
     expect(unpublished.rows[0].n).toBe(0);
   });
 
+  it('concurrent calculations stored by one statement travel as one group event of their account: each once, counted once', async () => {
+    const key = await h.key('ev-group', 'full');
+    const other = await h.key('ev-group-other', 'full');
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => calc(i % 4 === 3 ? other.key : key.key, { gross_amount_minor: 500 + i })));
+    expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+    const ids = new Set(answers.map((r) => r.json().calculation_id as string));
+    const mine = (await recorded()).filter((e) => ids.has(e.event.calculationId));
+    // Each calculation exactly once, under an event id of its own.
+    expect(mine.map((e) => e.event.calculationId).sort()).toEqual([...ids].sort());
+    expect(new Set(mine.map((e) => e.id)).size).toBe(40);
+    const rows = [...new Map(mine.map((e) => [e.row.id, e.row])).values()];
+    expect(rows.length).toBeLessThan(40);
+    for (const row of rows) {
+      const group = decodeEvent(CalculationRecordedSchema, new Uint8Array(row.payload));
+      if (group.calculations.length === 0) continue;
+      // A group row: named by its own event id, one account, the calculations in storage (position) order.
+      expect(group.eventId).toBe(row.id);
+      expect(new Set(group.calculations.map((c) => c.accountId))).toEqual(new Set([group.accountId]));
+      const seqs = await db.query('select id, seq from "calculation".calculation where id = any($1::uuid[])', [group.calculations.map((c) => c.calculationId)]);
+      const seqOf = new Map(seqs.rows.map((r) => [r.id as string, BigInt(r.seq)]));
+      const order = group.calculations.map((c) => seqOf.get(c.calculationId)!);
+      expect(order).toEqual([...order].sort((a, b) => (a < b ? -1 : 1)));
+    }
+    expect(rows.some((row) => decodeEvent(CalculationRecordedSchema, new Uint8Array(row.payload)).calculations.length > 1)).toBe(true);
+    expect(await until(() => countFor('ev-group', key.id), (v) => v >= 30)).toBe(30);
+    expect(await until(() => countFor('ev-group-other', other.id), (v) => v >= 10)).toBe(10);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await countFor('ev-group', key.id)).toBe(30);
+    expect(await countFor('ev-group-other', other.id)).toBe(10);
+  });
+
   it('an idempotent retry and 25 concurrent retries add no event and no count', async () => {
     const key = await h.key('ev-idem', 'full');
     const first = await calc(key.key, {}, { 'idempotency-key': 'ev-1' });
@@ -163,10 +197,11 @@ describe.skipIf(!backends.ok)('CalculationRecorded events (outbox -> bus -> gate
 
   it('every stored calculation has exactly one event: totals agree across the whole database', async () => {
     const calcs = Number((await db.query('select count(*) from "calculation".calculation')).rows[0].count);
-    const events = (await outbox()).filter((r) => r.subject === subjectOf(CalculationRecordedSchema));
+    const events = await recorded();
     expect(events.length).toBe(calcs);
-    const ids = new Set(events.map((r) => decodeEvent(CalculationRecordedSchema, new Uint8Array(r.payload)).calculationId));
+    const ids = new Set(events.map((e) => e.event.calculationId));
     expect(ids.size).toBe(calcs);
+    expect(new Set(events.map((e) => e.id)).size).toBe(calcs);
     const stored = (await db.query('select id from "calculation".calculation')).rows.map((r) => r.id as string);
     for (const id of stored) expect(ids.has(id)).toBe(true);
   });

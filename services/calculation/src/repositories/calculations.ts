@@ -1,5 +1,8 @@
 import type pg from 'pg';
+import { calculationGroupHead, calculationGroupPart } from '@vat/platform/calculation-recorded';
+import { subjectOf } from '@vat/platform/events';
 import { payloadAt, payloadParams, type OutboxEvent } from '@vat/platform/outbox';
+import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { sha256Hex } from '@vat/platform/canonical-json';
 import { insertStatement, jsonRowsSelect, keysetBatches, pgTimestamp, Where, type JsonRowColumn, type Statement } from '@vat/platform/sql';
 import { preparedStatement } from '@vat/platform/prepared';
@@ -7,6 +10,7 @@ import { deepFreeze } from '../domain/deep-freeze';
 import type { CanonicalRequest, StoredRateEvidence } from '../evidence';
 
 const TABLE = '"calculation".calculation';
+const CALCULATION_RECORDED_SUBJECT = subjectOf(CalculationRecordedSchema);
 const OUTBOX = '"calculation".outbox';
 /** Each rate window's evidence, stored once; a calculation names its document by `rate_evidence_digest`. */
 const DOCS = '"calculation".rate_evidence_doc';
@@ -223,9 +227,12 @@ for (const c of STORED_COLUMNS) if (!COLUMN_TYPE[c]) throw new Error(`no SQL typ
 /**
  * Several calculations and their outbox events in ONE statement (group commit): the rows as JSON (`$1`, each
  * naming its rate evidence document), the group's documents once each (`$5` names, `$7` texts; stored unless
- * they are already), the outbox events as arrays naming their calculation (their payloads in one binary parameter, `$4`, cut by `$8` and `$9`). A row whose idempotency key the
- * account already used (before, or by an earlier row of the same group) is skipped with its event; the statement
- * answers the id and position of every row it stored.
+ * they are already), and one outbox row per account of the group (`$10` ids): a group `CalculationRecorded`
+ * (`$3` its subject) assembled from its head (`$11`/`$12`) and the parts of the calculations the statement
+ * stored (`$8`/`$9`, each naming its account's group, `$2`), in storage order (platform/src/calculation-recorded.ts).
+ * All payloads are cut out of one binary parameter, `$4`. A row whose idempotency key the account already used
+ * (before, or by an earlier row of the same group) is skipped with its part; an account none of whose rows was
+ * stored gets no outbox row. The statement answers the id and position of every row it stored.
  */
 const INSERT_GROUP_SQL = `with docs as (insert into ${DOCS} (digest, doc, created_at)
         select x.digest, x.doc::jsonb, now() from unnest($5::text[], $7::text[]) as x(digest, doc) on conflict do nothing),
@@ -235,8 +242,11 @@ const INSERT_GROUP_SQL = `with docs as (insert into ${DOCS} (digest, doc, create
         order by r.n
         on conflict (account_id, idempotency_key) do nothing returning id, seq),
       o as (insert into ${OUTBOX} (id, subject, payload, created_at, attempts)
-        select e.id, e.subject, ${payloadAt('$4', 'e.start', 'e.len')}, now(), 0 from unnest($2::uuid[], $3::text[], $8::int[], $9::int[], $6::uuid[]) as e(id, subject, start, len, calculation_id)
-          join c on c.id = e.calculation_id)
+        select g.id, $3::text, ${payloadAt('$4', 'g.start', 'g.len')} || string_agg(${payloadAt('$4', 'e.start', 'e.len')}, ''::bytea order by e.n), now(), 0
+          from unnest($6::uuid[], $8::int[], $9::int[], $2::int[]) with ordinality as e(calculation_id, start, len, grp, n)
+          join c on c.id = e.calculation_id
+          join unnest($10::uuid[], $11::int[], $12::int[]) with ordinality as g(id, start, len, k) on g.k = e.grp
+         group by g.id, g.start, g.len)
     select id::text as id, seq::text as seq from c`;
 
 const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -388,19 +398,31 @@ export class CalculationRepository {
     });
     // The documents in the order of their names: two statements storing the same new documents wait for each other in one order, never crosswise.
     const names = [...docs.keys()].sort();
-    const payloads = payloadParams(group.map((p) => p.event));
+    // One group event per account (a message never mixes accounts); its payload is assembled in SQL from the stored rows' parts.
+    const heads = new Map<bigint, { k: number; head: OutboxEvent }>();
+    const grp = group.map(({ c, event }) => {
+      if (event.subject !== CALCULATION_RECORDED_SUBJECT) throw new Error(`a calculation's outbox event must be CalculationRecorded, not ${event.subject}`);
+      let h = heads.get(c.accountId);
+      if (!h) heads.set(c.accountId, (h = { k: heads.size + 1, head: calculationGroupHead(c.accountId) }));
+      return h.k;
+    });
+    const groupEvents = [...heads.values()].map((h) => h.head);
+    const payloads = payloadParams([...groupEvents, ...group.map((p) => ({ payload: calculationGroupPart(p.event.payload) }))]);
     const values = [
       JSON.stringify(rows),
-      group.map((p) => p.event.id),
-      group.map((p) => p.event.subject),
+      grp,
+      CALCULATION_RECORDED_SUBJECT,
       payloads.bytes,
       names,
       group.map((p) => p.c.id),
       names.map((n) => docs.get(n)!),
-      payloads.starts,
-      payloads.lengths,
+      payloads.starts.slice(groupEvents.length),
+      payloads.lengths.slice(groupEvents.length),
+      groupEvents.map((e) => e.id),
+      payloads.starts.slice(0, groupEvents.length),
+      payloads.lengths.slice(0, groupEvents.length),
     ];
-    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v3', INSERT_GROUP_SQL, values));
+    const res = await this.pool.query<{ id: string; seq: string }>(preparedStatement(this.pool, 'calculation_insert_group_v4', INSERT_GROUP_SQL, values));
     return new Map(res.rows.map((r) => [r.id, BigInt(r.seq)]));
   }
 

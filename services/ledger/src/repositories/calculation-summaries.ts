@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import type { BusMessage } from '@vat/platform/bus';
-import { decodeEvent } from '@vat/platform/events';
+import { calculationsRecorded } from '@vat/platform/calculation-recorded';
 import { awaitProjected, PROJECTION_LAG_WAIT_MS } from '@vat/platform/reference-projection';
 import { insertRows } from '@vat/platform/sql';
 import type { LinkedCalculation } from '../domain/calculation-link';
@@ -16,10 +15,9 @@ const TABLE = '"ledger".calculation_summary';
 export class CalculationSummaries {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Applies a batch of `CalculationRecorded` (one statement). */
+  /** Applies a batch of `CalculationRecorded` (one statement; a group message's calculations each). */
   async apply(batch: readonly BusMessage[]): Promise<void> {
-    const rows = batch.map((m) => {
-      const e = decodeEvent(CalculationRecordedSchema, m.data);
+    const rows = calculationsRecorded(batch).map(({ event: e }) => {
       return {
         calculation_id: e.calculationId.toLowerCase(),
         account_id: e.accountId.toString(),
