@@ -33,6 +33,12 @@ async function ensureStream(nc: NatsConnection): Promise<void> {
   }
 }
 
+/** The durable that carries one `subject` of a several-subject subscription on a server without `filter_subjects`. */
+export function durableOfSubject(durable: string, subject: string): string {
+  // Durable names take no '.', '*', '>' or whitespace.
+  return `${durable}--${subject.replace(/[.*>\s]/g, '_')}`;
+}
+
 /** A publish no stream took (JetStream answers a subject without a stream with "no responders"). */
 const isNoStream = (err: unknown) => /no responders/i.test(String((err as Error)?.message ?? err));
 
@@ -127,6 +133,47 @@ export class JetStreamBus implements EventBus {
    * durable starts at the beginning of the new stream.
    */
   private async startConsumer(sub: Subscription): Promise<void> {
+    const parts = this.durablesOf(sub);
+    await this.removeOthers(sub, parts);
+    for (const part of parts) await this.consume(part);
+  }
+
+  /**
+   * The durables that carry `sub`: itself, except a subscription to several subjects on a server without
+   * `filter_subjects` (NATS < 2.10), which gets one filtered durable per subject (named by {@link durableOfSubject})
+   * handing its batches to the same handler: a single durable there could only be unfiltered and would take every
+   * message of the stream (each calculation's and supply event, to ack unread). Order holds per subject only.
+   */
+  private durablesOf(sub: Subscription): Subscription[] {
+    if (sub.subjects.length < 2 || this.hasFilterSubjects()) return [sub];
+    return sub.subjects.map((subject) => ({ ...sub, durable: durableOfSubject(sub.durable, subject), subjects: [subject] }));
+  }
+
+  /**
+   * Deletes what an earlier layout left of `sub`: the unfiltered durable when the subjects now have one durable each,
+   * and those per-subject durables when the server now filters several subjects in one. Neither would be read again.
+   */
+  private async removeOthers(sub: Subscription, parts: readonly Subscription[]): Promise<void> {
+    if (sub.subjects.length < 2) return;
+    const names = new Set(parts.map((p) => p.durable));
+    const stale = [sub.durable, ...sub.subjects.map((subject) => durableOfSubject(sub.durable, subject))].filter((n) => !names.has(n));
+    const jsm = await jetstreamManager(this.nc!);
+    for (const name of stale) {
+      const gone = await jsm.consumers.delete(STREAM_NAME, name).catch((err) => {
+        if (!/not found/i.test(String(err))) throw err;
+        return false;
+      });
+      if (gone) this.log.info({ durable: name, subjects: sub.subjects }, 'removed a durable of an earlier consumer layout');
+    }
+  }
+
+  /** Whether the server takes several subjects in one durable's filter (NATS 2.10 and later). */
+  private hasFilterSubjects(): boolean {
+    const [major = 0, minor = 0] = (this.nc?.info?.version ?? '0.0').split('.').map(Number);
+    return major > 2 || (major === 2 && minor >= 10);
+  }
+
+  private async consume(sub: Subscription): Promise<void> {
     let consumer = await this.durable(sub);
     void (async () => {
       while (!this.closed) {
@@ -189,14 +236,11 @@ export class JetStreamBus implements EventBus {
   }
 
   /**
-   * The server-side subject filter of a durable. NATS < 2.10 knows only the single filter_subject: a
-   * subscription to several subjects then takes the whole stream unfiltered, and `deliver` acks the
-   * other subjects' messages without handing them to the consumer.
+   * The server-side subject filter of a durable: its subject, or its subjects where the server takes several
+   * (a subscription to several subjects has a durable per subject elsewhere: {@link durablesOf}).
    */
   private filtersOf(sub: Subscription): string[] {
-    if (sub.subjects.length === 1) return [...sub.subjects];
-    const [major = 0, minor = 0] = (this.nc?.info?.version ?? '0.0').split('.').map(Number);
-    return major > 2 || (major === 2 && minor >= 10) ? [...sub.subjects] : [];
+    return [...sub.subjects];
   }
 
   /**

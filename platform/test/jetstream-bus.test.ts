@@ -6,7 +6,7 @@ import { nanos } from '@nats-io/nats-core';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '../src/bus';
-import { JetStreamBus } from '../src/jetstream-bus';
+import { durableOfSubject, JetStreamBus } from '../src/jetstream-bus';
 import { IN_CI } from '../../test/support/env';
 import { NATS_SERVER, startPrivateNats, waitFor, type PrivateNats } from '../../test/support/processes';
 
@@ -84,7 +84,40 @@ describe.skipIf(!natsBinary)('JetStream bus (private nats-server)', () => {
     const last = randomUUID();
     await publisher.publish([msg(randomUUID(), 'vat.multi.v1.other'), msg(last, 'vat.multi.v1.two')]);
     await waitFor('the later event delivered', () => seen.some((m) => m.id === last), { timeoutMs: 10_000, intervalMs: 20 });
-    expect(seen.map((m) => [m.id, m.subject])).toEqual([[one, 'vat.multi.v1.one'], [two, 'vat.multi.v1.two'], [last, 'vat.multi.v1.two']]);
+    // In order per subject (on NATS < 2.10 each subject has its own durable, so the two subjects interleave freely).
+    expect(seen.filter((m) => m.subject === 'vat.multi.v1.one').map((m) => m.id)).toEqual([one]);
+    expect(seen.filter((m) => m.subject === 'vat.multi.v1.two').map((m) => m.id)).toEqual([two, last]);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('several subjects: one filtered durable per subject on NATS < 2.10 (never one taking the whole stream), one with both filters on later servers; the other layout is removed', async () => {
+    const nc = await connect({ servers: nats.url });
+    const jsm = await jetstreamManager(nc);
+    const [major = 0, minor = 0] = (nc.info?.version ?? '0.0').split('.').map(Number);
+    const filters = major > 2 || (major === 2 && minor >= 10);
+    const subjects = ['vat.layout.v1.one', 'vat.layout.v1.two'];
+    const perSubject = subjects.map((subject) => durableOfSubject('layout-test', subject));
+    // What an earlier version left: on NATS < 2.10 the unfiltered durable, on later servers the per-subject ones.
+    for (const name of filters ? perSubject : ['layout-test']) {
+      await jsm.consumers.add('VAT', { durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: nanos(30_000), max_deliver: -1 });
+    }
+    const consumer = await bus('layout-consumer');
+    const seen: string[] = [];
+    await consumer.subscribe({ durable: 'layout-test', subjects, handler: async (b) => void seen.push(...b.map((m) => m.subject)) });
+    consumer.open();
+    const publisher = await bus('layout-publisher');
+    publisher.open();
+    await publisher.publish([msg(randomUUID(), 'vat.layout.v1.one'), msg(randomUUID(), 'vat.layout.v1.other'), msg(randomUUID(), 'vat.layout.v1.two')]);
+    await waitFor('both subjects delivered', () => seen.length >= 2, { timeoutMs: 10_000, intervalMs: 20 });
+    const names = (await jsm.consumers.list('VAT').next()).map((c) => c.name);
+    const configs = await Promise.all(names.filter((n) => n.startsWith('layout-test')).map(async (n) => [n, (await jsm.consumers.info('VAT', n)).config] as const));
+    await nc.close();
+    if (filters) {
+      expect(configs.map(([n, c]) => [n, c.filter_subjects])).toEqual([['layout-test', subjects]]);
+    } else {
+      expect(configs.map(([n, c]) => [n, c.filter_subject]).sort()).toEqual(perSubject.map((n, i) => [n, subjects[i]]).sort());
+    }
+    expect(seen.sort()).toEqual(subjects);
   });
 
   it('an event that keeps failing is redelivered alone and holds back none of its batch', async () => {
