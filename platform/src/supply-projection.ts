@@ -55,12 +55,13 @@ export function supplyEventProperties() {
   };
 }
 
-export function defineSupplyProjectionEntities() {
+export function defineSupplyProjectionEntities<X extends Record<string, any> = Record<never, never>>(extraProperties?: X) {
   const SupplyFact = defineEntity({
     name: 'SupplyFact',
     tableName: 'supply_fact',
     properties: {
       ...supplyEventProperties(),
+      ...(extraProperties ?? ({} as X)),
       // `classification_status` and `tax_class_id` hold the classification in effect: as committed, then
       // the latest applied `ClassificationDecided` (these two columns name it; 0 / null = none applied).
       decisionId: p.uuid().nullable(),
@@ -115,14 +116,21 @@ const COLUMNS: [string, string, (e: SupplyEvent) => unknown][] = [
   ['customer_vat_number_digest', 'text', (e) => e.customerVatNumberDigest ?? null],
 ];
 
+/**
+ * Columns a projection adds to its `supply_fact` (after {@link COLUMNS}), each with its value of the event: thresholds
+ * names each fact's ECB rate evidence document. Its SupplyFact entity declares them ({@link defineSupplyProjectionEntities}).
+ */
+export type ExtraFactColumns = { columns: readonly JsonRowColumn[]; values: (e: SupplyEvent) => unknown[] };
+
 /** One statement per batch: inbox, the facts of only fresh events, and the positions they advance; yields the fresh ids. */
-function applySql(schema: string): string {
-  const cols = COLUMNS.map(([c]) => c).join(', ');
+function applySql(schema: string, extra: readonly JsonRowColumn[] = []): string {
+  const all = [...COLUMNS.map(([c, t]): JsonRowColumn => [c, t]), ...extra];
+  const cols = all.map(([c]) => c).join(', ');
   return `with ${freshEvents(schema)},
-    rows as (${jsonRowsSelect('$3', [['message_id', 'text'], ...COLUMNS.map(([c, t]): JsonRowColumn => [c, t])])}),
+    rows as (${jsonRowsSelect('$3', [['message_id', 'text'], ...all])}),
     ins as (
       insert into "${schema}".supply_fact (${cols})
-      select distinct on (rows.id) ${COLUMNS.map(([c]) => `rows.${c}`).join(', ')} from rows join fresh on fresh.event_id = rows.message_id
+      select distinct on (rows.id) ${all.map(([c]) => `rows.${c}`).join(', ')} from rows join fresh on fresh.event_id = rows.message_id
       on conflict (id) do nothing
       returning account_id),
     pos as (
@@ -150,21 +158,27 @@ export function decodeSupplyMessages(batch: readonly BusMessage[]): DecodedSuppl
  * service adds its own effects to the same transaction), in one statement. Returns the message ids its inbox
  * saw for the first time (a service's own effects apply to their events only).
  */
-export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'query'>, schema: string, durable: string, decoded: readonly DecodedSupply[]): Promise<Set<string>> {
-  let sql = APPLY_SQL.get(schema);
-  if (sql === undefined) APPLY_SQL.set(schema, (sql = applySql(schema)));
-  const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, rowsText(decoded)]);
+export async function applySupplyProjection(db: Pick<pg.Pool | pg.PoolClient, 'query'>, schema: string, durable: string, decoded: readonly DecodedSupply[], extra?: ExtraFactColumns): Promise<Set<string>> {
+  const key = extra ? `${schema}:${extra.columns.map(([c]) => c).join(',')}` : schema;
+  let sql = APPLY_SQL.get(key);
+  if (sql === undefined) APPLY_SQL.set(key, (sql = applySql(schema, extra?.columns)));
+  const res = await db.query(sql, [decoded.map((d) => d.messageId), durable, rowsText(decoded, extra)]);
   return new Set(res.rows.map((r: { event_id: string }) => r.event_id));
 }
 
-/** The rows of {@link applySql}'s `$3` ({@link jsonRowsSelect}): per event its message id, then {@link COLUMNS} in order. */
-export function rowsText(decoded: readonly DecodedSupply[]): string {
+/** The rows of {@link applySql}'s `$3` ({@link jsonRowsSelect}): per event its message id, then {@link COLUMNS} in order, then `extra`'s. */
+export function rowsText(decoded: readonly DecodedSupply[], extra?: ExtraFactColumns): string {
   // Arrays of primitives in a plain loop (no objects, no spread): two projections build 2,000 of these per group.
   const rows: unknown[][] = [];
   for (const { messageId, events } of decoded) {
     for (const event of events) {
       const row: unknown[] = [messageId];
       for (let i = 0; i < COLUMNS.length; i++) row.push(COLUMNS[i]![2](event));
+      if (extra) {
+        const values = extra.values(event);
+        if (values.length !== extra.columns.length) throw new Error(`supply projection: ${values.length} values for ${extra.columns.length} extra columns`);
+        for (const v of values) row.push(v);
+      }
       rows.push(row);
     }
   }

@@ -8,6 +8,7 @@ import { ReturnPeriodOverdueSchema, VatNumberCheckedSchema } from '@vat/gen/vat/
 import { recordOverdueNotifications } from './repositories/threshold-notifications';
 import { ClassificationDecidedSchema, SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { factColumns, lockAccounts } from './repositories/article59c';
+import { RATE_DOC_COLUMN } from './article59c/rate-docs';
 import { inTransaction } from '@vat/platform/transaction';
 import type { ThresholdsDeps } from './context';
 
@@ -34,7 +35,7 @@ export function thresholdsProjectionConsumer(deps: ThresholdsDeps): Subscription
         const group = decodeSupplyMessages(messages);
         await inTransaction(deps.pool, async (client) => {
           await lockAccounts(client, group.flatMap((d) => d.events.map((e) => e.accountId.toString())));
-          const fresh = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, group);
+          const fresh = await applySupplyProjection(client, 'thresholds', PROJECTION_DURABLE, group, RATE_DOC_COLUMN);
           const seen = new Set<string>();
           const events = group.flatMap((d) => {
             if (!fresh.has(d.messageId) || seen.has(d.messageId)) return [];

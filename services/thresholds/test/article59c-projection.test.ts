@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,11 +97,17 @@ describe.skipIf(!backends.ok)('Article 59c projection (service, PostgreSQL)', ()
     ];
     await consumer.handler(batch);
     await consumer.handler(batch); // redelivered: nothing changes
-    expect(await q(`select event_id, rate_date, rates from thresholds.article59c_rate_evidence where account_id = $1 order by event_id`, [acct.toString()])).toEqual([
+    expect(await q(`select f.event_id, d.rate_date, d.rates from thresholds.supply_fact f left join thresholds.article59c_rate_doc d on d.digest = f.rate_doc where f.account_id = $1 order by f.event_id`, [acct.toString()])).toEqual([
       { event_id: 'ev-1', rate_date: '2026-02-27', rates: feb.ratesPerEur },
       { event_id: 'ev-2', rate_date: '2026-03-03', rates: mar.ratesPerEur },
       { event_id: 'ev-3', rate_date: '2026-02-27', rates: feb.ratesPerEur },
+      { event_id: 'ev-4', rate_date: null, rates: null },
     ]);
+    // Each distinct document once, named by the SHA-256 of its rate date and text; the events sharing one name it.
+    const named = await q(`select f.event_id, f.rate_doc from thresholds.supply_fact f where f.account_id = $1 order by f.event_id`, [acct.toString()]);
+    const digest = (e: typeof feb) => createHash('sha256').update(`${e.rateDate}\n${JSON.stringify(e.ratesPerEur)}`).digest('hex');
+    expect(named.map((r) => r.rate_doc)).toEqual([digest(feb), digest(mar), digest(feb), null]);
+    expect(await q(`select count(*)::int as n from thresholds.article59c_rate_doc where digest = any($1::text[])`, [[digest(feb), digest(mar)]])).toEqual([{ n: 2 }]);
   });
 
   it('the stored crossing is immutable in the database and stays when a later refund reduces the total', async () => {

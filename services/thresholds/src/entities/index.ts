@@ -62,13 +62,16 @@ export const Article59cBucket = defineEntity({
   indexes: [{ properties: ['accountId', 'year'] }],
 });
 
-/** The ECB rates the ledger attached to an event at commit (Art. 91(2) evidence), kept to convert it again. */
-export const Article59cRateEvidence = defineEntity({
-  name: 'Article59cRateEvidence',
-  tableName: 'article59c_rate_evidence',
+/**
+ * The ECB rates the ledger attached to events at commit (Art. 91(2) evidence), kept to convert them again: each
+ * distinct document once (public reference data, shared by every account), named by the SHA-256 of its rate date
+ * and text; a fact names its document in `supply_fact.rate_doc`.
+ */
+export const Article59cRateDoc = defineEntity({
+  name: 'Article59cRateDoc',
+  tableName: 'article59c_rate_doc',
   properties: {
-    accountId: p.bigint().primary().autoincrement(false),
-    eventId: p.string().length(100).primary(),
+    digest: p.string().length(64).primary(),
     rateDate: p.string().length(10),
     rates: p.json(),
   },
@@ -214,12 +217,15 @@ export const SourceProfileDefault = defineSourceProfileDefaultEntity();
 
 export const Outbox = defineOutboxEntity();
 export const ProcessedEvent = defineInboxEntity();
-export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities();
+export const { SupplyFact, ProjectionPosition } = defineSupplyProjectionEntities({
+  /** The event's ECB rate evidence document (`article59c_rate_doc`), none when the ledger attached none. */
+  rateDoc: p.string().length(64).nullable(),
+});
 export const thresholdEntities = [
   SmeThresholdRelease,
   Article59cRelease,
   Article59cBucket,
-  Article59cRateEvidence,
+  Article59cRateDoc,
   Article59cPendingCorrection,
   Article59cMarksPosition,
   Article59cCrossing,

@@ -14,6 +14,7 @@ import { Migration20261128082821 } from './Migration20261128082821';
 import { Migration20261128083345 } from './Migration20261128083345';
 import { Migration20261128112534 } from './Migration20261128112534';
 import { Migration20261128210000 } from './Migration20261128210000';
+import { Migration20261201112518 } from './Migration20261201112518';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('.', import.meta.url));
-export const migrations = [Migration20261122131159, Migration20261123233935, Migration20261124020101, Migration20261124025413, Migration20261124042656, Migration20261126233344, Migration20261127005000, Migration20261127011000, Migration20261128080915, Migration20261128082435, Migration20261128082821, Migration20261128083345, Migration20261128112534, Migration20261128210000];
+export const migrations = [Migration20261122131159, Migration20261123233935, Migration20261124020101, Migration20261124025413, Migration20261124042656, Migration20261126233344, Migration20261127005000, Migration20261127011000, Migration20261128080915, Migration20261128082435, Migration20261128082821, Migration20261128083345, Migration20261128112534, Migration20261128210000, Migration20261201112518];

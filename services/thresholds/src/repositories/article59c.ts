@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { JsonDocs, jsonDocsCte, jsonRowsSelect, rowsByKeys, type JsonRowColumn } from '@vat/platform/sql';
+import { jsonRowsSelect, rowsByKeys, type JsonRowColumn } from '@vat/platform/sql';
+import { rateDocOf, type RateDoc } from '../article59c/rate-docs';
 import type { SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { Reclassified } from '@vat/platform/supply-projection';
 import { classifyCandidate, type CandidateFacts, type ProfileDefaults } from '../article59c/classify';
@@ -156,7 +157,7 @@ export class Article59cRepository {
       byAccount.set(raw.accountId, list);
     }
     for (const [accountId, raws] of byAccount) {
-      await this.storeEvidence(db, accountId, raws);
+      await this.storeEvidence(db, raws);
       const vatEvidence = await registerB2bFacts(db, accountId, raws, this.vatEvidenceDays);
       for (const raw of raws) if (vatEvidence.has(raw.factId)) raw.vatNumberEvidence = vatEvidence.get(raw.factId);
       const originals = await this.originals(db, accountId, raws.filter((r) => r.eventType !== 'sale' && r.originalEventId !== null).map((r) => r.originalEventId!));
@@ -313,26 +314,34 @@ export class Article59cRepository {
   }
 
   /**
-   * Keeps each event's ECB rate evidence (as the ledger attached it): reclassifications and moves convert from it.
-   * Each distinct set of rates is sent once (`$3`, a JSON array; a batch has about one per tax-point day) and each
-   * row names its entry, so PostgreSQL builds each jsonb once, not once per event.
+   * Keeps the ECB rate evidence documents of the events (as the ledger attached it; each fact names its document
+   * in `rate_doc`, written with the fact): reclassifications and moves convert from it. Each distinct document is
+   * stored once (a batch has about one per tax-point day); one already stored is left as it is.
    */
-  private async storeEvidence(db: Db, accountId: string, raws: RawFacts[]): Promise<void> {
-    const docs = new JsonDocs();
-    const rows = raws.flatMap((r) => (r.evidence ? [{ event_id: r.eventId, rate_date: r.evidence.rateDate, doc: docs.ref(JSON.stringify(r.evidence.ratesPerEur)) }] : []));
-    if (rows.length === 0) return;
+  private async storeEvidence(db: Db, raws: RawFacts[]): Promise<void> {
+    const docs = new Map<string, RateDoc>();
+    for (const r of raws) {
+      const doc = rateDocOf(r.evidence);
+      if (doc && !docs.has(doc.digest)) docs.set(doc.digest, doc);
+    }
+    if (docs.size === 0) return;
+    // In digest order: two batches storing the same new documents wait for each other in one order, never crosswise.
+    const rows = [...docs.values()].sort((a, b) => (a.digest < b.digest ? -1 : 1));
     await db.query(
-      `with ${jsonDocsCte('docs', '$3')}
-       insert into ${S}.article59c_rate_evidence (account_id, event_id, rate_date, rates)
-       select $1::bigint, r.event_id, r.rate_date, docs.doc from json_to_recordset($2::json) as r(event_id text, rate_date text, doc int) join docs on docs.ord = r.doc
+      `insert into ${S}.article59c_rate_doc (digest, rate_date, rates)
+       select d.digest, d.rate_date, d.rates::jsonb from unnest($1::text[], $2::text[], $3::text[]) as d(digest, rate_date, rates)
        on conflict do nothing`,
-      [accountId, JSON.stringify(rows), docs.param()],
+      [rows.map((d) => d.digest), rows.map((d) => d.rateDate), rows.map((d) => d.text)],
     );
   }
 
   private async evidenceOf(db: Db, accountId: string, eventIds: string[]): Promise<Map<string, RateEvidence>> {
     if (eventIds.length === 0) return new Map();
-    const res = await db.query(`select event_id, rate_date, rates from ${S}.article59c_rate_evidence where account_id = $1 and event_id = any($2::text[])`, [accountId, [...new Set(eventIds)]]);
+    const res = await db.query(
+      `select f.event_id, d.rate_date, d.rates from ${S}.supply_fact f join ${S}.article59c_rate_doc d on d.digest = f.rate_doc
+        where f.account_id = $1 and f.event_id = any($2::text[])`,
+      [accountId, [...new Set(eventIds)]],
+    );
     return new Map(res.rows.map((r) => [r.event_id as string, { rateDate: r.rate_date as string, ratesPerEur: r.rates as Record<string, string> }]));
   }
 
@@ -547,7 +556,7 @@ export class Article59cRepository {
   private async contributions(db: Db, accountId: bigint, year: number, upTo: bigint, until: string | undefined, release: ThresholdRelease, defaultsFor: DefaultsFor): Promise<PrefixContribution[]> {
     const res = await db.query(
       `select ${factColumns('f')}, ev.rate_date as ev_rate_date, ev.rates as ev_rates from ${S}.supply_fact f
-         left join ${S}.article59c_rate_evidence ev on ev.account_id = f.account_id and ev.event_id = f.event_id
+         left join ${S}.article59c_rate_doc ev on ev.digest = f.rate_doc
         where f.account_id = $1 and f.occurred_at >= $2 and f.sequence <= $3 and ($4::timestamptz is null or f.occurred_at <= $4)`,
       [accountId.toString(), `${year}-01-01T00:00:00Z`, upTo.toString(), until ?? null],
     );
