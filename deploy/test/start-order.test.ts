@@ -73,7 +73,7 @@ describe.skipIf(!backends.ok)('one process on PostgreSQL: its start', () => {
 
   it('a service that fails to start fails the start with its error, and no pool is left open', async () => {
     // One of its migrations counted as not applied: running it again meets the table it created.
-    const migration = 'Migration20261127011000';
+    const migration = 'Migration20261201112518';
     expect((await sql.query('delete from thresholds.mikro_orm_migrations where name = $1', [migration])).rowCount).toBe(1);
     try {
       const failure = await build('all', config(), pino({ level: 'silent' })).then(
@@ -83,7 +83,7 @@ describe.skipIf(!backends.ok)('one process on PostgreSQL: its start', () => {
         },
         (err: unknown) => String(err),
       );
-      expect(failure).toMatch(/article59c_rate_evidence" already exists/);
+      expect(failure).toMatch(/article59c_rate_doc" already exists/);
       await waitFor('every session of the failed start closed', async () => ((await sessions()) === 0 ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 });
       expect(await sessions()).toBe(0);
     } finally {
