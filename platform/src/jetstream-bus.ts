@@ -127,11 +127,7 @@ export class JetStreamBus implements EventBus {
     await this.startConsumer(sub);
   }
 
-  /**
-   * Creates the durable (if needed) and consumes it until the bus closes. When the stream or the durable goes
-   * away (deleted, a NATS server that lost its store), consuming aborts and both are created again: the new
-   * durable starts at the beginning of the new stream.
-   */
+  /** Consumes `sub` through its durables ({@link durablesOf}), after removing an earlier layout's. */
   private async startConsumer(sub: Subscription): Promise<void> {
     const parts = this.durablesOf(sub);
     await this.removeOthers(sub, parts);
@@ -173,6 +169,11 @@ export class JetStreamBus implements EventBus {
     return major > 2 || (major === 2 && minor >= 10);
   }
 
+  /**
+   * Creates the durable (if needed) and consumes it until the bus closes. When the stream or the durable goes
+   * away (deleted, a NATS server that lost its store), consuming aborts and both are created again: the new
+   * durable starts at the beginning of the new stream.
+   */
   private async consume(sub: Subscription): Promise<void> {
     let consumer = await this.durable(sub);
     void (async () => {
