@@ -1,8 +1,9 @@
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { CalculationRecordedSchema, type CalculationRecorded } from '@vat/gen/vat/calculation/v1/events_pb';
 import type { BusMessage } from './bus';
 import { buildEvent, decodeEvent } from './events';
 import type { OutboxEvent } from './outbox';
+import { fieldCounts } from './supply-committed';
 
 /** `CalculationRecorded.calculations`: the field number that carries a group's calculations. */
 const CALCULATIONS_FIELD = 15;
@@ -38,12 +39,5 @@ export function calculationGroupPart(payload: Uint8Array): Uint8Array {
 
 /** How many calculations a `CalculationRecorded` payload records (a group's, else 1), read from the wire tags without decoding. */
 export function calculationsIn(payload: Uint8Array): number {
-  const reader = new BinaryReader(payload);
-  let n = 0;
-  while (reader.pos < reader.len) {
-    const [field, wireType] = reader.tag();
-    if (field === CALCULATIONS_FIELD && wireType === WireType.LengthDelimited) n++;
-    reader.skip(wireType, field);
-  }
-  return n || 1;
+  return fieldCounts(payload, [CALCULATIONS_FIELD])[0] || 1;
 }

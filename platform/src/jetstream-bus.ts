@@ -199,7 +199,8 @@ export class JetStreamBus implements EventBus {
     const nc = this.nc!;
     if (restore) await ensureStream(nc);
     const jsm = await jetstreamManager(nc);
-    const filters = this.filtersOf(sub);
+    // Its subject, or its subjects on a server that filters several in one durable (durablesOf).
+    const filters = sub.subjects;
     await this.replaceIfFilterChanged(jsm, sub, filters);
     await jsm.consumers.add(STREAM_NAME, {
       durable_name: sub.durable,
@@ -237,25 +238,11 @@ export class JetStreamBus implements EventBus {
   }
 
   /**
-   * The server-side subject filter of a durable: its subject, or its subjects where the server takes several
-   * (a subscription to several subjects has a durable per subject elsewhere: {@link durablesOf}).
-   */
-  private filtersOf(sub: Subscription): string[] {
-    return [...sub.subjects];
-  }
-
-  /**
    * Hands the batch to the consumer and acks every message after it committed. A failed batch is
    * tried again one message at a time, so one bad event cannot hold back the others; a message that
    * fails alone is nak'ed and redelivered.
    */
   private async deliver(sub: Subscription, batch: JsMsg[], again = false): Promise<void> {
-    if (sub.subjects.length > 1 && batch.some((m) => !sub.subjects.includes(m.subject))) {
-      // An unfiltered durable (NATS < 2.10): what the subscription does not name is acked unread.
-      for (const m of batch) if (!sub.subjects.includes(m.subject)) m.ack();
-      batch = batch.filter((m) => sub.subjects.includes(m.subject));
-      if (!batch.length) return;
-    }
     if (!again) {
       eventDeliveries.inc({ consumer: sub.durable }, batch.length);
       const redelivered = batch.filter((m) => m.info.deliveryCount > 1).length;

@@ -2,20 +2,28 @@ import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import type { BusMessage } from './bus';
 
 /**
+ * How many times each of `fields` occurs as a length-delimited field at the top level of `payload`, read from the
+ * wire tags without decoding (a repeated message field: how many elements).
+ */
+export function fieldCounts(payload: Uint8Array, fields: readonly number[]): number[] {
+  const counts = fields.map(() => 0);
+  const reader = new BinaryReader(payload);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    const at = wireType === WireType.LengthDelimited ? fields.indexOf(field) : -1;
+    if (at >= 0) counts[at]!++;
+    reader.skip(wireType, field);
+  }
+  return counts;
+}
+
+/**
  * How many supply events a `SupplyCommitted` payload carries (field 3 `supply_events`, or the single field 2 of
  * versions that published one per event), read from the wire tags without decoding the events.
  */
 export function supplyEventsIn(payload: Uint8Array): number {
-  const reader = new BinaryReader(payload);
-  let events = 0;
-  let single = 0;
-  while (reader.pos < reader.len) {
-    const [field, wireType] = reader.tag();
-    if (field === 3 && wireType === WireType.LengthDelimited) events++;
-    else if (field === 2 && wireType === WireType.LengthDelimited) single = 1;
-    reader.skip(wireType, field);
-  }
-  return events || single;
+  const [events = 0, single = 0] = fieldCounts(payload, [3, 2]);
+  return events || Math.min(single, 1);
 }
 
 /**

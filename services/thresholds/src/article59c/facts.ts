@@ -14,7 +14,7 @@ export type RawFacts = EventFacts & {
   occurredAt: string;
   recordedAt: string;
   netMinor: bigint;
-  /** The ECB rates the ledger attached at commit (absent on a projected row: read from the evidence table). */
+  /** The ECB rates the ledger attached at commit (absent on a projected row: read from its rate document). */
   evidence?: RateEvidence | null;
   /** The keyed digest of the customer's VAT number (`b2b` only; on an event, not on a projected row). */
   vatNumberDigest?: string | null;

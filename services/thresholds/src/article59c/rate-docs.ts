@@ -9,6 +9,8 @@ export type RateDoc = { digest: string; rateDate: string; text: string };
 /** Digests of recently seen documents by their text (a few ECB days are in play at a time). */
 const known = new Map<string, string>();
 const KNOWN_MAX = 4096;
+/** The document made for a decoded event's rates object (the batch's events are read twice: fact column, documents). */
+const byRates = new WeakMap<object, RateDoc>();
 
 /**
  * The stored form of an event's ECB evidence: its publication day and rates as JSON text, named by the SHA-256 of
@@ -17,6 +19,9 @@ const KNOWN_MAX = 4096;
  */
 export function rateDocOf(evidence: RateEvidence | null | undefined): RateDoc | null {
   if (!evidence) return null;
+  // The fact's column and the documents stored for the batch ask for the same rates object: made once.
+  const made = byRates.get(evidence.ratesPerEur);
+  if (made?.rateDate === evidence.rateDate) return made;
   const text = JSON.stringify(evidence.ratesPerEur);
   const key = `${evidence.rateDate}\n${text}`;
   let digest = known.get(key);
@@ -25,7 +30,9 @@ export function rateDocOf(evidence: RateEvidence | null | undefined): RateDoc | 
     if (known.size >= KNOWN_MAX) known.clear();
     known.set(key, digest);
   }
-  return { digest, rateDate: evidence.rateDate, text };
+  const doc = { digest, rateDate: evidence.rateDate, text };
+  byRates.set(evidence.ratesPerEur, doc);
+  return doc;
 }
 
 /** The fact column naming an event's evidence document (`supply_fact.rate_doc`), written with the fact. */
