@@ -59,6 +59,9 @@ function calculation(accountId: bigint, idempotencyKey: string | null, i: number
 describe.skipIf(!backends.ok)('stored calculations are written in groups (group commit, PostgreSQL)', () => {
   let h: ServiceHarness<CalculationDeps>;
   let statements: string[];
+  /** Statements of the recording pools running at once now, and the most seen since reset. */
+  let running = 0;
+  let mostRunning = 0;
   let repo: CalculationRepository;
   const q = async (sql: string, params: unknown[] = []) => (await h.deps.pool.query(sql, params)).rows;
   /** The calculation events among `ids` that the outbox holds, each with its outbox row (a group row holds several). */
@@ -75,7 +78,8 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
       // The group insert is the one statement reading its rows from a JSON array parameter.
       const text = typeof config === 'string' ? config : (config as { text: string }).text;
       statements.push(text.includes('jsonb_array_elements($1::jsonb)') ? 'group' : 'other');
-      return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values);
+      mostRunning = Math.max(mostRunning, ++running);
+      return (pool.query as (c: unknown, v?: unknown) => Promise<unknown>)(config, values).finally(() => running--);
     }) as pg.Pool['query'];
     return counting;
   };
@@ -96,9 +100,8 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     const events = rows.map((c) => calculationRecordedEvent(c));
     const answers = await Promise.all(rows.map((c, i) => repo.insertOnce(c, events[i]!)));
     expect(answers.every((a) => a !== undefined)).toBe(true);
-    // The first calls go alone while nothing runs; the rest wait and go together.
-    expect(statements.filter((s) => s === 'group').length).toBeGreaterThan(0);
-    expect(statements.length).toBeLessThan(60);
+    // Calls made in one turn of the event loop go together: one statement for all 60.
+    expect(statements).toEqual(['group']);
     const stored = await q(`select id, seq::text as seq, idempotency_key, amount_minor::text as amount, rate_evidence, rate_evidence_digest, canonical_request, source_id from calculation.calculation where account_id in (7101, 7102)`);
     expect(stored).toHaveLength(60);
     const byId = new Map(stored.map((r) => [r.id as string, r]));
@@ -134,16 +137,36 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     }
   });
 
-  it('statements in flight: three on a PostgreSQL server (the first three calls alone), one on the embedded database (one alone, then one group)', async () => {
-    const counted = (repository: CalculationRepository, account: bigint, tag: string) =>
-      Promise.all(Array.from({ length: 40 }, (_, i) => calculation(account, `${tag}-${i}`, i)).map((c) => repository.insertOnce(c, calculationRecordedEvent(c))));
+  it('calls of one turn of the event loop go together (64 a statement); three statements in flight on a PostgreSQL server, one on the embedded database; a lone call goes alone', async () => {
+    const counted = (repository: CalculationRepository, account: bigint, tag: string, n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => calculation(account, `${tag}-${i}`, i)).map((c) => repository.insertOnce(c, calculationRecordedEvent(c))));
+    // 200 calls at once: 64 + 64 + 64 + 8 rows; the fourth statement waits for a slot.
     statements.length = 0;
-    expect((await counted(repo, 7111n, 'three')).every((a) => a !== undefined)).toBe(true);
-    expect(statements).toEqual(['other', 'other', 'other', 'group']);
+    mostRunning = 0;
+    expect((await counted(repo, 7111n, 'three', 200)).every((a) => a !== undefined)).toBe(true);
+    expect(statements).toEqual(['group', 'group', 'group', 'group']);
+    expect(mostRunning).toBe(3);
     statements.length = 0;
-    expect((await counted(new CalculationRepository(recording(h.deps.pool), 1), 7112n, 'one')).every((a) => a !== undefined)).toBe(true);
-    expect(statements).toEqual(['other', 'group']);
-    expect(await q(`select count(*)::int as n from calculation.calculation where account_id in (7111, 7112)`)).toEqual([{ n: 80 }]);
+    mostRunning = 0;
+    expect((await counted(new CalculationRepository(recording(h.deps.pool), 1), 7112n, 'one', 200)).every((a) => a !== undefined)).toBe(true);
+    expect(statements).toEqual(['group', 'group', 'group', 'group']);
+    expect(mostRunning).toBe(1);
+    // Calls of later turns while the slots are taken wait for one; a call alone in its turn goes alone.
+    statements.length = 0;
+    const first = counted(repo, 7113n, 'first', 192);
+    await new Promise((r) => setImmediate(r));
+    const later = counted(repo, 7113n, 'later', 5);
+    expect((await Promise.all([first, later])).flat().every((a) => a !== undefined)).toBe(true);
+    expect(statements).toEqual(['group', 'group', 'group', 'group']);
+    statements.length = 0;
+    expect(await counted(repo, 7114n, 'alone', 1)).toHaveLength(1);
+    expect(statements).toEqual(['other']);
+    expect(await q(`select account_id::int as account, count(*)::int as n from calculation.calculation where account_id between 7111 and 7114 group by 1 order by 1`)).toEqual([
+      { account: 7111, n: 200 },
+      { account: 7112, n: 200 },
+      { account: 7113, n: 197 },
+      { account: 7114, n: 1 },
+    ]);
   });
 
   it('a key used twice in one group stores the first row only, and only its event; the other answers undefined (the handler then replays the winner)', async () => {
