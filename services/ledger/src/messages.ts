@@ -1,17 +1,10 @@
-import { create } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { EcbRateEvidenceSchema, SupplyEventSchema, type EcbRateEvidence as EcbRateEvidenceMessage, type SupplyEvent } from '@vat/gen/vat/ledger/v1/resources_pb';
 import type { EcbRateEvidence, SupplyEventRecord } from './repositories/supply-events';
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
-
-/**
- * The evidence messages of one commit, one per distinct evidence object: a batch's events of one tax-point day share
- * theirs ({@link SupplyEventRecord.ecbRateEvidence}), so each map of rates is built once per day, not once per event.
- */
-export function evidenceMessages(): (e: EcbRateEvidence) => EcbRateEvidenceMessage {
-  const made = new Map<EcbRateEvidence, EcbRateEvidenceMessage>();
-  return (e) => made.get(e) ?? made.set(e, create(EcbRateEvidenceSchema, e)).get(e)!;
-}
 
 /**
  * The protobuf form of a stored event (the API and the SupplyCommitted event carry the same). `evidence` makes the
@@ -55,4 +48,38 @@ export function supplyEventMessage(r: SupplyEventRecord, evidence: ((e: EcbRateE
     customerVatNumberMasked: opt(r.customerVatNumberMasked),
     customerVatNumberDigest: opt(r.customerVatNumberDigest),
   });
+}
+
+const EVIDENCE_FIELD = SupplyEventSchema.field.ecbRateEvidence.number;
+const COMMITTED_ID_FIELD = SupplyCommittedSchema.field.eventId.number;
+const COMMITTED_EVENTS_FIELD = SupplyCommittedSchema.field.supplyEvents.number;
+
+/**
+ * The encoded `ecb_rate_evidence` field of one commit's events, one per distinct evidence object (the events of one
+ * tax-point day share theirs): each encoded once, not once per event.
+ */
+export function evidenceFields(): (e: EcbRateEvidence) => Uint8Array {
+  const made = new Map<EcbRateEvidence, Uint8Array>();
+  return (e) => made.get(e) ?? made.set(e, new BinaryWriter().tag(EVIDENCE_FIELD, WireType.LengthDelimited).bytes(toBinary(EcbRateEvidenceSchema, create(EcbRateEvidenceSchema, e))).finish()).get(e)!;
+}
+
+/**
+ * The payload of a `SupplyCommitted` carrying `records` with their evidence, written on the wire directly: each
+ * event's message without evidence (`messageOf`, the one the commit's answer carries too) followed by its evidence
+ * field (`evidenceOf`, encoded once per distinct evidence). A reader decodes exactly the message `create` would
+ * make of the records with their evidence (the evidence field comes last in each event's bytes instead of at its
+ * number's place, which protobuf allows); the copy of each event's message with its evidence, and the encoding of
+ * the same evidence once per event, are gone (docs/benchmarks.md, twenty-second session).
+ */
+export function supplyCommittedPayload(eventId: string, records: readonly SupplyEventRecord[], messageOf: (r: SupplyEventRecord) => SupplyEvent, evidenceOf: (e: EcbRateEvidence) => Uint8Array): Uint8Array {
+  const w = new BinaryWriter().tag(COMMITTED_ID_FIELD, WireType.LengthDelimited).string(eventId);
+  for (const r of records) {
+    const message = messageOf(r);
+    if (message.ecbRateEvidence) throw new Error('supplyCommittedPayload: the message must come without its evidence');
+    const bytes = toBinary(SupplyEventSchema, message);
+    const evidence = r.ecbRateEvidence ? evidenceOf(r.ecbRateEvidence) : undefined;
+    w.tag(COMMITTED_EVENTS_FIELD, WireType.LengthDelimited).uint32(bytes.length + (evidence?.length ?? 0)).raw(bytes);
+    if (evidence) w.raw(evidence);
+  }
+  return w.finish();
 }

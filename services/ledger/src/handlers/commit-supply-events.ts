@@ -3,7 +3,7 @@ import { Code, ConnectError, type HandlerContext } from '@connectrpc/connect';
 import { CommitSupplyEventsResponseSchema, type CommitSupplyEventsRequest } from '@vat/gen/vat/ledger/v1/ledger_service_pb';
 import { SupplyCommittedSchema } from '@vat/gen/vat/ledger/v1/events_pb';
 import { SupplyEventRejectionsSchema, type SupplyEvent, type SupplyEventInput } from '@vat/gen/vat/ledger/v1/resources_pb';
-import { buildEvent } from '@vat/platform/events';
+import { subjectOf } from '@vat/platform/events';
 import { isUuid } from '@vat/platform/http-inputs';
 import { uuidv7 } from '@vat/platform/uuid7';
 import { callerOf, type Principal } from '@vat/platform/principal';
@@ -15,7 +15,7 @@ import { lateNotice } from '../domain/late-events';
 import { RateTable, rateViolations, type OriginalRate } from '../domain/rates-in-force';
 import { isEuMemberState } from '@vat/platform/countries';
 import { validateSupplyEvent, type NormalizedSupplyEvent, type RuleViolation } from '../domain/supply-event-rules';
-import { evidenceMessages, supplyEventMessage } from '../messages';
+import { evidenceFields, supplyCommittedPayload, supplyEventMessage } from '../messages';
 import { sealCustomerVatNumber } from '../domain/customer-vat-number';
 import type { EcbRateEvidence, SupplyEventRecord } from '../repositories/supply-events';
 import type { OutboxEvent } from '@vat/platform/outbox';
@@ -135,12 +135,11 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   }
   if (req.validateOnly) return create(CommitSupplyEventsResponseSchema, { items: [] });
   // Each record's message is built once, without its ECB evidence (the answer leaves it out); the SupplyCommitted
-  // events carry each with its evidence, one message per distinct evidence object of the batch.
+  // events carry each with its evidence, encoded once per distinct evidence object of the batch.
   const messages = new Map<SupplyEventRecord, SupplyEvent>();
   const messageOf = (r: SupplyEventRecord) => messages.get(r) ?? messages.set(r, supplyEventMessage(r, null)).get(r)!;
-  const evidenceOf = evidenceMessages();
-  const committedOf = (r: SupplyEventRecord): SupplyEvent => (r.ecbRateEvidence ? { ...messageOf(r), ecbRateEvidence: evidenceOf(r.ecbRateEvidence) } : messageOf(r));
-  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, committedOf));
+  const evidenceOf = evidenceFields();
+  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, messageOf, evidenceOf));
   if (!outcome.ok) {
     const items = outcome.conflicts.map((c) => ({ index: c.index, eventId: c.eventId, field: 'event_id', error: 'supply_event_conflict', detail: 'This event_id is already committed with different content; events are immutable (send a correction event instead).' }));
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
@@ -150,12 +149,17 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   return create(CommitSupplyEventsResponseSchema, { items });
 }
 
-/** The outbox events of newly committed records (one account, ledger order): one `SupplyCommitted` per chunk. */
-export function supplyCommittedEvents(records: readonly SupplyEventRecord[], messageOf: (r: SupplyEventRecord) => SupplyEvent): OutboxEvent[] {
+const SUPPLY_COMMITTED_SUBJECT = subjectOf(SupplyCommittedSchema);
+
+/**
+ * The outbox events of newly committed records (one account, ledger order): one `SupplyCommitted` per chunk, each
+ * event its message (`messageOf`, without evidence) and its evidence (`evidenceOf`, see supplyCommittedPayload).
+ */
+export function supplyCommittedEvents(records: readonly SupplyEventRecord[], messageOf: (r: SupplyEventRecord) => SupplyEvent, evidenceOf: (e: EcbRateEvidence) => Uint8Array = evidenceFields()): OutboxEvent[] {
   const out: OutboxEvent[] = [];
   for (let i = 0; i < records.length; i += EVENTS_PER_MESSAGE) {
-    const e = buildEvent(SupplyCommittedSchema, { eventId: uuidv7(), supplyEvents: records.slice(i, i + EVENTS_PER_MESSAGE).map((r) => messageOf(r)) });
-    out.push({ id: e.id, subject: e.subject, payload: e.payload });
+    const id = uuidv7();
+    out.push({ id, subject: SUPPLY_COMMITTED_SUBJECT, payload: supplyCommittedPayload(id, records.slice(i, i + EVENTS_PER_MESSAGE), messageOf, evidenceOf) });
   }
   return out;
 }
