@@ -195,6 +195,20 @@ describe.skipIf(!backends.ok)('stored calculations are written in groups (group 
     expect(statements.filter((s) => s === 'group').length).toBeGreaterThan(0);
   });
 
+  it('a group the database cannot take because it is unreachable fails every call at once with that error, without trying each row again', async () => {
+    statements.length = 0;
+    const down = Object.create(h.deps.pool) as pg.Pool;
+    down.query = ((config: unknown) => {
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      statements.push(text.includes('jsonb_array_elements($1::jsonb)') ? 'group' : 'other');
+      return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    }) as pg.Pool['query'];
+    const unreachable = new CalculationRepository(down);
+    const settled = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => calculation(7107n, `down-${i}`, i)).map((c) => unreachable.insertOnce(c, calculationRecordedEvent(c))));
+    expect(settled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'stored'))).toEqual(Array(10).fill('ECONNREFUSED'));
+    expect(statements).toEqual(['group']);
+  });
+
   it('a document is named by the SHA-256 of its JSON text, made once per frozen evidence object', () => {
     const e = EVIDENCE[0]!;
     expect(evidenceDoc(e)).toEqual({ text: JSON.stringify(e), digest: `sha256:${createHash('sha256').update(JSON.stringify(e)).digest('hex')}` });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { calculationGroupHead, calculationGroupPart } from '@vat/platform/calculation-recorded';
 import { subjectOf } from '@vat/platform/events';
+import { isDatabaseUnavailable } from '@vat/platform/db-faults';
 import { payloadAt, payloadParams, type OutboxEvent } from '@vat/platform/outbox';
 import { CalculationRecordedSchema } from '@vat/gen/vat/calculation/v1/events_pb';
 import { sha256Hex } from '@vat/platform/canonical-json';
@@ -377,7 +378,13 @@ export class CalculationRepository {
           p.resolve(seq === undefined ? undefined : { seq, ...p.c });
         }
         return;
-      } catch {
+      } catch (err) {
+        // A database that cannot be reached fails every row alike: each call gets that answer now (trying each row
+        // again would wait for it once more, a connect timeout, before the callers could answer 503).
+        if (isDatabaseUnavailable(err)) {
+          for (const p of group) p.reject(err);
+          return;
+        }
         // A row the database refuses must not fail the others: each row alone below.
       }
     }
