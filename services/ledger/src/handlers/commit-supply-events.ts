@@ -138,8 +138,7 @@ export async function commitSupplyEvents(deps: LedgerDeps, req: CommitSupplyEven
   // events carry each with its evidence, encoded once per distinct evidence object of the batch.
   const messages = new Map<SupplyEventRecord, SupplyEvent>();
   const messageOf = (r: SupplyEventRecord) => messages.get(r) ?? messages.set(r, supplyEventMessage(r, null)).get(r)!;
-  const evidenceOf = evidenceFields();
-  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, messageOf, evidenceOf));
+  const outcome = await deps.supplyEvents.commit(principal.accountId, batch, deps.now(), (fresh) => supplyCommittedEvents(fresh, messageOf));
   if (!outcome.ok) {
     const items = outcome.conflicts.map((c) => ({ index: c.index, eventId: c.eventId, field: 'event_id', error: 'supply_event_conflict', detail: 'This event_id is already committed with different content; events are immutable (send a correction event instead).' }));
     throw refused(Code.AlreadyExists, 'supply_event_conflict', 'An event_id of this request is already committed with different content; nothing was stored.', items);
@@ -153,7 +152,8 @@ const SUPPLY_COMMITTED_SUBJECT = subjectOf(SupplyCommittedSchema);
 
 /**
  * The outbox events of newly committed records (one account, ledger order): one `SupplyCommitted` per chunk, each
- * event its message (`messageOf`, without evidence) and its evidence (`evidenceOf`, see supplyCommittedPayload).
+ * event its message (`messageOf`, without evidence) and its evidence (`evidenceOf`, one encoding per distinct
+ * evidence of the commit; see supplyCommittedPayload).
  */
 export function supplyCommittedEvents(records: readonly SupplyEventRecord[], messageOf: (r: SupplyEventRecord) => SupplyEvent, evidenceOf: (e: EcbRateEvidence) => Uint8Array = evidenceFields()): OutboxEvent[] {
   const out: OutboxEvent[] = [];
