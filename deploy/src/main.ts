@@ -44,7 +44,7 @@ try {
   setTimeout(() => {
     const heapBefore = process.memoryUsage().heapUsed;
     const gcMs = collectStartGarbage();
-    log.info({ ms: Math.round(gcMs), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20), freedMb: Math.round((heapBefore - process.memoryUsage().heapUsed) / 2 ** 20) }, "start's garbage collected");
+    log.info({ ms: gcMs === undefined ? undefined : Math.round(gcMs), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20), freedMb: Math.round((heapBefore - process.memoryUsage().heapUsed) / 2 ** 20) }, "start's garbage collected");
   }, START_GARBAGE_DELAY_MS).unref();
   let stopping = false;
   const shutdown = async (signal: string) => {

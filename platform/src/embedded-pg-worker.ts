@@ -54,11 +54,15 @@ port.on('message', (m: WorkerRequest) => {
 });
 try {
   opened = await openEmbeddedPostgres(dataDir, opts);
-  post({ type: 'started', url: opened.url, socketDir: opened.socketDir, createdFrom: opened.createdFrom, createdBy: opened.createdBy, phases: opened.phases });
-  // This thread's start leaves garbage too (opening PGlite): one full collection of its own heap (about 10 MB
-  // given back; the main thread collects its own before it listens).
-  collectStartGarbage();
 } catch (err) {
   post({ type: 'failed', message: messageOf(err) });
   port.close();
+}
+// Once started, the thread answers `configure` and `stop` until it is stopped: nothing after this point may post
+// `failed` or close the port (a stop would wait forever for a thread that no longer listens).
+if (opened) {
+  post({ type: 'started', url: opened.url, socketDir: opened.socketDir, createdFrom: opened.createdFrom, createdBy: opened.createdBy, phases: opened.phases });
+  // This thread's start leaves garbage too (opening PGlite): one full collection of its own heap (about 10 MB
+  // given back; the main thread collects its own a moment after it listens). It never throws.
+  collectStartGarbage();
 }
