@@ -2,13 +2,14 @@
  * `npm start`'s memory under the persisted-calculation load, alone (the full bench's "npm start under load" line):
  * `npx tsx test/bench/embedded-load.ts [runs]` starts the one-process server on a new DATA_DIR as `npm start` runs it,
  * creates a key, runs 10 s of persisted calculations at 64 connections, and prints req/s, the server's CPU per request, its p99 and its peak RSS (VmHWM);
- * EMBEDDED_LOAD_FLAGS adds Node flags (an A/B of a setting runs the two alternately).
+ * EMBEDDED_LOAD_FLAGS adds Node flags (an A/B of a setting runs the two alternately); with EMBEDDED_LOAD_REPLACE=1 they
+ * replace `npm start`'s own flags instead of coming before them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { entryArgs, freePort, NODE, runAdmin, spawnProcess, stopProcess, waitReady } from '../support/processes';
+import { entryArgs, entryScript, freePort, NODE, runAdmin, spawnProcess, stopProcess, waitReady } from '../support/processes';
 import { cpuSeconds, statusMb } from './process-cpu';
 import { persistedCalculation } from './requests';
 
@@ -18,7 +19,8 @@ for (let i = 0; i < runs; i++) {
   for (const flags of variants) {
     const dataDir = mkdtempSync(join(tmpdir(), 'vat-embedded-load-'));
     const port = await freePort();
-    const proc = spawnProcess('main all', NODE, [...flags, ...entryArgs('main'), 'all'], { env: { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' } });
+    const entry = process.env.EMBEDDED_LOAD_REPLACE === '1' ? entryScript('main') : entryArgs('main');
+    const proc = spawnProcess('main all', NODE, [...flags, ...entry, 'all'], { env: { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' } });
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitReady(base, [proc], 120_000);
