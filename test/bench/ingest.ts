@@ -125,6 +125,14 @@ async function projectionsCaughtUp(sql: pg.Client, accountId: string): Promise<{
 
 type Drain = { seconds: number; left: number; published: number };
 
+/** How long after `after` the projections reached the ledger head: the outbox's drain, then their catch-up. */
+function catchUpText(drained: Drain, p: Awaited<ReturnType<typeof projectionsCaughtUp>>, after: string, naming: boolean): string {
+  if (!p.present.length) return 'projections: not present';
+  const seconds = drained.seconds + p.seconds;
+  if (p.behind) return `still behind ${seconds.toFixed(0)} s after ${after}: ${p.behind}`;
+  return `${seconds.toFixed(1)} s after ${after}${naming ? ` (${p.present.join(', ')})` : ''}`;
+}
+
 const unpublished = async (sql: pg.Client) => (await sql.query<{ n: number }>('select count(*)::int as n from ledger.outbox where published_at is null')).rows[0]!.n;
 
 /** Waits (bounded) until the ledger outbox is empty: every SupplyCommitted published. */
@@ -235,11 +243,7 @@ export async function ingestBench(): Promise<string> {
     const restRate = EVENTS / rest.seconds;
     const stored = (await sql.query<{ n: number }>('select count(*)::int as n from ledger.supply_event where account_id = $1', [restKey.account_id])).rows[0]!.n;
     const projections = await projectionsCaughtUp(sql, restKey.account_id);
-    const projectionText = !projections.present.length
-      ? 'projections: not present'
-      : projections.behind
-        ? `still behind ${(drained.seconds + projections.seconds).toFixed(0)} s after the last response: ${projections.behind}`
-        : `${(drained.seconds + projections.seconds).toFixed(1)} s after the last response (${projections.present.join(', ')})`;
+    const projectionText = catchUpText(drained, projections, 'the last response', true);
     console.log(`ingest: ledger outbox after the last response: ${drainText(drained)}; ${projectionText}`);
 
     let cliPid = 0;
@@ -251,12 +255,7 @@ export async function ingestBench(): Promise<string> {
     });
     // Issue 24's CSV row: the projections at the ledger head within 2 s of the import's end (the CLI's exit).
     const csvAccount = (await sql.query<{ id: string }>('select id::text from "gateway".account where name = $1', ['bench-csv'])).rows[0]?.id;
-    const csvProjections = csvAccount ? await projectionsCaughtUp(sql, csvAccount) : undefined;
-    const csvProjectionText = !csvProjections?.present.length
-      ? 'projections: not present'
-      : csvProjections.behind
-        ? `still behind ${(csvDrained.seconds + csvProjections.seconds).toFixed(0)} s after the import ended: ${csvProjections.behind}`
-        : `${(csvDrained.seconds + csvProjections.seconds).toFixed(1)} s after the import ended`;
+    const csvProjectionText = csvAccount ? catchUpText(csvDrained, await projectionsCaughtUp(sql, csvAccount), 'the import ended', false) : 'projections: not present';
     console.log(`ingest CSV: ledger outbox after the import ended: ${drainText(csvDrained)}; ${csvProjectionText}`);
     console.log(`ingest CSV: CPU s per 1,000 events: ${csvCpu.replace(/, bench client.*/, '')}, admin CLI ${csv.cpuSeconds === undefined ? '?' : ((csv.cpuSeconds * 1000) / EVENTS).toFixed(3)} (pid ${cliPid})`);
     const csvRate = csv.summary ? csv.summary.lines_read / csv.summary.elapsed_seconds : 0;

@@ -1,14 +1,35 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 
-/** CPU seconds (user + system) a process has used so far (clock ticks of 10 ms); NaN once it is gone. */
-export function cpuSeconds(pid: number): number {
+/** CPU seconds (user + system) of a `/proc/.../stat` file (clock ticks of 10 ms); NaN once its process or thread is gone. */
+function statCpuSeconds(statFile: string): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return NaN;
   }
+}
+
+/** CPU seconds (user + system) a process has used so far; NaN once it is gone. */
+export function cpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** CPU seconds of each thread of a process so far, by thread id, with the thread's name (threads that ended are left out). */
+export function threadCpuSeconds(pid: number): Map<number, { name: string; cpu: number }> {
+  const out = new Map<number, { name: string; cpu: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const cpu = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+    let name: string;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (!Number.isNaN(cpu)) out.set(Number(tid), { name, cpu });
+  }
+  return out;
 }
 
 /** CPU seconds of the PostgreSQL backends serving the client's database, by pid. */

@@ -11,7 +11,7 @@
  * thread): the CPU per request is then given per thread (the main thread, the database's), and V8's profiler writes a
  * profile of each thread.
  */
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES, type ServiceName } from '@vat/platform/config';
 import { entryArgs, freePort, NODE, runAdmin, serviceUrlEnv, spawnMain, spawnProcess, startPrivateNats, stopProcess, waitFor, type Proc } from '../support/processes';
 import { summarizeCpuProfile } from './cpu-profile';
-import { backendCpuByApp, cpuSeconds } from './process-cpu';
+import { backendCpuByApp, cpuSeconds, threadCpuSeconds } from './process-cpu';
 import pg from 'pg';
 import { persistedCalculation } from './requests';
 
@@ -35,20 +35,6 @@ const port = await freePort();
 const database: Record<string, string> = embedded ? { DATA_DIR: dataDir } : { DATABASE_URL: db.url };
 const env = { ...database, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
 
-/** CPU seconds of each thread of a process, by thread id (with its name). */
-function threadCpu(pid: number): Map<number, { name: string; cpu: number }> {
-  const out = new Map<number, { name: string; cpu: number }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out.set(Number(tid), { name, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
-    } catch {
-      /* the thread ended */
-    }
-  }
-  return out;
-}
 const perf = process.env.PROFILE_CALC_PERF === '1' || !!process.env.PROFILE_CALC_FLAGS;
 const perfFlags = process.env.PROFILE_CALC_FLAGS?.split(' ').filter(Boolean) ?? ['--perf-basic-prof'];
 const profiled = (name: string, mode: string, e: Record<string, string>) => {
@@ -88,17 +74,18 @@ try {
   await sql.connect();
   const owners: [string, number][] = [...procs.map((p): [string, number] => [p.name.replace(' (profiled)', ''), p.pid]), ...(nats ? [['nats', nats.proc.pid] as [string, number]] : [])];
   const before = owners.map(([, pid]) => cpuSeconds(pid));
-  const threadsBefore = embedded ? threadCpu(procs[0]!.pid) : undefined;
+  const threadsBefore = embedded ? threadCpuSeconds(procs[0]!.pid) : undefined;
   const pgBefore = await backendCpuByApp(sql);
   const r = await load(seconds);
   const pgAfter = await backendCpuByApp(sql);
-  const threadsAfter = embedded ? threadCpu(procs[0]!.pid) : undefined;
+  const threadsAfter = embedded ? threadCpuSeconds(procs[0]!.pid) : undefined;
   const perRequest = (s: number) => ((1000 * s) / r.requests.total).toFixed(3);
   const byApp = new Map<string, number>();
   for (const [pid, b] of pgAfter) byApp.set(b.app, (byApp.get(b.app) ?? 0) + b.cpu - (pgBefore.get(pid)?.cpu ?? 0));
   await sql.end();
   console.log(`persisted calculation: ${r.requests.average.toFixed(0)} req/s, ${r.requests.total} requests, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
-  console.log(`CPU ms per request: ${owners.map(([name, pid], i) => `${name} ${perRequest(cpuSeconds(pid) - before[i]!)}`).join(', ')}; PostgreSQL ${[...byApp].map(([app, s]) => `${app} ${perRequest(s)}`).join(', ')}`);
+  const postgres = byApp.size > 0 ? `; PostgreSQL ${[...byApp].map(([app, s]) => `${app} ${perRequest(s)}`).join(', ')}` : '';
+  console.log(`CPU ms per request: ${owners.map(([name, pid], i) => `${name} ${perRequest(cpuSeconds(pid) - before[i]!)}`).join(', ')}${postgres}`);
   if (threadsBefore && threadsAfter) {
     // By thread name: MainThread, the database's WorkerThread, V8's helpers (V8Worker: concurrent marking, scavenges), libuv's pool.
     const byName = new Map<string, number>();
